@@ -1,0 +1,250 @@
+"""Adaptive Dormand-Prince 8(5,3) integrator with 7th-order dense output, as numba kernels.
+
+The stepper follows Hairer & Wanner's DOP853 (error estimate combining the 5th and 3rd order embedded
+formulas; step-size control with safety 0.9, factors in [0.2, 10]).  All work arrays are allocated once per
+integration, outside the step loop.
+
+Kernels
+-------
+``step(model, t, y, h, p, K, y_new, rtol, atol)``
+    one trial step; returns the scaled error norm (accept if <= 1).
+``dense_prepare(model, t, y, y_new, h, p, K, F)``
+    the extra three stages and the interpolation coefficients of the step just accepted.
+``dense_eval(F, y_old, x, out)``
+    the interpolant at ``t_old + x h``, 0 <= x <= 1.
+``integrate_uniform(...)``
+    integrate and sample on ``n_out`` evenly spaced times.
+``integrate_fixed(...)``
+    fixed step, no error control (for convergence-order tests).
+"""
+import numpy as np
+
+from .._jit import njit
+from .dop853_tableau import A, B, C, D, E3, E5, N_STAGES, N_STAGES_EXTENDED
+from .fields import rhs
+
+SAFETY = 0.9
+MIN_FACTOR = 0.2
+MAX_FACTOR = 10.0
+ERR_EXP = -1.0 / 8.0
+
+# status codes returned by the integration kernels
+OK = 0
+MAX_STEPS = 1
+STEP_TOO_SMALL = 2
+NON_FINITE = 3
+
+
+@njit
+def _stages(model, t, y, h, p, K, s0, s1, ytmp):
+    """Fill K[s0:s1] with the Runge-Kutta stages (K[0:s0] already known)."""
+    n = y.shape[0]
+    for s in range(s0, s1):
+        for i in range(n):
+            acc = 0.0
+            for j in range(s):
+                a = A[s, j]
+                if a != 0.0:
+                    acc += a * K[j, i]
+            ytmp[i] = y[i] + h * acc
+        rhs(model, t + C[s] * h, ytmp, p, K[s])
+
+
+@njit
+def step(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
+    """One DOP853 trial step of size ``h`` from ``(t, y)``; ``K[0]`` must hold ``f(t, y)``.
+
+    On return ``y_new`` is the 8th-order solution, ``K[12] = f(t + h, y_new)`` (first-same-as-last), and
+    the returned value is the scaled error norm of Hairer's estimator.
+    """
+    n = y.shape[0]
+    _stages(model, t, y, h, p, K, 1, N_STAGES, ytmp)
+    for i in range(n):
+        acc = 0.0
+        for j in range(N_STAGES):
+            acc += B[j] * K[j, i]
+        y_new[i] = y[i] + h * acc
+    rhs(model, t + h, y_new, p, K[N_STAGES])
+    err5 = 0.0
+    err3 = 0.0
+    for i in range(n):
+        sc = atol + rtol * max(abs(y[i]), abs(y_new[i]))
+        e5 = 0.0
+        e3 = 0.0
+        for j in range(N_STAGES + 1):
+            e5 += E5[j] * K[j, i]
+            e3 += E3[j] * K[j, i]
+        e5 /= sc
+        e3 /= sc
+        err5 += e5 * e5
+        err3 += e3 * e3
+    if err5 == 0.0 and err3 == 0.0:
+        return 0.0
+    denom = err5 + 0.01 * err3
+    return abs(h) * err5 / np.sqrt(denom * n)
+
+
+@njit
+def dense_prepare(model, t, y, y_new, h, p, K, F, ytmp):
+    """Interpolation coefficients ``F`` (7 x n) of the accepted step ``t -> t + h``."""
+    n = y.shape[0]
+    _stages(model, t, y, h, p, K, N_STAGES + 1, N_STAGES_EXTENDED, ytmp)
+    for i in range(n):
+        dlt = y_new[i] - y[i]
+        F[0, i] = dlt
+        F[1, i] = h * K[0, i] - dlt
+        F[2, i] = 2.0 * dlt - h * (K[N_STAGES, i] + K[0, i])
+    for r in range(4):
+        for i in range(n):
+            acc = 0.0
+            for j in range(N_STAGES_EXTENDED):
+                acc += D[r, j] * K[j, i]
+            F[3 + r, i] = h * acc
+
+
+@njit
+def dense_eval(F, y_old, x, out):
+    """Evaluate the 7th-order interpolant at ``t_old + x h`` (Hairer's CONTD8 nesting)."""
+    n = y_old.shape[0]
+    x1 = 1.0 - x
+    for i in range(n):
+        v = F[6, i] * x + F[5, i]
+        v = v * x1 + F[4, i]
+        v = v * x + F[3, i]
+        v = v * x1 + F[2, i]
+        v = v * x + F[1, i]
+        v = v * x1 + F[0, i]
+        out[i] = y_old[i] + v * x
+
+
+@njit
+def _rms(v, y, rtol, atol):
+    s = 0.0
+    for i in range(v.shape[0]):
+        q = v[i] / (atol + rtol * abs(y[i]))
+        s += q * q
+    return np.sqrt(s / v.shape[0])
+
+
+@njit
+def initial_step(model, t, y, f0, p, rtol, atol, h_max, ytmp, f1):
+    """Hairer's starting step-size heuristic for an 8th-order method."""
+    d0 = _rms(y, y, rtol, atol)
+    d1 = _rms(f0, y, rtol, atol)
+    if d0 < 1e-5 or d1 < 1e-5:
+        h0 = 1e-6
+    else:
+        h0 = 0.01 * d0 / d1
+    h0 = min(h0, h_max)
+    for i in range(y.shape[0]):
+        ytmp[i] = y[i] + h0 * f0[i]
+    rhs(model, t + h0, ytmp, p, f1)
+    for i in range(y.shape[0]):
+        f1[i] = f1[i] - f0[i]
+    d2 = _rms(f1, y, rtol, atol) / h0
+    if d1 <= 1e-15 and d2 <= 1e-15:
+        h1 = max(1e-6, h0 * 1e-3)
+    else:
+        h1 = (0.01 / max(d1, d2)) ** (1.0 / 8.0)
+    return min(100.0 * h0, h1, h_max)
+
+
+@njit
+def _all_finite(y):
+    for i in range(y.shape[0]):
+        if not np.isfinite(y[i]):
+            return False
+    return True
+
+
+@njit
+def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
+    """Integrate ``y' = f(t, y)`` from 0 to ``t_final`` and write ``n_out`` evenly spaced samples into ``Y``.
+
+    Returns ``stats = [n_accepted, n_rejected, n_rhs_evaluations, status, n_rows_written]``.
+    """
+    n = y0.shape[0]
+    K = np.empty((N_STAGES_EXTENDED, n))
+    F = np.empty((7, n))
+    y = y0.copy()
+    y_new = np.empty(n)
+    ytmp = np.empty(n)
+    f1 = np.empty(n)
+    stats = np.zeros(5, dtype=np.int64)
+    t = 0.0
+    Y[0, :] = y0
+    k_out = 1
+    dt_out = t_final / (n_out - 1) if n_out > 1 else t_final
+    rhs(model, t, y, p, K[0])
+    nfev = 1
+    h = initial_step(model, t, y, K[0], p, rtol, atol, t_final, ytmp, f1)
+    nfev += 1
+    n_acc = 0
+    n_rej = 0
+    status = OK
+    while t < t_final and k_out < n_out:
+        if n_acc + n_rej >= max_steps:
+            status = MAX_STEPS
+            break
+        h = min(h, t_final - t)
+        if h < 1e-14 * max(1.0, abs(t)):
+            status = STEP_TOO_SMALL
+            break
+        err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+        nfev += N_STAGES
+        if not np.isfinite(err):
+            h *= MIN_FACTOR
+            n_rej += 1
+            if h < 1e-14 * max(1.0, abs(t)):
+                status = NON_FINITE
+                break
+            continue
+        if err <= 1.0:
+            t_new = t + h
+            if t_final - t_new < 1e-12 * max(1.0, t_final):
+                t_new = t_final
+            # samples inside (t, t_new]
+            need_dense = False
+            while k_out < n_out and k_out * dt_out <= t_new * (1.0 + 1e-15):
+                if not need_dense:
+                    dense_prepare(model, t, y, y_new, h, p, K, F, ytmp)
+                    nfev += N_STAGES_EXTENDED - N_STAGES - 1
+                    need_dense = True
+                if k_out == n_out - 1 and t_new == t_final:
+                    Y[k_out, :] = y_new
+                else:
+                    dense_eval(F, y, (k_out * dt_out - t) / h, Y[k_out])
+                k_out += 1
+            t = t_new
+            y[:] = y_new
+            K[0, :] = K[N_STAGES, :]
+            n_acc += 1
+            fac = MAX_FACTOR if err == 0.0 else min(MAX_FACTOR, SAFETY * err ** ERR_EXP)
+            h *= fac
+        else:
+            n_rej += 1
+            h *= max(MIN_FACTOR, SAFETY * err ** ERR_EXP)
+    stats[0] = n_acc
+    stats[1] = n_rej
+    stats[2] = nfev
+    stats[3] = status
+    stats[4] = k_out
+    return stats
+
+
+@njit
+def integrate_fixed(model, y0, h, n_steps, p):
+    """``n_steps`` DOP853 steps of fixed size ``h`` (no error control); returns the final state."""
+    n = y0.shape[0]
+    K = np.empty((N_STAGES_EXTENDED, n))
+    y = y0.copy()
+    y_new = np.empty(n)
+    ytmp = np.empty(n)
+    t = 0.0
+    rhs(model, t, y, p, K[0])
+    for _ in range(n_steps):
+        step(model, t, y, h, p, K, y_new, ytmp, 1.0, 1.0)
+        t += h
+        y[:] = y_new
+        K[0, :] = K[N_STAGES, :]
+    return y

@@ -1,0 +1,256 @@
+"""Right-hand sides of the three models, their invariants and the conversions between their states.
+
+Parameter vector ``p`` (built once by the model layer, see :func:`pack_params`)::
+
+    p[0:9]   J (row-major), inertia about the pivot in the body frame
+    p[9:18]  J^{-1} (row-major)
+    p[18:21] m g rho
+    p[21]    mu, the momentum-map value (Lagrange-Routh models only)
+    p[22]    tr J
+
+State layouts (flat float64 arrays), selected by an integer model id:
+
+=========  =====  ==========================================  =====================
+model id   size   layout                                      equations
+=========  =====  ==========================================  =====================
+FULL       12     R (row-major, 9), omega (3)                 Eqs (1)-(2)
+LP         6      Gamma, omega                                Eqs (31)-(32)
+LP_ATT     15     Gamma, omega, R (9)                         Eqs (31)-(32) + (2)
+LR         6      Gamma, Gammadot                             Eqs (62)-(64)
+LR_REC     16     Gamma, Gammadot, R_hor (9), theta_dyn       Eqs (62)-(67)
+=========  =====  ==========================================  =====================
+
+``Gamma = R^T e3`` is the direction of gravity in the body frame (``e3`` points down).
+"""
+import numpy as np
+
+from .._jit import njit
+
+FULL = 0
+LP = 1
+LP_ATT = 2
+LR = 3
+LR_REC = 4
+STATE_SIZE = (12, 6, 15, 6, 16)
+N_PARAMS = 23
+
+
+def pack_params(J, mgrho, mu=0.0):
+    """Build the flat parameter vector ``p`` from ``J`` (3x3), ``m g rho`` (3) and ``mu``."""
+    J = np.asarray(J, dtype=np.float64)
+    p = np.empty(N_PARAMS)
+    p[0:9] = J.ravel()
+    p[9:18] = np.linalg.inv(J).ravel()
+    p[18:21] = mgrho
+    p[21] = mu
+    p[22] = np.trace(J)
+    return p
+
+
+# ---- scalar building blocks (tuples live on the stack: no heap allocation in the hot loop) ----
+
+@njit(inline="always")
+def _cr(a0, a1, a2, b0, b1, b2):
+    return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
+
+
+@njit(inline="always")
+def _mv(p, off, x0, x1, x2):
+    return (p[off] * x0 + p[off + 1] * x1 + p[off + 2] * x2,
+            p[off + 3] * x0 + p[off + 4] * x1 + p[off + 5] * x2,
+            p[off + 6] * x0 + p[off + 7] * x1 + p[off + 8] * x2)
+
+
+@njit(inline="always")
+def _euler(G0, G1, G2, w0, w1, w2, p):
+    """Eq (1)/(31): omega_dot = J^{-1} (J omega x omega + m g rho x Gamma)."""
+    Jw0, Jw1, Jw2 = _mv(p, 0, w0, w1, w2)
+    t0, t1, t2 = _cr(Jw0, Jw1, Jw2, w0, w1, w2)
+    s0, s1, s2 = _cr(p[18], p[19], p[20], G0, G1, G2)
+    return _mv(p, 9, t0 + s0, t1 + s1, t2 + s2)
+
+
+@njit(inline="always")
+def _lr_b_nu(G0, G1, G2, D0, D1, D2, p):
+    """u = Gammadot x Gamma, J Gamma, Gamma.J Gamma, and b, nu of Eq (64)."""
+    u0, u1, u2 = _cr(D0, D1, D2, G0, G1, G2)
+    JG0, JG1, JG2 = _mv(p, 0, G0, G1, G2)
+    gJg = G0 * JG0 + G1 * JG1 + G2 * JG2
+    b = (JG0 * u0 + JG1 * u1 + JG2 * u2) / gJg
+    nu = p[21] / gJg
+    return u0, u1, u2, JG0, JG1, JG2, gJg, b, nu
+
+
+@njit(inline="always")
+def _lr_acc(G0, G1, G2, D0, D1, D2, p):
+    """Eq (62) with Sigma, c, b, nu of Eqs (63)-(64)."""
+    u0, u1, u2, JG0, JG1, JG2, gJg, b, nu = _lr_b_nu(G0, G1, G2, D0, D1, D2, p)
+    c = nu * (p[22] - 2.0 * (JG0 * JG0 + JG1 * JG1 + JG2 * JG2) / gJg)
+    Ju0, Ju1, Ju2 = _mv(p, 0, u0, u1, u2)
+    i0, i1, i2 = _cr(Ju0 - b * JG0, Ju1 - b * JG1, Ju2 - b * JG2,
+                     u0 - b * G0, u1 - b * G1, u2 - b * G2)
+    t0, t1, t2 = _cr(JG0, JG1, JG2, G0, G1, G2)
+    s0, s1, s2 = _cr(G0, G1, G2, p[18], p[19], p[20])
+    nu2 = nu * nu
+    S0, S1, S2 = _mv(p, 9, i0 + nu2 * t0 - s0 - c * D0,
+                     i1 + nu2 * t1 - s1 - c * D1,
+                     i2 + nu2 * t2 - s2 - c * D2)
+    S0 += b * D0
+    S1 += b * D1
+    S2 += b * D2
+    gd2 = D0 * D0 + D1 * D1 + D2 * D2
+    a0, a1, a2 = _cr(G0, G1, G2, S0, S1, S2)
+    return a0 - gd2 * G0, a1 - gd2 * G1, a2 - gd2 * G2
+
+
+@njit(inline="always")
+def _rot_rate(y, off, w0, w1, w2, dy):
+    """dR = R hat(w) for R stored row-major at y[off:off+9] (Eq 2)."""
+    for i in range(3):
+        r0 = y[off + 3 * i]
+        r1 = y[off + 3 * i + 1]
+        r2 = y[off + 3 * i + 2]
+        dy[off + 3 * i] = r1 * w2 - r2 * w1
+        dy[off + 3 * i + 1] = r2 * w0 - r0 * w2
+        dy[off + 3 * i + 2] = r0 * w1 - r1 * w0
+
+
+@njit
+def rhs(model, t, y, p, dy):
+    """Evaluate ``dy = f(t, y)`` in place for the model id ``model`` (see module docstring)."""
+    if model == FULL:
+        G0, G1, G2 = y[6], y[7], y[8]  # third row of R = R^T e3
+        w0, w1, w2 = y[9], y[10], y[11]
+        _rot_rate(y, 0, w0, w1, w2, dy)
+        a0, a1, a2 = _euler(G0, G1, G2, w0, w1, w2, p)
+        dy[9] = a0
+        dy[10] = a1
+        dy[11] = a2
+    elif model == LP or model == LP_ATT:
+        G0, G1, G2 = y[0], y[1], y[2]
+        w0, w1, w2 = y[3], y[4], y[5]
+        d0, d1, d2 = _cr(G0, G1, G2, w0, w1, w2)  # Eq (32)
+        a0, a1, a2 = _euler(G0, G1, G2, w0, w1, w2, p)  # Eq (31)
+        dy[0] = d0
+        dy[1] = d1
+        dy[2] = d2
+        dy[3] = a0
+        dy[4] = a1
+        dy[5] = a2
+        if model == LP_ATT:
+            _rot_rate(y, 6, w0, w1, w2, dy)
+    else:  # LR, LR_REC
+        G0, G1, G2 = y[0], y[1], y[2]
+        D0, D1, D2 = y[3], y[4], y[5]
+        a0, a1, a2 = _lr_acc(G0, G1, G2, D0, D1, D2, p)
+        dy[0] = D0
+        dy[1] = D1
+        dy[2] = D2
+        dy[3] = a0
+        dy[4] = a1
+        dy[5] = a2
+        if model == LR_REC:
+            u0, u1, u2, JG0, JG1, JG2, gJg, b, nu = _lr_b_nu(G0, G1, G2, D0, D1, D2, p)
+            # Eq (66): omega_hor = Gammadot x Gamma - b Gamma, Eq (65): R_hor' = R_hor hat(omega_hor)
+            _rot_rate(y, 6, u0 - b * G0, u1 - b * G1, u2 - b * G2, dy)
+            dy[15] = nu  # Eq (67)
+
+
+@njit
+def lr_accel(Gamma, Gammadot, p, out):
+    """Eq (62) on arrays (the same code as the integrators use)."""
+    a0, a1, a2 = _lr_acc(Gamma[0], Gamma[1], Gamma[2], Gammadot[0], Gammadot[1], Gammadot[2], p)
+    out[0] = a0
+    out[1] = a1
+    out[2] = a2
+
+
+@njit
+def euler_omegadot(Gamma, omega, p, out):
+    """Eq (31) on arrays."""
+    a0, a1, a2 = _euler(Gamma[0], Gamma[1], Gamma[2], omega[0], omega[1], omega[2], p)
+    out[0] = a0
+    out[1] = a1
+    out[2] = a2
+
+
+@njit
+def lr_omega(Gamma, Gammadot, p, out):
+    """Angular velocity of a Lagrange-Routh state, Eqs (66) and (69).
+
+    ``omega = Gammadot x Gamma + (nu - b) Gamma``; it satisfies ``Gamma x omega = Gammadot`` (Eq 32) and
+    ``omega^T J Gamma = mu``.  Returns ``(b, nu)``.
+    """
+    u0, u1, u2, JG0, JG1, JG2, gJg, b, nu = _lr_b_nu(Gamma[0], Gamma[1], Gamma[2],
+                                                     Gammadot[0], Gammadot[1], Gammadot[2], p)
+    out[0] = u0 + (nu - b) * Gamma[0]
+    out[1] = u1 + (nu - b) * Gamma[1]
+    out[2] = u2 + (nu - b) * Gamma[2]
+    return b, nu
+
+
+@njit(inline="always")
+def _energy(G0, G1, G2, w0, w1, w2, p):
+    Jw0, Jw1, Jw2 = _mv(p, 0, w0, w1, w2)
+    return 0.5 * (w0 * Jw0 + w1 * Jw1 + w2 * Jw2) - (p[18] * G0 + p[19] * G1 + p[20] * G2)
+
+
+@njit(inline="always")
+def _mu(G0, G1, G2, w0, w1, w2, p):
+    JG0, JG1, JG2 = _mv(p, 0, G0, G1, G2)
+    return w0 * JG0 + w1 * JG1 + w2 * JG2
+
+
+@njit
+def energy_lp(Gamma, omega, p):
+    """Total energy, Eq (34): ``E = 1/2 omega^T J omega - m g rho^T Gamma``."""
+    return _energy(Gamma[0], Gamma[1], Gamma[2], omega[0], omega[1], omega[2], p)
+
+
+@njit
+def mu_lp(Gamma, omega, p):
+    """Vertical angular momentum (Prop 1/8, Eq 56): ``mu = h = omega^T J Gamma``."""
+    return _mu(Gamma[0], Gamma[1], Gamma[2], omega[0], omega[1], omega[2], p)
+
+
+@njit
+def energy_lr(Gamma, Gammadot, p):
+    """Total energy of the Lagrange-Routh model, Eq (71) (= Eq 34 at the omega of Eq 69)."""
+    w = np.empty(3)
+    lr_omega(Gamma, Gammadot, p, w)
+    return energy_lp(Gamma, w, p)
+
+
+@njit
+def state_gamma_omega(model, y, p, Gamma, omega):
+    """Extract (Gamma, omega) from a state of any model."""
+    if model == FULL:
+        for i in range(3):
+            Gamma[i] = y[6 + i]
+            omega[i] = y[9 + i]
+    elif model == LP or model == LP_ATT:
+        for i in range(3):
+            Gamma[i] = y[i]
+            omega[i] = y[3 + i]
+    else:
+        for i in range(3):
+            Gamma[i] = y[i]
+        lr_omega(y[0:3], y[3:6], p, omega)
+
+
+@njit
+def invariants(model, y, p):
+    """(E, mu) for a state of any model."""
+    G = np.empty(3)
+    w = np.empty(3)
+    state_gamma_omega(model, y, p, G, w)
+    return energy_lp(G, w, p), mu_lp(G, w, p)
+
+
+@njit
+def invariants_batch(model, Y, p, out):
+    """(E, mu) for each row of ``Y``; ``out`` has shape (n, 2)."""
+    for k in range(Y.shape[0]):
+        e, m = invariants(model, Y[k], p)
+        out[k, 0] = e
+        out[k, 1] = m

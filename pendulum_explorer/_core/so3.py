@@ -1,0 +1,113 @@
+"""Geometry of SO(3) and S^2: hat/vee (Eq 4), exponential and logarithm, Cayley map.
+
+All functions are numba kernels on plain arrays.  Rotation matrices act on column vectors; ``R`` maps
+body-frame representations to the inertial frame (Sec. 2 of the paper).
+"""
+import numpy as np
+
+from .._jit import njit
+
+
+@njit
+def hat(a):
+    """Skew matrix of Eq (4): ``hat(a) @ b == cross(a, b)``."""
+    out = np.zeros((3, 3))
+    out[0, 1] = -a[2]
+    out[0, 2] = a[1]
+    out[1, 0] = a[2]
+    out[1, 2] = -a[0]
+    out[2, 0] = -a[1]
+    out[2, 1] = a[0]
+    return out
+
+
+@njit
+def vee(A):
+    """Inverse of :func:`hat` (uses the skew part of ``A``)."""
+    out = np.empty(3)
+    out[0] = 0.5 * (A[2, 1] - A[1, 2])
+    out[1] = 0.5 * (A[0, 2] - A[2, 0])
+    out[2] = 0.5 * (A[1, 0] - A[0, 1])
+    return out
+
+
+@njit
+def cross(a, b):
+    """Cross product of Eq (3), allocation-free for length-3 arrays."""
+    out = np.empty(3)
+    out[0] = a[1] * b[2] - a[2] * b[1]
+    out[1] = a[2] * b[0] - a[0] * b[2]
+    out[2] = a[0] * b[1] - a[1] * b[0]
+    return out
+
+
+@njit
+def expm_so3(w):
+    """Rodrigues' formula ``exp(hat(w))`` with Taylor series for small angles."""
+    th2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2]
+    th = np.sqrt(th2)
+    if th < 1e-4:
+        a = 1.0 - th2 / 6.0 + th2 * th2 / 120.0
+        b = 0.5 - th2 / 24.0 + th2 * th2 / 720.0
+    else:
+        a = np.sin(th) / th
+        b = (1.0 - np.cos(th)) / th2
+    W = hat(w)
+    return np.eye(3) + a * W + b * (W @ W)
+
+
+@njit
+def logm_so3(R):
+    """Logarithm on SO(3): the vector ``w`` with ``|w| <= pi`` and ``expm_so3(w) == R``."""
+    c = 0.5 * (R[0, 0] + R[1, 1] + R[2, 2] - 1.0)
+    c = min(1.0, max(-1.0, c))
+    th = np.arccos(c)
+    s = np.empty(3)
+    s[0] = R[2, 1] - R[1, 2]
+    s[1] = R[0, 2] - R[2, 0]
+    s[2] = R[1, 0] - R[0, 1]
+    if th < 1e-4:
+        # sin(th)/th ~ 1 - th^2/6; s = 2 sin(th) * axis
+        return 0.5 * (1.0 + th * th / 6.0) * s
+    if np.pi - th > 1e-4:
+        return th / (2.0 * np.sin(th)) * s
+    # Near pi: axis from the symmetric part, B = (R + I)/2 = n n^T (approximately)
+    B = 0.5 * (R + np.eye(3))
+    k = 0
+    for i in range(1, 3):
+        if B[i, i] > B[k, k]:
+            k = i
+    n = B[:, k] / np.sqrt(max(B[k, k], 1e-300))
+    n = n / np.sqrt(n[0] ** 2 + n[1] ** 2 + n[2] ** 2)
+    # fix the sign with the (small) skew part
+    if n[0] * s[0] + n[1] * s[1] + n[2] * s[2] < 0.0:
+        n = -n
+    return th * n
+
+
+@njit
+def cayley(f):
+    """Cayley map ``cay(f) = (I + hat f)(I - hat f)^{-1} = I + 2/(1+|f|^2) (hat f + hat f^2)``."""
+    F = hat(f)
+    s = 2.0 / (1.0 + f[0] * f[0] + f[1] * f[1] + f[2] * f[2])
+    return np.eye(3) + s * (F + F @ F)
+
+
+@njit
+def orthonormalize(R):
+    """Nearest rotation (polar factor) by a few Newton iterations ``R <- (R + R^{-T}) / 2``."""
+    X = R.copy()
+    for _ in range(20):
+        Y = 0.5 * (X + np.linalg.inv(X).T)
+        d = np.abs(Y - X).max()
+        X = Y
+        if d < 1e-15:
+            break
+    return X
+
+
+@njit
+def orthogonality_error(R):
+    """Frobenius norm of ``R^T R - I``."""
+    E = R.T @ R - np.eye(3)
+    return np.sqrt((E * E).sum())

@@ -1,0 +1,359 @@
+"""Validated pendulum parameters and rigid-body builders.
+
+:class:`Pendulum` holds ``J`` (inertia about the pivot, body frame), ``rho`` (pivot to centre of mass,
+body frame), ``m`` and ``g`` — the parameters of Eqs (1)-(2).  The builders (:func:`elliptic_cylinder`,
+:func:`box`, :func:`ellipsoid`) return a :class:`Body`: a pendulum plus a triangle mesh in the same frame.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._core.fields import pack_params
+from .errors import (
+    BalancedPendulumError,
+    NonFiniteError,
+    NonPositiveError,
+    NotPositiveDefiniteError,
+    NotRealizableError,
+    NotSymmetricError,
+    ShapeError,
+)
+
+SYMMETRY_RTOL = 1e-12
+REALIZABILITY_RTOL = 1e-12
+
+
+def _as_array(name, value, shape):
+    try:
+        a = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ShapeError(f"{name} must be numeric with shape {shape}; got {value!r}") from exc
+    if a.shape != shape:
+        raise ShapeError(f"{name} must have shape {shape}; got shape {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise NonFiniteError(f"{name} must be finite; got {a.tolist()}")
+    return a
+
+
+def _positive(name, value):
+    try:
+        v = float(value)
+    except (TypeError, ValueError) as exc:
+        raise NonPositiveError(f"{name} must be a positive number; got {value!r}") from exc
+    if not np.isfinite(v):
+        raise NonFiniteError(f"{name} must be finite; got {v}")
+    if v <= 0.0:
+        raise NonPositiveError(f"{name} must be > 0; got {v}")
+    return v
+
+
+class Pendulum:
+    """A 3D pendulum: a rigid body on a fixed frictionless pivot in uniform gravity (Eqs 1-2).
+
+    Parameters
+    ----------
+    J : (3, 3) array_like
+        Inertia about the pivot in the body frame [kg m^2].  Must be symmetric (to 1e-12 relative),
+        positive definite and physically realizable (principal moments satisfy J_i <= J_j + J_k).
+    rho : (3,) array_like
+        Vector from the pivot to the centre of mass in the body frame [m].  ``rho = 0`` (the balanced
+        case) is accepted for simulation; analyses that need rho != 0 raise
+        :class:`~pendulum_explorer.errors.BalancedPendulumError`.
+    m : float, default 1.0
+        Mass [kg], > 0.
+    g : float, default 9.81
+        Gravitational acceleration [m/s^2], > 0.
+
+    The object is immutable; its arrays are read-only copies.
+    """
+
+    __slots__ = ("_J", "_rho", "_m", "_g", "_p0", "_eig")
+
+    def __init__(self, J, rho, m=1.0, g=9.81):
+        J = _as_array("J", J, (3, 3))
+        rho = _as_array("rho", rho, (3,))
+        m = _positive("m", m)
+        g = _positive("g", g)
+        scale = np.abs(J).max()
+        asym = np.abs(J - J.T).max()
+        if scale == 0.0 or asym > SYMMETRY_RTOL * scale:
+            if scale == 0.0:
+                raise NotPositiveDefiniteError("J must be positive definite; got the zero matrix")
+            raise NotSymmetricError(
+                f"J must be symmetric (|J - J^T| <= {SYMMETRY_RTOL:g} max|J|); got max|J - J^T| = {asym:.3g} "
+                f"for max|J| = {scale:.3g}, J = {J.tolist()}")
+        J = 0.5 * (J + J.T)
+        eig = np.linalg.eigvalsh(J)
+        if eig[0] <= 0.0:
+            raise NotPositiveDefiniteError(
+                f"J must be positive definite (all principal moments > 0); got principal moments "
+                f"{np.round(eig[::-1], 12).tolist()}")
+        Jd = np.sort(eig)[::-1]
+        slack = Jd[1] + Jd[2] - Jd[0]
+        if slack < -REALIZABILITY_RTOL * Jd[0]:
+            raise NotRealizableError(
+                f"J is not physically realizable: the principal moments must satisfy J1 <= J2 + J3; got "
+                f"J1 = {Jd[0]:.6g} > J2 + J3 = {Jd[1] + Jd[2]:.6g} (principal moments {Jd.tolist()})")
+        J.setflags(write=False)
+        rho.setflags(write=False)
+        self._J = J
+        self._rho = rho
+        self._m = m
+        self._g = g
+        self._eig = Jd
+        self._p0 = pack_params(J, m * g * rho, 0.0)
+        self._p0.setflags(write=False)
+
+    # --- attributes -----------------------------------------------------------------------------
+    J = property(lambda self: self._J, doc="Inertia about the pivot, body frame (read-only 3x3).")
+    rho = property(lambda self: self._rho, doc="Pivot-to-centre-of-mass vector, body frame (read-only).")
+    m = property(lambda self: self._m, doc="Mass.")
+    g = property(lambda self: self._g, doc="Gravitational acceleration.")
+
+    @property
+    def principal_moments(self):
+        """Principal moments ``(J1, J2, J3)`` with J1 >= J2 >= J3."""
+        return self._eig.copy()
+
+    @property
+    def mgrho(self):
+        """``m g rho``, the vector that multiplies Gamma in the potential ``-m g rho^T Gamma`` (Eq 34)."""
+        return self._m * self._g * np.array(self._rho)
+
+    @property
+    def is_balanced(self):
+        """True when rho = 0 (the balanced case of Sec. 3)."""
+        return not np.any(self._rho)
+
+    def params(self, mu=0.0):
+        """The flat parameter vector used by the numba kernels (see :mod:`pendulum_explorer._core.fields`)."""
+        if mu == 0.0:
+            return self._p0
+        p = self._p0.copy()
+        p[21] = mu
+        return p
+
+    def require_unbalanced(self, what="this analysis"):
+        """Raise :class:`BalancedPendulumError` if rho = 0."""
+        if self.is_balanced:
+            raise BalancedPendulumError(
+                f"{what} needs rho != 0 (the centre of mass must differ from the pivot); got rho = "
+                f"{self._rho.tolist()}")
+
+    # --- frames ---------------------------------------------------------------------------------
+    def principal(self):
+        """The same pendulum in principal axes.
+
+        Returns
+        -------
+        (Pendulum, Q)
+            ``J' = Q^T J Q = diag(J1, J2, J3)`` with J1 >= J2 >= J3 (the convention of Sec. 4.3),
+            ``rho' = Q^T rho``; the columns of ``Q`` are the principal axes in the original frame, det Q = +1.
+            Axis signs: each column is oriented so that ``rho'_i >= 0`` for i = 1, 2 where possible (its
+            largest entry positive when rho'_i = 0); the third follows from det Q = +1.
+        """
+        w, V = np.linalg.eigh(self._J)
+        order = np.argsort(w)[::-1]
+        Q = V[:, order]
+        for i in range(2):
+            r = Q[:, i] @ self._rho
+            if abs(r) > 1e-14 * (np.linalg.norm(self._rho) + 1e-300):
+                s = np.sign(r)
+            else:
+                s = np.sign(Q[np.argmax(np.abs(Q[:, i])), i])
+            Q[:, i] *= s
+        if np.linalg.det(Q) < 0:
+            Q[:, 2] *= -1.0
+        Jp = Q.T @ self._J @ Q
+        Jp = np.diag(np.diag(Jp))  # exact zeros off the diagonal
+        return Pendulum(Jp, Q.T @ self._rho, self._m, self._g), Q
+
+    def rotated(self, Q):
+        """The same physical pendulum expressed in the frame whose axes are the columns of rotation ``Q``."""
+        Q = np.asarray(Q, dtype=float)
+        return Pendulum(Q.T @ self._J @ Q, Q.T @ self._rho, self._m, self._g)
+
+    # --- small oscillations (Eqs 21-24) ---------------------------------------------------------
+    def small_oscillations(self):
+        """Modes about the hanging equilibrium, Eqs (21)-(24).
+
+        Solves the simultaneous diagonalisation ``J = M M^T``, ``-(m g/|rho|) hat(rho)^2 = M Lambda M^T`` with
+        ``Lambda = diag(m g l1, m g l2, 0)``.
+
+        Returns
+        -------
+        dict
+            ``l`` = (l1, l2) with l1 >= l2, ``frequencies`` = sqrt(m g l_i) [rad/s], ``periods`` = 2 pi / freq [s].
+        """
+        self.require_unbalanced("the small-oscillation analysis")
+        r = self._rho
+        rh = np.array([[0, -r[2], r[1]], [r[2], 0, -r[0]], [-r[1], r[0], 0]])
+        K = -(self._m * self._g / np.linalg.norm(r)) * (rh @ rh)
+        # generalized symmetric eigenproblem K v = lam J v via Cholesky J = L L^T
+        L = np.linalg.cholesky(self._J)
+        Li = np.linalg.inv(L)
+        lam = np.sort(np.linalg.eigvalsh(Li @ K @ Li.T))[::-1]
+        lam = np.clip(lam, 0.0, None)
+        freqs = np.sqrt(lam[:2])
+        mg = self._m * self._g
+        return {"l": lam[:2] / mg, "frequencies": freqs, "periods": 2 * np.pi / freqs}
+
+    # --- misc -----------------------------------------------------------------------------------
+    def __eq__(self, other):
+        return (isinstance(other, Pendulum) and np.array_equal(self._J, other._J)
+                and np.array_equal(self._rho, other._rho) and self._m == other._m and self._g == other._g)
+
+    def __hash__(self):
+        return hash((self._J.tobytes(), self._rho.tobytes(), self._m, self._g))
+
+    def __repr__(self):
+        J = np.array2string(self._J, precision=6, separator=", ").replace("\n", "")
+        rho = np.array2string(self._rho, precision=6, separator=", ")
+        return f"Pendulum(J={J}, rho={rho}, m={self._m:g}, g={self._g:g})"
+
+    def to_dict(self):
+        """JSON-serialisable parameters (inverse: ``Pendulum(**d)``)."""
+        return {"J": self._J.tolist(), "rho": self._rho.tolist(), "m": self._m, "g": self._g}
+
+
+# ------------------------------------------------------------------------------------------------
+# Rigid bodies: pendulum + triangle mesh
+# ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Mesh:
+    """Triangle mesh: ``vertices`` (n, 3) in the body frame (pivot at the origin), ``faces`` (k, 3) int."""
+
+    vertices: np.ndarray
+    faces: np.ndarray
+
+    def transformed(self, Q, shift=(0.0, 0.0, 0.0)):
+        """Vertices mapped by ``x -> Q^T (x - shift)`` (a change of body frame)."""
+        return Mesh((np.asarray(self.vertices) - np.asarray(shift)) @ np.asarray(Q), self.faces)
+
+
+@dataclass(frozen=True)
+class Body:
+    """A pendulum with its shape.
+
+    Attributes
+    ----------
+    pendulum : Pendulum
+    mesh : Mesh
+        In the pendulum's body frame; the pivot is the origin.
+    name : str
+    description : str
+    shape : dict
+        The builder's arguments (for export and the dashboard).
+    """
+
+    pendulum: Pendulum
+    mesh: Mesh
+    name: str = "custom"
+    description: str = ""
+    shape: dict = field(default_factory=dict)
+
+    @property
+    def centre_of_mass(self):
+        return np.array(self.pendulum.rho)
+
+
+def _shape_inertia(kind, dims, m):
+    """Inertia about the centre of mass, in the shape's own axes."""
+    a, b, c = dims
+    if kind == "elliptic_cylinder":  # semi-axes a (x), b (y), height c (z)
+        return m * np.diag([b * b / 4 + c * c / 12, a * a / 4 + c * c / 12, (a * a + b * b) / 4])
+    if kind == "box":  # full side lengths a, b, c
+        return m / 12.0 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b])
+    if kind == "ellipsoid":  # semi-axes
+        return m / 5.0 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b])
+    raise ValueError(f"unknown shape {kind!r}; valid: elliptic_cylinder, box, ellipsoid")
+
+
+def _shape_mesh(kind, dims, n=48):
+    a, b, c = dims
+    if kind == "elliptic_cylinder":
+        th = np.linspace(0, 2 * np.pi, n, endpoint=False)
+        ring = np.stack([a * np.cos(th), b * np.sin(th)], axis=1)
+        top = np.column_stack([ring, np.full(n, -c / 2)])  # z = -c/2 is "up" (e3 points down)
+        bot = np.column_stack([ring, np.full(n, c / 2)])
+        V = np.vstack([top, bot, [[0, 0, -c / 2], [0, 0, c / 2]]])
+        faces = []
+        for i in range(n):
+            j = (i + 1) % n
+            faces += [[i, j, n + i], [j, n + j, n + i], [2 * n, j, i], [2 * n + 1, n + i, n + j]]
+        return V, np.array(faces)
+    if kind == "box":
+        s = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float) * np.array(dims) / 2
+        faces = np.array([[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
+                          [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]])
+        return s, faces
+    if kind == "ellipsoid":
+        nu, nv = n // 2, n
+        u = np.linspace(0, np.pi, nu)
+        v = np.linspace(0, 2 * np.pi, nv, endpoint=False)
+        uu, vv = np.meshgrid(u, v, indexing="ij")
+        V = np.stack([a * np.sin(uu) * np.cos(vv), b * np.sin(uu) * np.sin(vv), c * np.cos(uu)], -1).reshape(-1, 3)
+        faces = []
+        for i in range(nu - 1):
+            for j in range(nv):
+                k0 = i * nv + j
+                k1 = i * nv + (j + 1) % nv
+                faces += [[k0, k1, k0 + nv], [k1, k1 + nv, k0 + nv]]
+        return V, np.array(faces)
+    raise ValueError(f"unknown shape {kind!r}")
+
+
+def build_body(kind, dims, m=1.0, pivot=(0.0, 0.0, 0.0), g=9.81, principal_axes=True, name=None):
+    """A homogeneous solid hanging from ``pivot``.
+
+    Parameters
+    ----------
+    kind : {"elliptic_cylinder", "box", "ellipsoid"}
+    dims : 3 floats
+        elliptic cylinder: semi-axes a, b and height h; box: side lengths; ellipsoid: semi-axes.  All > 0.
+    m : float
+        Mass, > 0.
+    pivot : 3 floats
+        Pivot position relative to the centre of the shape, in the shape's axes (x along a, y along b,
+        z along the height); inside, on the surface or outside the body.
+    g : float
+    principal_axes : bool
+        Express the result in principal axes (J = diag(J1, J2, J3), J1 >= J2 >= J3, see
+        :meth:`Pendulum.principal`); otherwise in the shape's axes translated to the pivot.
+
+    Returns
+    -------
+    Body
+        Inertia about the pivot by the parallel-axis theorem, ``J = I_c + m (|rho|^2 I - rho rho^T)``.
+    """
+    dims = tuple(_positive(f"dimension {i + 1} of {kind}", d) for i, d in enumerate(dims))
+    m = _positive("m", m)
+    pivot = _as_array("pivot", pivot, (3,))
+    Ic = _shape_inertia(kind, dims, m)
+    rho = 0.0 - pivot  # centre of mass relative to the pivot (0.0 - x avoids -0.0)
+    J = Ic + m * (rho @ rho * np.eye(3) - np.outer(rho, rho))
+    pend = Pendulum(J, rho, m, g)
+    V, faces = _shape_mesh(kind, dims)
+    mesh = Mesh(V - pivot, faces)
+    if principal_axes:
+        pend, Q = pend.principal()
+        mesh = mesh.transformed(Q)
+    shape = {"kind": kind, "dims": list(dims), "m": m, "pivot": pivot.tolist(), "g": float(g)}
+    return Body(pend, mesh, name or kind, "", shape)
+
+
+def elliptic_cylinder(a, b, h, m=1.0, pivot=(0.0, 0.0, 0.0), g=9.81, principal_axes=True):
+    """Solid elliptic cylinder with semi-axes ``a``, ``b`` and height ``h`` (see :func:`build_body`)."""
+    return build_body("elliptic_cylinder", (a, b, h), m, pivot, g, principal_axes)
+
+
+def box(lx, ly, lz, m=1.0, pivot=(0.0, 0.0, 0.0), g=9.81, principal_axes=True):
+    """Solid box with side lengths ``lx, ly, lz`` (see :func:`build_body`)."""
+    return build_body("box", (lx, ly, lz), m, pivot, g, principal_axes)
+
+
+def ellipsoid(a, b, c, m=1.0, pivot=(0.0, 0.0, 0.0), g=9.81, principal_axes=True):
+    """Solid ellipsoid with semi-axes ``a, b, c`` (see :func:`build_body`)."""
+    return build_body("ellipsoid", (a, b, c), m, pivot, g, principal_axes)

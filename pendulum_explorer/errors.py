@@ -1,0 +1,54 @@
+"""Exceptions raised by the model/analysis layer.  Every message names the violated condition, the
+offending numbers and the valid range."""
+
+
+class PendulumError(ValueError):
+    """Base class of every input error raised by pendulum_explorer."""
+
+
+class InvalidPendulumError(PendulumError):
+    """A parameter of :class:`~pendulum_explorer.Pendulum` is invalid."""
+
+
+class NonFiniteError(InvalidPendulumError):
+    """A value is NaN or infinite."""
+
+
+class NotSymmetricError(InvalidPendulumError):
+    """The inertia matrix J is not symmetric."""
+
+
+class NotPositiveDefiniteError(InvalidPendulumError):
+    """The inertia matrix J is not positive definite."""
+
+
+class NotRealizableError(InvalidPendulumError):
+    """The principal moments violate the triangle inequality J_i <= J_j + J_k."""
+
+
+class NonPositiveError(InvalidPendulumError):
+    """A parameter that must be positive (m, g, a length) is not."""
+
+
+class ShapeError(PendulumError):
+    """An array has the wrong shape."""
+
+
+class BalancedPendulumError(PendulumError):
+    """The analysis needs rho != 0 (the balanced case rho = 0 has no hanging/inverted structure)."""
+
+
+class InvalidStateError(PendulumError):
+    """An initial state is invalid (R0 not a rotation, Gamma not a unit vector, ...)."""
+
+
+class InvalidIntegrationError(PendulumError):
+    """Integration settings are invalid (t_final <= 0, bad tolerances, too many steps, ...)."""
+
+
+class IntegrationFailedError(PendulumError):
+    """The integrator stopped before t_final (step size underflow, non-finite state, step limit)."""
+
+
+class InaccessibleError(PendulumError):
+    """A point of the Poincaré section is not accessible at the requested (E, mu)."""
