@@ -17,12 +17,11 @@ from .._jit import njit
 
 
 @njit(inline="always")
-def _solve_cayley(g0, g1, g2, p):
-    """Newton's method for ``phi(f) = g + g x f + (g.f) f - 2 J f = 0``; returns f and the iterations used."""
-    # initial guess from the linearisation (g - 2 J f = 0  ->  f = J^{-1} g / 2)
-    f0 = 0.5 * (p[9] * g0 + p[10] * g1 + p[11] * g2)
-    f1 = 0.5 * (p[12] * g0 + p[13] * g1 + p[14] * g2)
-    f2 = 0.5 * (p[15] * g0 + p[16] * g1 + p[17] * g2)
+def _solve_cayley(g0, g1, g2, p, f0, f1, f2):
+    """Newton's method for ``phi(f) = g + g x f + (g.f) f - 2 J f = 0`` from the guess ``f``.
+
+    Returns f and the number of iterations used.
+    """
     it = 0
     for it in range(1, 31):
         gf = g0 * f0 + g1 * f1 + g2 * f2
@@ -52,7 +51,9 @@ def _solve_cayley(g0, g1, g2, p):
         f0 -= d0
         f1 -= d1
         f2 -= d2
-        if abs(d0) + abs(d1) + abs(d2) <= 1e-16 * (1.0 + abs(f0) + abs(f1) + abs(f2)):
+        # Newton converges quadratically: once the correction is below 1e-8 relative, the next one would
+        # be below round-off, so f is already exact to machine precision.
+        if abs(d0) + abs(d1) + abs(d2) <= 1e-8 * (abs(f0) + abs(f1) + abs(f2)):
             break
     return f0, f1, f2, it
 
@@ -73,10 +74,11 @@ def _cayley_into(f0, f1, f2, F):
 
 
 @njit
-def lgvi_step(R, Pi, h, p, F, Rn):
+def lgvi_step(R, Pi, h, p, F, Rn, f):
     """One LGVI step in place: ``R <- R F``, ``Pi <- F^T Pi + h/2 F^T M_k + h/2 M_{k+1}``.
 
-    ``F`` and ``Rn`` are 3x3 work arrays.  Returns the number of Newton iterations.
+    ``F`` and ``Rn`` are 3x3 work arrays; ``f`` (3) holds the previous step's Cayley vector, used as the
+    Newton starting guess, and receives the new one.  Returns the number of Newton iterations.
     """
     G0, G1, G2 = R[2, 0], R[2, 1], R[2, 2]
     # M_k = m g rho x Gamma_k
@@ -84,7 +86,11 @@ def lgvi_step(R, Pi, h, p, F, Rn):
     M1 = p[20] * G0 - p[18] * G2
     M2 = p[18] * G1 - p[19] * G0
     hh = 0.5 * h * h
-    f0, f1, f2, it = _solve_cayley(h * Pi[0] + hh * M0, h * Pi[1] + hh * M1, h * Pi[2] + hh * M2, p)
+    f0, f1, f2, it = _solve_cayley(h * Pi[0] + hh * M0, h * Pi[1] + hh * M1, h * Pi[2] + hh * M2, p,
+                                   f[0], f[1], f[2])
+    f[0] = f0
+    f[1] = f1
+    f[2] = f2
     _cayley_into(f0, f1, f2, F)
     for i in range(3):
         for j in range(3):
@@ -118,13 +124,17 @@ def integrate_lgvi(R0, omega0, h, n_steps, stride, p, Rout, Wout):
         Pi[i] = p[3 * i] * omega0[0] + p[3 * i + 1] * omega0[1] + p[3 * i + 2] * omega0[2]
     F = np.empty((3, 3))
     Rn = np.empty((3, 3))
+    # first Newton guess from the linearisation g - 2 J f = 0, f = J^{-1} g / 2 with g ~ h Pi
+    f = np.empty(3)
+    for i in range(3):
+        f[i] = 0.5 * h * (p[9 + 3 * i] * Pi[0] + p[9 + 3 * i + 1] * Pi[1] + p[9 + 3 * i + 2] * Pi[2])
     Rout[0] = R
     Wout[0, :] = omega0
     k_out = 1
     total_it = 0
     max_it = 0
     for k in range(1, n_steps + 1):
-        it = lgvi_step(R, Pi, h, p, F, Rn)
+        it = lgvi_step(R, Pi, h, p, F, Rn, f)
         total_it += it
         if it > max_it:
             max_it = it

@@ -1,0 +1,29 @@
+"""Pendulum Explorer: the nonlinear dynamics of the 3D pendulum.
+
+Public API
+----------
+Pendulum, Body, presets, simulate, Trajectory, simulate_lr (Lagrange-Routh + reconstruction),
+the body builders (elliptic_cylinder, box, ellipsoid) and the error classes.
+"""
+from . import errors, presets
+from .bodies import Body, Mesh, Pendulum, box, build_body, ellipsoid, elliptic_cylinder
+from .errors import (
+    BalancedPendulumError,
+    InaccessibleError,
+    IntegrationFailedError,
+    InvalidIntegrationError,
+    InvalidPendulumError,
+    InvalidStateError,
+    PendulumError,
+)
+from .reduction import attitude_from_gamma, lp_from_lr, lr_from_lp, simulate_lr
+from .trajectory import Trajectory, simulate
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Pendulum", "Body", "Mesh", "presets", "errors", "simulate", "simulate_lr", "Trajectory",
+    "elliptic_cylinder", "box", "ellipsoid", "build_body", "attitude_from_gamma", "lr_from_lp", "lp_from_lr",
+    "PendulumError", "InvalidPendulumError", "BalancedPendulumError", "InaccessibleError",
+    "InvalidStateError", "InvalidIntegrationError", "IntegrationFailedError",
+]
