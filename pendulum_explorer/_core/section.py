@@ -1,0 +1,388 @@
+"""Poincaré-section kernels (Sec. 5.6): crossings of the section
+
+    P = {(Gamma, Gammadot) : e3^T Gammadot = 0,  e3^T (Gamma x Gammadot) > 0,  E = const}
+
+located with DOP853 dense output and polished by exact steps.
+
+Model
+-----
+The kernels take a model id: ``LP`` (state ``[Gamma, omega]``, Eqs 31-32, with ``Gammadot = Gamma x omega``)
+or ``LR`` (state ``[Gamma, Gammadot]``, Eq 62, mu = p[21] a parameter).  The model layer uses **LP**:
+the constraints of the LR equations (|Gamma| = 1, Gamma . Gammadot = 0) are invariant but not attracting,
+and in the chaotic regime their round-off drift grows exponentially (measured for Fig. 2 at E = 0,
+rtol = 1e-12: | |Gamma| - 1 | reached 0.6 within 1000 crossings, the energy was lost), whereas in LP
+|Gamma| is a first integral of Gamma' = Gamma x omega and drifts only linearly (2e-10 over the same
+1000 crossings, with E and mu conserved to ~1e-10).  LP is also cheaper per right-hand side.
+
+In both models the section function and its orientation are
+
+    g(y) = e3^T Gammadot,     s(y) = e3^T (Gamma x Gammadot)  (> 0 on P),
+
+i.e. ``g = y[5]`` (LR) or ``g = (Gamma x omega)_3`` (LP).
+
+Event location
+--------------
+After every accepted step ``t -> t + h`` the sign of ``g`` at both ends is compared.  On a sign change the
+7th-order interpolant of the step is searched for the root of ``g`` by the Illinois variant of regula
+falsi (to ~1 ulp in the step fraction); if ``s > 0`` there, the point is *polished*: an exact DOP853 step
+of size ``x* h`` from the start of the step, followed by up to three Newton corrections of the step size
+with ``g' = d/dt g`` from the FSAL stage.  The polished state is returned when ``|g| <= G_POLISH``
+(1e-12), otherwise the interpolated state (``|g|`` ~ 1 ulp).  The main integration always continues
+from the end of the accepted step, so locating a crossing never perturbs the trajectory.
+
+All work arrays are allocated once per trajectory, outside the step loop.
+
+Status codes (per trajectory): ``OK`` (all n crossings found), ``MAX_STEPS``, ``STEP_TOO_SMALL``,
+``NON_FINITE`` (as in :mod:`dop853`), ``MAX_TIME`` (``t_max`` reached) and ``NO_CROSSING`` (no crossing
+for longer than ``max_gap``: trapped near a pole, on a relative equilibrium or at rest).
+"""
+import numpy as np
+
+from .._jit import njit, prange
+from .dop853 import (ERR_EXP, MAX_FACTOR, MAX_STEPS, MIN_FACTOR, NON_FINITE, OK, SAFETY, STEP_TOO_SMALL,
+                     dense_prepare, initial_step, step)
+from .dop853_tableau import N_STAGES, N_STAGES_EXTENDED
+from .fields import LP, LR, _energy, _mv, lr_omega, rhs
+
+MAX_TIME = 4
+NO_CROSSING = 5
+STATUS_NAMES = ("ok", "max_steps", "step_too_small", "non_finite", "max_time", "no_crossing")
+
+G_POLISH = 1e-12
+N_INFO = 6  # info row: n_found, status, n_accepted, n_rejected, n_rhs, (t_end bits unused)
+
+
+# ------------------------------------------------------------------------------------------------
+# section function and its orientation
+# ------------------------------------------------------------------------------------------------
+@njit(inline="always")
+def _g(model, y):
+    """e3^T Gammadot."""
+    if model == LR:
+        return y[5]
+    return y[0] * y[4] - y[1] * y[3]  # (Gamma x omega)_3
+
+
+@njit(inline="always")
+def _gdot(model, y, f):
+    """d/dt e3^T Gammadot from the state and its derivative ``f``."""
+    if model == LR:
+        return f[5]
+    return f[0] * y[4] + y[0] * f[4] - f[1] * y[3] - y[1] * f[3]
+
+
+@njit(inline="always")
+def _side(model, y):
+    """e3^T (Gamma x Gammadot)."""
+    if model == LR:
+        return y[0] * y[4] - y[1] * y[3]
+    # Gamma x (Gamma x omega) = Gamma (Gamma.omega) - omega |Gamma|^2
+    gw = y[0] * y[3] + y[1] * y[4] + y[2] * y[5]
+    gg = y[0] * y[0] + y[1] * y[1] + y[2] * y[2]
+    return y[2] * gw - y[5] * gg
+
+
+@njit
+def section_function(model, y):
+    """``(g, s) = (e3^T Gammadot, e3^T (Gamma x Gammadot))`` of one state."""
+    return _g(model, y), _side(model, y)
+
+
+@njit(inline="always")
+def _dense_g(model, F, y_old, x, out):
+    """g of the interpolant at fraction x (evaluates only the components g needs)."""
+    x1 = 1.0 - x
+    if model == LR:
+        lo = 5
+        hi = 6
+    else:
+        lo = 0
+        hi = 5
+    for i in range(lo, hi):
+        v = F[6, i] * x + F[5, i]
+        v = v * x1 + F[4, i]
+        v = v * x + F[3, i]
+        v = v * x1 + F[2, i]
+        v = v * x + F[1, i]
+        v = v * x1 + F[0, i]
+        out[i] = y_old[i] + v * x
+    return _g(model, out)
+
+
+@njit(inline="always")
+def _dense_full(F, y_old, x, out):
+    x1 = 1.0 - x
+    for i in range(y_old.shape[0]):
+        v = F[6, i] * x + F[5, i]
+        v = v * x1 + F[4, i]
+        v = v * x + F[3, i]
+        v = v * x1 + F[2, i]
+        v = v * x + F[1, i]
+        v = v * x1 + F[0, i]
+        out[i] = y_old[i] + v * x
+
+
+@njit
+def _illinois(model, F, y_old, g0, g1, yc):
+    """Root in (0, 1] of g on the interpolant, g0 = g(0), g1 = g(1) of opposite signs (or g1 == 0)."""
+    if g1 == 0.0:
+        return 1.0
+    a = 0.0
+    b = 1.0
+    fa = g0
+    fb = g1
+    side = 0
+    x = 1.0
+    for _ in range(60):
+        x = (a * fb - b * fa) / (fb - fa)
+        if not (x > a and x < b):
+            x = 0.5 * (a + b)
+        fx = _dense_g(model, F, y_old, x, yc)
+        if fx == 0.0:
+            return x
+        if (fx > 0.0) == (fb > 0.0):
+            b = x
+            fb = fx
+            if side == 1:
+                fa *= 0.5
+            side = 1
+        else:
+            a = x
+            fa = fx
+            if side == -1:
+                fb *= 0.5
+            side = -1
+        if b - a <= 4e-16 * b:
+            break
+    # return the end with the smaller residual
+    return a if abs(fa) < abs(fb) and a > 0.0 else b
+
+
+@njit
+def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
+                  Yc, Tc, K, Kp, F, y, y_new, ytmp, yp, yc, f1, info):
+    """Integrate from ``y0`` and store the next ``n`` section crossings in ``Yc`` (n x dim) and ``Tc``.
+
+    Work arrays (allocated by the caller, reused): ``K, Kp`` (16 x dim), ``F`` (7 x dim), the vectors
+    ``y, y_new, ytmp, yp, yc, f1`` (dim).  ``info`` (N_INFO int64) receives
+    ``[n_found, status, n_accepted, n_rejected, n_rhs, 0]``.
+    """
+    dim = y0.shape[0]
+    for i in range(dim):
+        y[i] = y0[i]
+    t = 0.0
+    rhs(model, t, y, p, K[0])
+    nfev = 1
+    h = initial_step(model, t, y, K[0], p, rtol, atol, min(t_max, max_gap), ytmp, f1)
+    nfev += 1
+    n_acc = 0
+    n_rej = 0
+    found = 0
+    t_last = 0.0
+    status = OK
+    g_old = _g(model, y)
+    while found < n:
+        if t >= t_max:
+            status = MAX_TIME
+            break
+        if t - t_last > max_gap:
+            status = NO_CROSSING
+            break
+        if n_acc + n_rej >= max_steps:
+            status = MAX_STEPS
+            break
+        h = min(h, t_max - t)
+        if h < 1e-14 * max(1.0, abs(t)):
+            status = STEP_TOO_SMALL
+            break
+        err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+        nfev += N_STAGES
+        if not np.isfinite(err):
+            h *= MIN_FACTOR
+            n_rej += 1
+            if h < 1e-14 * max(1.0, abs(t)):
+                status = NON_FINITE
+                break
+            continue
+        if err > 1.0:
+            n_rej += 1
+            h *= max(MIN_FACTOR, SAFETY * err ** ERR_EXP)
+            continue
+        # ---- accepted step t -> t + h --------------------------------------------------------
+        g_new = _g(model, y_new)
+        if (g_old < 0.0 and g_new >= 0.0) or (g_old > 0.0 and g_new <= 0.0):
+            dense_prepare(model, t, y, y_new, h, p, K, F, ytmp)
+            nfev += N_STAGES_EXTENDED - N_STAGES - 1
+            x = _illinois(model, F, y, g_old, g_new, yc)
+            _dense_full(F, y, x, yc)
+            if _side(model, yc) > 0.0:
+                # polish: exact steps from (t, y) of size hs, Newton on hs; keep the best (in f1)
+                hs = x * h
+                for i in range(dim):
+                    Kp[0, i] = K[0, i]
+                best = np.inf
+                hb = hs
+                for _it in range(3):
+                    step(model, t, y, hs, p, Kp, yp, ytmp, rtol, atol)
+                    nfev += N_STAGES
+                    gp = _g(model, yp)
+                    if not np.isfinite(gp):
+                        break
+                    if abs(gp) < best:
+                        best = abs(gp)
+                        hb = hs
+                        for i in range(dim):
+                            f1[i] = yp[i]
+                    if gp == 0.0:
+                        break
+                    gd = _gdot(model, yp, Kp[N_STAGES])
+                    if gd == 0.0 or not np.isfinite(gd):
+                        break
+                    dh = -gp / gd
+                    if abs(dh) > 0.5 * abs(h) or abs(dh) <= 2e-16 * abs(hs):
+                        break
+                    hs = hs + dh
+                if best <= G_POLISH and _side(model, f1) > 0.0:
+                    for i in range(dim):
+                        Yc[found, i] = f1[i]
+                    Tc[found] = t + hb
+                else:
+                    for i in range(dim):
+                        Yc[found, i] = yc[i]
+                    Tc[found] = t + x * h
+                t_last = Tc[found]
+                found += 1
+        t = t + h
+        for i in range(dim):
+            y[i] = y_new[i]
+            K[0, i] = K[N_STAGES, i]
+        g_old = g_new
+        n_acc += 1
+        fac = MAX_FACTOR if err == 0.0 else min(MAX_FACTOR, SAFETY * err ** ERR_EXP)
+        h *= fac
+    info[0] = found
+    info[1] = status
+    info[2] = n_acc
+    info[3] = n_rej
+    info[4] = nfev
+    info[5] = 0
+    return found
+
+
+@njit
+def _to_gamma_omega(model, Yc, p, count, G, W, D):
+    """Split crossing states into Gamma, omega (Eq 69 for LR) and Gammadot."""
+    for k in range(count):
+        for i in range(3):
+            G[k, i] = Yc[k, i]
+        if model == LR:
+            for i in range(3):
+                D[k, i] = Yc[k, 3 + i]
+            lr_omega(Yc[k, 0:3], Yc[k, 3:6], p, W[k])
+        else:
+            for i in range(3):
+                W[k, i] = Yc[k, 3 + i]
+            g0, g1, g2 = Yc[k, 0], Yc[k, 1], Yc[k, 2]
+            w0, w1, w2 = Yc[k, 3], Yc[k, 4], Yc[k, 5]
+            D[k, 0] = g1 * w2 - g2 * w1
+            D[k, 1] = g2 * w0 - g0 * w2
+            D[k, 2] = g0 * w1 - g1 * w0
+
+
+@njit
+def _run_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info):
+    dim = y0.shape[0]
+    Yc = np.empty((n, dim))
+    K = np.empty((N_STAGES_EXTENDED, dim))
+    Kp = np.empty((N_STAGES_EXTENDED, dim))
+    F = np.empty((7, dim))
+    y = np.empty(dim)
+    y_new = np.empty(dim)
+    ytmp = np.empty(dim)
+    yp = np.empty(dim)
+    yc = np.empty(dim)
+    f1 = np.empty(dim)
+    found = crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
+                          Yc, T, K, Kp, F, y, y_new, ytmp, yp, yc, f1, info)
+    _to_gamma_omega(model, Yc, p, found, G, W, D)
+    return found
+
+
+@njit
+def crossings(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info):
+    """One trajectory: Gamma (n x 3), omega (n x 3), Gammadot (n x 3), t (n) of the next n crossings."""
+    return _run_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info)
+
+
+@njit(parallel=True)
+def crossings_batch(model, Y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info):
+    """Many trajectories in parallel (prange over the rows of ``Y0``); outputs have a leading seed axis."""
+    for k in prange(Y0.shape[0]):
+        _run_one(model, Y0[k], p, n, t_max, max_gap, max_steps, rtol, atol, G[k], W[k], D[k], T[k], info[k])
+
+
+@njit
+def crossings_serial(model, Y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info):
+    """Same as :func:`crossings_batch` on one thread (reference and chunk runner)."""
+    for k in range(Y0.shape[0]):
+        _run_one(model, Y0[k], p, n, t_max, max_gap, max_steps, rtol, atol, G[k], W[k], D[k], T[k], info[k])
+
+
+# ------------------------------------------------------------------------------------------------
+# amended potential and section states
+# ------------------------------------------------------------------------------------------------
+@njit(inline="always")
+def _v_mu(G0, G1, G2, p):
+    """Amended potential V_mu(Gamma) = mu^2 / (2 Gamma^T J Gamma) - m g rho^T Gamma, evaluated as the energy
+    (Eq 34) of the state whose angular velocity is the locked rotation omega = nu Gamma, nu = mu / Gamma^T J Gamma."""
+    JG0, JG1, JG2 = _mv(p, 0, G0, G1, G2)
+    nu = p[21] / (G0 * JG0 + G1 * JG1 + G2 * JG2)
+    return _energy(G0, G1, G2, nu * G0, nu * G1, nu * G2, p)
+
+
+@njit
+def amended_potential_many(Gs, p, out):
+    """V_mu at each row of ``Gs`` (k x 3)."""
+    for k in range(Gs.shape[0]):
+        out[k] = _v_mu(Gs[k, 0], Gs[k, 1], Gs[k, 2], p)
+
+
+@njit
+def section_states(Gs, E, p, Y, slack):
+    """The section state [Gamma, Gammadot] (LR) at each unit Gamma of ``Gs`` (rows not within 1e-9 of +-e3).
+
+    ``slack[k] = E - V_mu(Gamma_k)``; where it is <= 0 the row of ``Y`` is NaN (inaccessible).
+    Gammadot = s d with d = e3 x Gamma / |e3 x Gamma| (so e3^T Gammadot = 0 and e3^T (Gamma x d) > 0) and
+    s = sqrt(2 (E - V_mu) / k), where k/2 = E(Gamma, w1) - E(Gamma, 0) is the kinetic energy of
+    w1 = lr_omega(Gamma, d) at mu = 0 (the kinetic energy splits as s^2 k / 2 + mu^2 / (2 Gamma^T J Gamma)).
+    """
+    p0 = p.copy()
+    p0[21] = 0.0
+    w = np.empty(3)
+    d = np.empty(3)
+    G = np.empty(3)
+    z = np.zeros(3)
+    for k in range(Gs.shape[0]):
+        G0, G1, G2 = Gs[k, 0], Gs[k, 1], Gs[k, 2]
+        sl = E - _v_mu(G0, G1, G2, p)
+        slack[k] = sl
+        r = np.sqrt(G0 * G0 + G1 * G1)
+        if not (sl > 0.0) or r == 0.0:
+            for i in range(6):
+                Y[k, i] = np.nan
+            continue
+        G[0] = G0
+        G[1] = G1
+        G[2] = G2
+        d[0] = -G1 / r
+        d[1] = G0 / r
+        d[2] = 0.0
+        lr_omega(G, d, p0, w)
+        kin = 2.0 * (_energy(G0, G1, G2, w[0], w[1], w[2], p0) - _energy(G0, G1, G2, z[0], z[1], z[2], p0))
+        s = np.sqrt(2.0 * sl / kin)
+        Y[k, 0] = G0
+        Y[k, 1] = G1
+        Y[k, 2] = G2
+        Y[k, 3] = s * d[0]
+        Y[k, 4] = s * d[1]
+        Y[k, 5] = 0.0
