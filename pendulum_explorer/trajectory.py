@@ -171,6 +171,10 @@ def simulate(pendulum, R0, omega0, t_final, *, method="dop853", dt=None, rtol=1e
         R = np.empty((n_out, 3, 3))
         W = np.empty((n_out, 3))
         st = integrate_lgvi(R0, omega0, h, n_steps, stride, pendulum.params(), R, W)
+        if st[3] != 0:
+            raise IntegrationFailedError(
+                f"LGVI: the implicit step equation has no solution at step {int(st[3])} (t = {st[3] * h:.4g} s) "
+                f"with dt = {h:.4g} s; the body turns too far in one step: reduce dt")
         Gamma = np.ascontiguousarray(R[:, 2, :])
         stats = {"n_steps": int(st[0]), "dt": h, "newton_iterations": int(st[1]),
                  "max_newton_iterations": int(st[2])}

@@ -20,10 +20,10 @@ from .._jit import njit
 def _solve_cayley(g0, g1, g2, p, f0, f1, f2):
     """Newton's method for ``phi(f) = g + g x f + (g.f) f - 2 J f = 0`` from the guess ``f``.
 
-    Returns f and the number of iterations used.
+    Returns f and the number of iterations used (-1 if Newton did not converge: step too large).
     """
-    it = 0
-    for it in range(1, 31):
+    it = -1
+    for k in range(1, 31):
         gf = g0 * f0 + g1 * f1 + g2 * f2
         # residual
         r0 = g0 + (g1 * f2 - g2 * f1) + gf * f0 - 2.0 * (p[0] * f0 + p[1] * f1 + p[2] * f2)
@@ -54,7 +54,9 @@ def _solve_cayley(g0, g1, g2, p, f0, f1, f2):
         # Newton converges quadratically: once the correction is below 1e-8 relative, the next one would
         # be below round-off, so f is already exact to machine precision.
         if abs(d0) + abs(d1) + abs(d2) <= 1e-8 * (abs(f0) + abs(f1) + abs(f2)):
+            it = k
             break
+    # it = -1: no convergence in 30 iterations (the step is too large for the implicit equation)
     return f0, f1, f2, it
 
 
@@ -116,7 +118,8 @@ def integrate_lgvi(R0, omega0, h, n_steps, stride, p, Rout, Wout):
     """Run ``n_steps`` LGVI steps of size ``h`` and store every ``stride``-th state.
 
     ``Rout`` (n_out, 3, 3) and ``Wout`` (n_out, 3) receive R and omega; row 0 is the initial state and
-    ``n_steps == (n_out - 1) * stride``.  Returns ``[n_steps, total Newton iterations, max iterations]``.
+    ``n_steps == (n_out - 1) * stride``.  Returns ``[n_steps, total Newton iterations, max iterations,
+    status]`` with status 0, or the index of the step whose implicit equation did not converge.
     """
     R = R0.copy()
     Pi = np.empty(3)
@@ -133,8 +136,12 @@ def integrate_lgvi(R0, omega0, h, n_steps, stride, p, Rout, Wout):
     k_out = 1
     total_it = 0
     max_it = 0
+    status = 0
     for k in range(1, n_steps + 1):
         it = lgvi_step(R, Pi, h, p, F, Rn, f)
+        if it < 0:
+            status = k  # the step at which the implicit equation had no (Newton) solution
+            break
         total_it += it
         if it > max_it:
             max_it = it
@@ -143,8 +150,9 @@ def integrate_lgvi(R0, omega0, h, n_steps, stride, p, Rout, Wout):
             for i in range(3):
                 Wout[k_out, i] = p[9 + 3 * i] * Pi[0] + p[9 + 3 * i + 1] * Pi[1] + p[9 + 3 * i + 2] * Pi[2]
             k_out += 1
-    stats = np.zeros(3, dtype=np.int64)
+    stats = np.zeros(4, dtype=np.int64)
     stats[0] = n_steps
     stats[1] = total_it
     stats[2] = max_it
+    stats[3] = status
     return stats

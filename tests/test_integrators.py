@@ -1,0 +1,136 @@
+"""DOP853 and LGVI kernels: coefficient tables, convergence orders, structure preservation (issue 2, sec. 5)."""
+import numpy as np
+import pytest
+import scipy.integrate._ivp.dop853_coefficients as scipy_tab
+from scipy.integrate import solve_ivp
+
+from pendulum_explorer import simulate
+from pendulum_explorer._core import dop853 as D
+from pendulum_explorer._core import dop853_tableau as T
+from pendulum_explorer._core import fields as F
+from pendulum_explorer._core import so3
+
+from pe_strategies import c_for_energy
+
+
+def test_tableau_equals_scipy_reference():
+    for name in ["A", "B", "C", "E3", "E5", "D"]:
+        np.testing.assert_array_equal(getattr(T, name), getattr(scipy_tab, name))
+
+
+def test_tableau_order_conditions():
+    b, c, A = T.B, T.C[: T.N_STAGES], T.A[: T.N_STAGES, : T.N_STAGES]
+    np.testing.assert_allclose(T.A.sum(axis=1), T.C, atol=1e-14)  # row-sum condition
+    for k in range(8):  # quadrature conditions sum b c^k = 1/(k+1) up to order 8
+        assert b @ c ** k == pytest.approx(1.0 / (k + 1), abs=1e-14)
+    # a few tree conditions of orders 3-8: sum b A c^k = 1/((k+1)(k+2))
+    for k in range(7):
+        assert b @ (A @ c ** k) == pytest.approx(1.0 / ((k + 1) * (k + 2)), abs=1e-13)
+    assert b @ (A @ (A @ c)) == pytest.approx(1.0 / 24, abs=1e-14)
+    # error estimators vanish on constants (sum of weights zero)
+    assert abs(T.E5.sum()) < 1e-14 and abs(T.E3.sum()) < 1e-14
+
+
+def _lp_state(P, E):
+    c = c_for_energy(P, E)
+    return np.array([0, 0, 1.0, c, c, c])
+
+
+def test_dop853_fixed_step_order_8(fig2):
+    P = fig2.pendulum
+    p = P.params()
+    y0 = _lp_state(P, 2.03)
+    Tf = 1.0
+    ref = D.integrate_fixed(F.LP, y0, Tf / 1024, 1024, p)
+    hs, errs = [], []
+    for n in (12, 16, 24, 32):
+        y = D.integrate_fixed(F.LP, y0, Tf / n, n, p)
+        hs.append(Tf / n)
+        errs.append(np.abs(y - ref).max())
+    slope = np.polyfit(np.log(hs), np.log(errs), 1)[0]
+    assert 7.5 < slope < 9.0, (errs, slope)
+    assert errs[-1] < 1e-9
+
+
+def test_dop853_agrees_with_scipy(fig2):
+    P = fig2.pendulum
+    p = P.params()
+    y0 = _lp_state(P, 0.0)
+    Y = np.empty((21, 6))
+    st = D.integrate_uniform(F.LP, y0, 10.0, 21, p, 1e-10, 1e-12, 10**6, Y)
+    assert st[3] == D.OK and st[4] == 21
+
+    def f(t, y):
+        dy = np.empty(6)
+        F.rhs(F.LP, t, y, p, dy)
+        return dy
+
+    ref = solve_ivp(f, (0, 10), y0, method="DOP853", rtol=1e-13, atol=1e-14, t_eval=np.linspace(0, 10, 21))
+    err = np.abs(ref.y.T - Y).max()
+    assert err < 2e-7, err
+    # and the same method at the same tolerance is close to scipy's own DOP853 run
+    ref10 = solve_ivp(f, (0, 10), y0, method="DOP853", rtol=1e-10, atol=1e-12, t_eval=np.linspace(0, 10, 21))
+    assert np.abs(ref10.y.T - Y).max() < 2e-7
+
+
+def test_dense_output_order(fig2):
+    """Dense output between steps matches a tight reference to the integration tolerance."""
+    P = fig2.pendulum
+    y0 = _lp_state(P, 8.83)
+    a = simulate(P, np.eye(3), y0[3:], 3.0, rtol=1e-12, atol=1e-14, n_out=301)  # many dense samples
+    b = simulate(P, np.eye(3), y0[3:], 3.0, rtol=1e-13, atol=1e-15, n_out=301)
+    assert np.abs(a.omega - b.omega).max() < 1e-9
+
+
+def test_lgvi_cayley_equation_solution():
+    """F = cay(f) with f from Newton satisfies h Pi^ + h^2/2 M^ = F J_d - J_d F^T."""
+    from pendulum_explorer._core.lgvi import _solve_cayley
+
+    J = np.array([[0.3, 0.02, -0.01], [0.02, 0.2, 0.03], [-0.01, 0.03, 0.25]])
+    p = F.pack_params(J, np.array([0.1, -0.2, 2.0]))
+    Jd = 0.5 * np.trace(J) * np.eye(3) - J
+    for g in ([0.01, -0.02, 0.015], [0.05, 0.02, -0.03]):
+        g = np.array(g)
+        f0, f1, f2, it = _solve_cayley(g[0], g[1], g[2], p, 0.0, 0.0, 0.0)
+        Fm = so3.cayley(np.array([f0, f1, f2]))
+        np.testing.assert_allclose(Fm @ Jd - Jd @ Fm.T, so3.hat(g), atol=1e-15)
+        assert 1 <= it <= 8
+    # a step far too large for the inertia has no solution: reported, not garbage
+    assert _solve_cayley(0.2, 0.1, -0.3, p, 0.0, 0.0, 0.0)[3] == -1
+
+
+@pytest.mark.parametrize("E", [-2.65, 2.03])
+def test_lgvi_second_order(fig2, E):
+    P = fig2.pendulum
+    c = c_for_energy(P, E)
+    ref = simulate(P, np.eye(3), [c, c, c], 1.0, rtol=1e-13, atol=1e-15, n_out=2)
+    hs, errs = [0.02, 0.01, 0.005, 0.0025], []
+    for h in hs:
+        tr = simulate(P, np.eye(3), [c, c, c], 1.0, method="lgvi", dt=h, n_out=2)
+        errs.append(np.abs(tr.R[-1] - ref.R[-1]).max())
+    slope = np.polyfit(np.log(hs), np.log(errs), 1)[0]
+    assert 1.85 < slope < 2.15, (errs, slope)
+
+
+def test_lgvi_structure_over_a_million_steps(fig2):
+    P = fig2.pendulum
+    c = c_for_energy(P, 0.0)
+    tr = simulate(P, np.eye(3), [c, c, c], 5000.0, method="lgvi", dt=0.005, n_out=10001)
+    assert tr.stats["n_steps"] == 1_000_000
+    assert tr.orthogonality_error <= 1e-12  # no re-projection anywhere
+    assert tr.mu_error <= 1e-12 * abs(tr.mu[0])
+    dE = np.abs(tr.energy - tr.energy[0])
+    scale = P.m * P.g * np.linalg.norm(P.rho)
+    assert dE.max() < 1e-3 * scale  # O(h^2) and bounded
+    # no secular drift: the error envelope of the last tenth is not larger than that of the first half
+    n = len(dE)
+    assert dE[-n // 10:].max() <= 1.5 * dE[: n // 2].max()
+
+
+def test_dop853_simulate_carries_attitude(fig2):
+    P = fig2.pendulum
+    c = c_for_energy(P, 8.83)
+    tr = simulate(P, np.eye(3), [c, c, c], 20.0, rtol=1e-12, atol=1e-14, n_out=201)
+    np.testing.assert_allclose(tr.R[:, 2, :], tr.Gamma, atol=1e-9)  # Gamma = R^T e3
+    assert tr.stats["orthogonality_error"] < 1e-9
+    assert tr.energy_error < 1e-9 * abs(tr.energy).max() + 1e-10
