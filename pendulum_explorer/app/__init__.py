@@ -1,11 +1,110 @@
-"""Layer 4: the ipywidgets dashboard.  ``build_app()`` returns the top-level widget."""
+"""Layer 4: the ipywidgets dashboard.  ``build_app()`` returns the top-level widget.
+
+Panels (one module each): :mod:`.body_panel`, :mod:`.equilibria_panel`, :mod:`.section_panel`,
+:mod:`.motion_panel`; they share an :class:`~.state.AppState` and are built lazily when their tab is first
+opened (each FigureWidget ships the ~5 MB plotly bundle, so only the section chart is one).
+"""
+from __future__ import annotations
+
+import ipywidgets as w
+
+from .common import Messages, log, report_error
+from .state import AppState
+
+TABS = [("body", "Body"), ("equilibria", "Equilibria"), ("section", "Poincaré section"), ("motion", "Motion")]
+
+_CSS = """<style>
+.pe-app { font-size: 14px; }
+.pe-app .widget-tab > .p-TabBar .p-TabBar-tab, .pe-app .lm-TabBar-tab { min-width: 150px; font-size: 14px; }
+.pe-app .pe-about .widget-htmlmath { font-size: 14px; line-height: 1.4; }
+</style>"""
 
 
-def build_app():
-    """Placeholder until the dashboard lands: shows the default body."""
-    import ipywidgets as w
+def _panel_class(key):
+    if key == "body":
+        from .body_panel import BodyPanel
+        return BodyPanel
+    if key == "equilibria":
+        from .equilibria_panel import EquilibriaPanel
+        return EquilibriaPanel
+    if key == "section":
+        from .section_panel import SectionPanel
+        return SectionPanel
+    if key == "motion":
+        from .motion_panel import MotionPanel
+        return MotionPanel
+    raise KeyError(key)
 
-    from ..presets import paper_fig1
 
-    body = paper_fig1()
-    return w.HTML(f"<h2>Pendulum Explorer</h2><p>{body.description}</p><pre>{body.pendulum}</pre>")
+class Dashboard(w.VBox):
+    """The app: a header and four tabs.  ``panel(key)`` builds a panel on demand (tests use it too)."""
+
+    def __init__(self, body=None):
+        self.state = AppState(body)
+        self.panels = {}
+        self.containers = {}
+        for key, _title in TABS:
+            box = w.VBox(layout=w.Layout(min_height="420px"))
+            box.add_class(f"pe-{key}")
+            box.add_class("pe-panel")
+            self.containers[key] = box
+        self.tabs = w.Tab(children=[self.containers[k] for k, _ in TABS], titles=[t for _, t in TABS])
+        self.tabs.add_class("pe-tabs")
+        header = w.HTML(_CSS + "<div style='font-size:18px;font-weight:600;margin:2px 0 4px 2px'>"
+                        "Pendulum Explorer <span style='font-weight:400;font-size:14px;color:#555'>— the 3D "
+                        "pendulum: a rigid body on a fixed pivot in gravity</span></div>")
+        super().__init__([header, self.tabs], layout=w.Layout(width="100%"))
+        self.add_class("pe-app")
+        self.panel("body")
+        self.tabs.selected_index = 0
+        self.tabs.observe(self._on_tab, names="selected_index")
+        # requests between panels
+        self.state.observe("show_section", lambda **kw: self.show("section"))
+        self.state.observe("launch", self._on_launch)
+
+    def panel(self, key):
+        """The panel ``key``, built on first use."""
+        if key not in self.panels:
+            box = self.containers[key]
+            try:
+                panel = _panel_class(key)(self.state)
+            except Exception as exc:  # noqa: BLE001 - the page must stay usable
+                msg = Messages()
+                report_error(msg, exc, f"building the {key} panel")
+                box.children = [msg]
+                raise
+            self.panels[key] = panel
+            box.children = [panel.widget]
+        return self.panels[key]
+
+    def show(self, key):
+        self.tabs.selected_index = [k for k, _ in TABS].index(key)
+
+    def _on_launch(self, launch):
+        if "motion" in self.panels:
+            return
+        # the motion panel is not built yet: build it so that it lists the launch
+        try:
+            self.panel("motion").add_launch(launch, select=True)
+        except Exception:  # noqa: BLE001
+            log.exception("motion panel")
+
+    def _on_tab(self, change):
+        idx = change["new"]
+        if idx is None:
+            return
+        key = TABS[idx][0]
+        try:
+            panel = self.panel(key)
+            if hasattr(panel, "on_show"):
+                panel.on_show()
+        except Exception:  # noqa: BLE001 - already reported in the panel area
+            log.exception("opening tab %s", key)
+
+
+def build_app(body=None):
+    """The dashboard widget (default body: the paper's Fig. 1 elliptic cylinder)."""
+    return Dashboard(body)
+
+
+__all__ = ["build_app", "Dashboard", "AppState"]

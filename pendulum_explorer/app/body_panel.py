@@ -1,0 +1,232 @@
+"""Panel 1: the body (presets, custom shape, custom J and rho, g) with its data and a 3D preview."""
+from __future__ import annotations
+
+import html
+
+import ipywidgets as w
+import numpy as np
+
+from .. import presets
+from ..bodies import Body, Pendulum, build_body
+from ..errors import BalancedPendulumError
+from ..plotting.body import body_preview_figure
+from .common import Messages, about, figure_output, fmt, guarded, show_figure
+
+PRESET_LABELS = [
+    ("Fig. 1 elliptic cylinder (paper)", "paper_fig1"),
+    ("Fig. 2 body (paper)", "paper_fig2"),
+    ("Symmetric (Lagrange) top", "lagrange_top"),
+    ("Planar pendulum (rod)", "planar"),
+]
+
+SHAPES = [("elliptic cylinder (a, b semi-axes, h height)", "elliptic_cylinder"),
+          ("box (side lengths)", "box"), ("ellipsoid (semi-axes)", "ellipsoid")]
+
+ABOUT = r"""
+<p>The 3D pendulum is a rigid body that turns freely about a fixed pivot in uniform gravity. In the body frame
+its equations of motion are (Eqs 1&ndash;2)</p>
+$$ J\dot\omega = J\omega\times\omega + m g\,\rho\times R^{T}e_3,\qquad \dot R = R\,\hat\omega ,$$
+<p>where \(J\) is the inertia about the <b>pivot</b>, \(\rho\) points from the pivot to the centre of mass and
+\(e_3\) points <b>down</b>. Everything the dashboard does depends only on \(J\), \(\rho\), \(m\) and \(g\).
+We always quote the principal moments \(J_1\ge J_2\ge J_3\) and \(\rho\) in principal axes (Sec. 4.3).</p>
+<p>Near the hanging equilibrium (\(\Gamma = \rho/\|\rho\|\)) the body performs two small oscillations: solving
+\(J = MM^{T}\), \(-\tfrac{mg}{\|\rho\|}\hat\rho^{2} = M\,\mathrm{diag}(mgl_1, mgl_2, 0)\,M^{T}\) (Eqs 21&ndash;24)
+gives the equivalent pendulum lengths \(l_1\ge l_2\) and the angular frequencies \(\sqrt{m g l_i}\) of the
+normal modes, i.e. the periods \(T_i = 2\pi/\sqrt{m g l_i}\). The third direction, the spin about
+the vertical, costs no energy: it is the symmetry behind the conserved momentum \(\mu\).</p>
+<p><b>Reading the picture.</b> The body hangs in equilibrium: the black diamond is the pivot, the orange dot
+the centre of mass straight below it, the three coloured lines the principal axes of \(J\) through the pivot
+(solid, dashed, dotted for 1, 2, 3) and the green line the direction of gravity. Drag to rotate.</p>
+<p>A custom \(J\) must be symmetric, positive definite and physically realisable (\(J_1\le J_2+J_3\)); if it is
+not, the reason appears next to the controls and the last valid body stays in use. A custom \(J\) is drawn as the
+homogeneous ellipsoid with the same inertia about the centre of mass (a sphere if there is none).</p>
+"""
+
+
+def _float_text(value, description, width="150px", step=0.01):
+    return w.FloatText(value=value, description=description, step=step,
+                       layout=w.Layout(width=width), style={"description_width": "48px"})
+
+
+def equivalent_body(pendulum, name="custom J"):
+    """A Body for a pendulum given only by (J, rho, m): the homogeneous ellipsoid with the same inertia about
+    the centre of mass, placed at rho (a small sphere if no ellipsoid matches)."""
+    J = np.asarray(pendulum.J, float)
+    rho = np.asarray(pendulum.rho, float)
+    m = pendulum.m
+    Ic = J - m * (rho @ rho * np.eye(3) - np.outer(rho, rho))
+    lam, V = np.linalg.eigh(0.5 * (Ic + Ic.T))
+    if np.linalg.det(V) < 0:
+        V[:, 2] *= -1
+    s = lam.sum()
+    sq = 2.5 / m * (s / 2.0 - lam)  # a_i^2 = 5/(2m) (I_j + I_k - I_i)
+    if np.all(sq > 0) and np.all(lam > 0):
+        dims = np.sqrt(sq)
+    else:
+        dims = np.full(3, max(0.05, 0.3 * np.linalg.norm(rho)))
+    shape = build_body("ellipsoid", dims, m=m, pivot=(0, 0, 0), g=pendulum.g, principal_axes=False)
+    V_mesh = np.asarray(shape.mesh.vertices) @ V.T + rho
+    from ..bodies import Mesh
+
+    return Body(pendulum, Mesh(V_mesh, shape.mesh.faces), name,
+                "Custom J and rho (drawn as the ellipsoid with the same inertia about the centre of mass).",
+                {"kind": "custom_J", **pendulum.to_dict()})
+
+
+def body_summary_html(body):
+    """HTML table: principal moments, rho in principal axes, l1, l2 and the small-oscillation periods."""
+    pend = body.pendulum
+    pp, _ = pend.principal()
+    Jd = pend.principal_moments
+    rows = [("principal moments J₁ ≥ J₂ ≥ J₃ [kg m²]", ", ".join(fmt(x) for x in Jd)),
+            ("ρ in principal axes [m]", "[" + ", ".join(fmt(x) for x in pp.rho) + "]"),
+            ("|ρ| [m]", fmt(np.linalg.norm(pend.rho))),
+            ("m [kg], g [m/s²]", f"{fmt(pend.m)}, {fmt(pend.g)}")]
+    try:
+        so = pend.small_oscillations()
+        rows += [("l₁, l₂ [m]", f"{fmt(so['l'][0])}, {fmt(so['l'][1])}"),
+                 ("small-oscillation periods T₁, T₂ [s]", f"{fmt(so['periods'][0])}, {fmt(so['periods'][1])}")]
+    except BalancedPendulumError:
+        rows.append(("small oscillations", "none: ρ = 0 (balanced body)"))
+    cells = "".join(f"<tr><td style='padding:1px 10px 1px 0;color:#444'>{html.escape(k)}</td>"
+                    f"<td style='font-family:monospace'>{html.escape(v)}</td></tr>" for k, v in rows)
+    desc = html.escape(body.description or "")
+    return (f"<div style='font-size:13px'><b>{html.escape(body.name)}</b><br><i>{desc}</i>"
+            f"<table style='margin-top:4px'>{cells}</table></div>")
+
+
+class BodyPanel:
+    """Choose the body; the state's ``body`` event tells the other panels."""
+
+    def __init__(self, state):
+        self.state = state
+        self.msg = Messages()
+        self.preset = w.Dropdown(options=PRESET_LABELS, value="paper_fig1", description="preset",
+                                 layout=w.Layout(width="340px"), style={"description_width": "60px"})
+        self.preset.add_class("pe-preset")
+        self.g = _float_text(9.81, "g", step=0.1)
+        self.g.add_class("pe-g")
+        # custom shape
+        self.shape_kind = w.Dropdown(options=SHAPES, value="elliptic_cylinder", description="shape",
+                                     layout=w.Layout(width="340px"), style={"description_width": "60px"})
+        self.dims = [_float_text(v, d) for v, d in zip((0.8, 0.2, 0.6), ("a", "b", "h"))]
+        self.mass = _float_text(1.0, "m")
+        self.pivot = [_float_text(v, d) for v, d in zip((-0.4, 0.1, -0.3), ("pivot x", "pivot y", "pivot z"))]
+        for p in self.pivot:
+            p.style.description_width = "52px"
+        self.apply_shape = w.Button(description="use this shape", button_style="primary", icon="check")
+        self.apply_shape.add_class("pe-apply-shape")
+        self.shape_kind.observe(self._on_kind, names="value")
+        # custom J, rho
+        J0 = presets.paper_fig1().pendulum
+        Jv = np.asarray(J0.J)
+        self.J = {k: _float_text(round(float(Jv[i, j]), 6), k, step=0.001) for k, (i, j) in
+                  {"J11": (0, 0), "J22": (1, 1), "J33": (2, 2), "J12": (0, 1), "J13": (0, 2), "J23": (1, 2)}.items()}
+        self.rho = [_float_text(round(float(x), 6), f"ρ{i + 1}", step=0.01) for i, x in enumerate(J0.rho)]
+        self.mass_J = _float_text(1.0, "m")
+        self.apply_J = w.Button(description="use this J, ρ", button_style="primary", icon="check")
+        self.apply_J.add_class("pe-apply-j")
+        for k, t in self.J.items():
+            t.add_class(f"pe-{k.lower()}")
+        self.summary = w.HTML()
+        self.preview = figure_output("380px")
+        self.preview.add_class("pe-body-preview")
+
+        shape_box = w.VBox([self.shape_kind, w.HBox(self.dims), w.HBox([self.mass]), w.HBox(self.pivot),
+                            self.apply_shape])
+        J_box = w.VBox([w.HBox([self.J["J11"], self.J["J22"], self.J["J33"]]),
+                        w.HBox([self.J["J12"], self.J["J13"], self.J["J23"]]),
+                        w.HBox(self.rho), w.HBox([self.mass_J]), self.apply_J])
+        self.custom = w.Accordion(children=[shape_box, J_box], titles=("custom shape", "custom J and ρ"))
+        self.custom.selected_index = None
+        controls = w.VBox([self.preset, self.g, self.custom, self.msg, self.summary],
+                          layout=w.Layout(width="480px", min_width="420px"))
+        self.widget = w.VBox([w.HBox([controls, w.VBox([self.preview], layout=w.Layout(flex="1 1 auto"))]),
+                              about(ABOUT, "About: the body and its small oscillations")])
+        self.widget.layout.padding = "4px"
+
+        self.preset.observe(self._on_preset, names="value")
+        self.g.observe(self._on_g, names="value")
+        self.apply_shape.on_click(self._on_apply_shape)
+        self.apply_J.on_click(self._on_apply_J)
+        self._source = ("preset", "paper_fig1")
+        self.state.observe("body", self._on_state_body)
+        self.refresh()
+
+    # ------------------------------------------------------------------ actions
+    def _on_kind(self, change):
+        names = {"elliptic_cylinder": ("a", "b", "h"), "box": ("lx", "ly", "lz"), "ellipsoid": ("a", "b", "c")}
+        for t, d in zip(self.dims, names[change["new"]]):
+            t.description = d
+
+    @guarded(what="choosing a preset")
+    def _on_preset(self, change):
+        self.set_preset(change["new"])
+
+    def set_preset(self, name):
+        body = presets.get(name, g=self._g())
+        self._source = ("preset", name)
+        self._use(body, f"preset {name} loaded")
+
+    @guarded(what="changing g")
+    def _on_g(self, change):
+        kind = self._source[0]
+        if kind == "preset":
+            body = presets.get(self._source[1], g=self._g())
+        elif kind == "shape":
+            body = self._shape_body()
+        else:
+            body = self._J_body()
+        self._use(body, f"g = {self._g():g} m/s²")
+
+    @guarded(what="building the custom shape")
+    def _on_apply_shape(self, _b=None):
+        body = self._shape_body()
+        self._source = ("shape", None)
+        self._use(body, "custom shape in use")
+
+    @guarded(what="building the custom J, rho")
+    def _on_apply_J(self, _b=None):
+        body = self._J_body()
+        self._source = ("J", None)
+        self._use(body, "custom J, ρ in use")
+
+    def _g(self):
+        return float(self.g.value)
+
+    def _shape_body(self):
+        return build_body(self.shape_kind.value, [d.value for d in self.dims], m=self.mass.value,
+                          pivot=[p.value for p in self.pivot], g=self._g(), name=f"custom {self.shape_kind.value}")
+
+    def _J_body(self):
+        v = {k: t.value for k, t in self.J.items()}
+        J = [[v["J11"], v["J12"], v["J13"]], [v["J12"], v["J22"], v["J23"]], [v["J13"], v["J23"], v["J33"]]]
+        pend = Pendulum(J, [r.value for r in self.rho], self.mass_J.value, self._g())
+        return equivalent_body(pend)
+
+    def set_J(self, J, rho, m=1.0):
+        """Programmatic custom J (tests): fills the controls and applies; an invalid J shows the message."""
+        J = np.asarray(J, float)
+        for k, (i, j) in {"J11": (0, 0), "J22": (1, 1), "J33": (2, 2), "J12": (0, 1), "J13": (0, 2),
+                          "J23": (1, 2)}.items():
+            self.J[k].value = float(J[i, j])
+        for t, x in zip(self.rho, rho):
+            t.value = float(x)
+        self.mass_J.value = float(m)
+        self._on_apply_J()
+
+    def _use(self, body, note):
+        if body.pendulum.is_balanced:
+            # accepted by the model, but equilibria/section need rho != 0: keep the last valid body
+            raise BalancedPendulumError("ρ = 0 (the pivot is at the centre of mass): this dashboard needs a "
+                                        "body whose centre of mass differs from the pivot")
+        self.msg.ok(note)
+        self.state.set_body(body)
+
+    def _on_state_body(self, body):
+        self.refresh()
+
+    def refresh(self):
+        body = self.state.body
+        self.summary.value = body_summary_html(body)
+        show_figure(self.preview, body_preview_figure(body))

@@ -1,0 +1,208 @@
+"""Shared pieces of the dashboard: messages, error guard, figure display, background tasks."""
+from __future__ import annotations
+
+import functools
+import html
+import logging
+import threading
+import time
+
+import json
+
+import ipywidgets as w
+from plotly.io.json import to_json_plotly
+
+log = logging.getLogger("pendulum_explorer.app")
+if not log.handlers:  # the server log (Voila's stderr)
+    _h = logging.StreamHandler()
+    _h.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s: %(message)s"))
+    log.addHandler(_h)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+
+#: Okabe-Ito colour-blind-safe palette (trajectories cycle through it, black last)
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+
+_STYLES = {
+    "info": "color:#1a1a1a;background:#eef5fb;border-left:4px solid #0072B2;",
+    "ok": "color:#1a1a1a;background:#eef8f3;border-left:4px solid #009E73;",
+    "error": "color:#1a1a1a;background:#fdf0e6;border-left:4px solid #D55E00;",
+}
+
+
+class Messages(w.HTML):
+    """A panel's message area (CSS class ``pe-message``); ``.kind`` and ``.text`` hold the last message."""
+
+    def __init__(self, **kw):
+        super().__init__(value="", **kw)
+        self.add_class("pe-message")
+        self.kind = ""
+        self.text = ""
+        self.layout.min_height = "1.6em"
+
+    def show(self, text, kind="info"):
+        self.kind = kind
+        self.text = str(text)
+        style = _STYLES.get(kind, _STYLES["info"])
+        self.value = (f'<div class="pe-message-{kind}" style="{style}padding:3px 8px;font-size:13px;'
+                      f'white-space:pre-wrap;">{html.escape(self.text)}</div>')
+
+    def info(self, text):
+        self.show(text, "info")
+
+    def ok(self, text):
+        self.show(text, "ok")
+
+    def error(self, text):
+        self.show(text, "error")
+
+    def clear(self):
+        self.kind = ""
+        self.text = ""
+        self.value = ""
+
+
+def report_error(msg, exc, what):
+    """Turn an exception into a panel message: input errors (ValueError) verbatim, anything else as an internal
+    error whose traceback goes to the server log only."""
+    if isinstance(exc, ValueError):
+        log.info("%s: %s", what, exc)
+        msg.error(str(exc))
+    else:
+        log.error("internal error while %s", what, exc_info=exc)
+        msg.error(f"Internal error while {what} ({type(exc).__name__}); details are in the server log.")
+
+
+def guarded(msg_attr="msg", what=None):
+    """Decorator for panel methods used as callbacks: no exception escapes to the page."""
+
+    def deco(fn):
+        label = what or fn.__name__.strip("_").replace("_", " ")
+
+        @functools.wraps(fn)
+        def wrapper(self, *args, **kwargs):
+            try:
+                return fn(self, *args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - this is the error boundary
+                report_error(getattr(self, msg_attr), exc, label)
+                return None
+
+        return wrapper
+
+    return deco
+
+
+def figure_bundle(fig):
+    """The ``display_data`` output of a plain plotly figure (rendered by the plotly mime renderer)."""
+    # what pio.renderers["plotly_mimetype"].to_mimebundle(d) returns, without importing plotly.io._renderers
+    # (it pulls in nbformat -> jsonschema -> rfc3987_syntax: 5 s of import time in a fresh kernel)
+    d = dict(fig if isinstance(fig, dict) else fig.to_dict())
+    d.setdefault("config", {"displaylogo": False, "responsive": True})
+    data = json.loads(to_json_plotly(d))
+    return {"output_type": "display_data", "metadata": {}, "data": {"application/vnd.plotly.v1+json": data}}
+
+
+def show_figure(out, fig):
+    """Replace the content of Output widget ``out`` by ``fig`` (no ``with out:``: voila#1428)."""
+    out.outputs = (figure_bundle(fig),)
+    out.figure = fig  # kept for tests and export
+
+
+def show_html(out, text):
+    out.outputs = ({"output_type": "display_data", "metadata": {}, "data": {"text/html": text, "text/plain": text}},)
+
+
+def figure_output(min_height="300px"):
+    out = w.Output(layout=w.Layout(min_height=min_height, width="100%"))
+    out.figure = None
+    return out
+
+
+class Task:
+    """Long work in a thread with a progress bar and a cancel button; other controls stay usable.
+
+    ``fn(task)`` runs in the thread; it calls ``task.progress(fraction)``, checks ``task.cancelled`` and may
+    stream results through callbacks of its own.  Errors end up in the panel's message area.
+    """
+
+    def __init__(self, msg, label="working"):
+        self.msg = msg
+        self.bar = w.FloatProgress(value=0.0, min=0.0, max=1.0, description="", bar_style="info",
+                                   layout=w.Layout(width="220px", visibility="hidden"))
+        self.cancel_button = w.Button(description="cancel", icon="stop", button_style="warning",
+                                      layout=w.Layout(width="90px", visibility="hidden"),
+                                      tooltip="stop the running computation")
+        self.cancel_button.add_class("pe-cancel")
+        self.cancel_button.on_click(lambda _b: self.cancel())
+        self.label = w.Label("", layout=w.Layout(width="auto"))
+        self.widget = w.HBox([self.bar, self.cancel_button, self.label])
+        self._thread = None
+        self._cancel = threading.Event()
+        self.synchronous = False  # tests: run inline
+        self.last_error = None
+
+    @property
+    def running(self):
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def cancelled(self):
+        return self._cancel.is_set()
+
+    def cancel(self):
+        self._cancel.set()
+
+    def progress(self, fraction, text=None):
+        self.bar.value = max(0.0, min(1.0, float(fraction)))
+        if text is not None:
+            self.label.value = text
+
+    def start(self, fn, what, on_done=None):
+        """Run ``fn(self)``; a running task is cancelled first and waited for."""
+        if self.running:
+            self.cancel()
+            self._thread.join(timeout=10)
+        self._cancel = threading.Event()
+        self.last_error = None
+        self.bar.value = 0.0
+        self.bar.bar_style = "info"
+        self.bar.layout.visibility = "visible"
+        self.cancel_button.layout.visibility = "visible"
+        self.label.value = what
+
+        def run():
+            t0 = time.perf_counter()
+            try:
+                fn(self)
+                if on_done is not None and not self.cancelled:
+                    on_done()
+            except Exception as exc:  # noqa: BLE001 - error boundary of the thread
+                self.last_error = exc
+                report_error(self.msg, exc, what)
+            finally:
+                self.bar.layout.visibility = "hidden"
+                self.cancel_button.layout.visibility = "hidden"
+                self.label.value = ("cancelled" if self.cancelled else "") if self.last_error is None else ""
+                log.info("%s: %.2f s%s", what, time.perf_counter() - t0, " (cancelled)" if self.cancelled else "")
+
+        if self.synchronous:
+            run()
+        else:
+            self._thread = threading.Thread(target=run, name=f"pe-{what}", daemon=True)
+            self._thread.start()
+
+    def wait(self, timeout=120):
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+def about(html_text, title="About"):
+    """A collapsed "About" box holding the equations (HTMLMath)."""
+    box = w.Accordion(children=[w.HTMLMath(value=html_text, layout=w.Layout(max_width="60em"))], titles=(title,))
+    box.selected_index = None
+    box.add_class("pe-about")
+    return box
+
+
+def fmt(v, digits=4):
+    return f"{float(v):.{digits}g}"

@@ -1,0 +1,72 @@
+"""The dashboard's state: the current body, (E, mu), the launched trajectories; panels observe it."""
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import presets
+from .common import log
+
+
+@dataclass
+class Launch:
+    """A trajectory launched from the dashboard (section click, fill, preset, equilibrium "launch nearby")."""
+
+    id: int
+    E: float
+    mu: float
+    body: str
+    source: str  # "click", "fill", "preset", "nearby", ...
+    Gamma0: np.ndarray
+    Gammadot0: np.ndarray
+    crossings: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # Gamma at crossings
+    chart: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # chart coordinates of the crossings
+    colour: str = "#0072B2"
+    R0: np.ndarray | None = None
+    omega0: np.ndarray | None = None
+
+
+class AppState:
+    """One small object the panels share.  Events: ``body``, ``energy`` (E/mu changed), ``launch`` (a new
+    trajectory to show in the motion panel), ``section`` (a request to show (E, mu) in the section panel)."""
+
+    def __init__(self, body=None):
+        self.body = body if body is not None else presets.paper_fig1()
+        self.E = None
+        self.mu = 0.0
+        self.launches: list[Launch] = []
+        self.selected: Launch | None = None
+        self._ids = itertools.count(1)
+        self._listeners: dict[str, list] = {}
+        self.lock = threading.RLock()
+
+    @property
+    def pendulum(self):
+        return self.body.pendulum
+
+    def next_id(self):
+        return next(self._ids)
+
+    def observe(self, event, callback):
+        self._listeners.setdefault(event, []).append(callback)
+
+    def emit(self, event, **kw):
+        for cb in list(self._listeners.get(event, [])):
+            try:
+                cb(**kw)
+            except Exception:  # noqa: BLE001 - one panel's failure must not break the others
+                log.exception("listener of %r failed", event)
+
+    def set_body(self, body):
+        with self.lock:
+            self.body = body
+            self.launches = []
+            self.selected = None
+        self.emit("body", body=body)
+
+    def select(self, launch):
+        self.selected = launch
+        self.emit("launch", launch=launch)
