@@ -1,0 +1,762 @@
+"""Poincaré sections of the 3D pendulum on an (E, mu) level (paper Sec. 5.6, Fig. 2).
+
+The section (Gamma and e3 in the body frame, e3 pointing down)::
+
+    P = {(Gamma, Gammadot) in TS^2 : e3^T Gammadot = 0,  e3^T (Gamma x Gammadot) > 0,  E(Gamma, Gammadot) = E}
+
+at momentum mu.  Each Gamma in S^2 \\ {+-e3} carries at most one section state: Gammadot is along
+``d = e3 x Gamma / |e3 x Gamma|`` with the positive sign, and its length is fixed by the energy,
+``E = V_mu(Gamma) + s^2 k(Gamma) / 2``, where ``V_mu(Gamma) = mu^2 / (2 Gamma^T J Gamma) - m g rho^T Gamma`` is the
+amended potential.  The section is therefore the region ``{V_mu < E}`` of the sphere minus the poles.
+
+Entry point: :class:`PoincareSection`::
+
+    sec, seed = PoincareSection.from_paper_ic(paper_fig2().pendulum, energy=0.0)   # R0 = I, omega0 = c[1,1,1]
+    res = sec.crossings(seed, 2000)            # res.Gamma (n x 3), res.omega, res.t, res.status
+    res2 = sec.crossings([0.3, 0.1, 0.95], 500) # seeded at a Gamma on the section
+    b = sec.batch(seeds, 500)                   # parallel (numba prange), or executor=client.get_executor()
+
+Integration: DOP853 on the Lagrange-Poincaré model (Gamma, omega) with event location on
+``g = e3^T (Gamma x omega)``; see :mod:`pendulum_explorer._core.section` for the algorithm and the reason
+for choosing LP over LR.  Every returned crossing has ``|e3^T Gammadot| <= 1e-12`` (typically 1e-16).
+
+Chart: the Lambert cylindrical equal-area map ``(phi, z) = (atan2(Gamma_2, Gamma_1), Gamma_3)``
+(:func:`chart_from_sphere`, :func:`sphere_from_chart`).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._core import section as _sec
+from ._core.fields import LP, energy_lp, lr_omega, mu_lp
+from .bodies import Pendulum
+from .errors import (InaccessibleError, IntegrationFailedError, InvalidIntegrationError,  # noqa: F401
+                     InvalidStateError, PendulumError, ShapeError)
+
+DEFAULT_RTOL = 1e-11
+DEFAULT_ATOL = 1e-11
+POLE_TOL = 1e-9
+UNIT_TOL = 1e-9
+LEVEL_RTOL = 1e-9
+_MODEL = LP
+STATUS_NAMES = _sec.STATUS_NAMES
+
+
+# ------------------------------------------------------------------------------------------------
+# chart <-> sphere
+# ------------------------------------------------------------------------------------------------
+def chart_from_sphere(Gamma):
+    """Equal-area chart coordinates of unit vectors: ``phi = atan2(Gamma_2, Gamma_1)`` in (-pi, pi] and
+    ``z = Gamma_3 = cos(theta)`` in [-1, 1].  ``Gamma`` has shape (..., 3); returns ``(phi, z)``.
+
+    The map (phi, z) -> Gamma is area preserving (dA = dphi dz).  At the poles phi = atan2(0, 0) = 0.
+    """
+    G = np.asarray(Gamma, dtype=float)
+    if G.shape[-1:] != (3,):
+        raise ShapeError(f"Gamma must have shape (..., 3); got {G.shape}")
+    phi = np.arctan2(G[..., 1], G[..., 0])
+    z = np.clip(G[..., 2], -1.0, 1.0)
+    return phi, z
+
+
+def sphere_from_chart(phi, z):
+    """Inverse of :func:`chart_from_sphere`: ``Gamma = (r cos phi, r sin phi, z)``, ``r = sqrt(1 - z^2)``.
+
+    ``z`` must lie in [-1, 1] (ValueError otherwise); ``phi`` is any finite angle.
+    """
+    phi = np.asarray(phi, dtype=float)
+    z = np.asarray(z, dtype=float)
+    if not (np.all(np.isfinite(phi)) and np.all(np.isfinite(z))):
+        raise InvalidStateError("chart coordinates (phi, z) must be finite")
+    if np.any(np.abs(z) > 1.0):
+        raise InvalidStateError(f"chart coordinate z = Gamma_3 must lie in [-1, 1]; got max |z| = {np.abs(z).max()!r}")
+    r = np.sqrt(np.maximum(0.0, 1.0 - z * z))
+    phi, z, r = np.broadcast_arrays(phi, z, r)
+    return np.stack([r * np.cos(phi), r * np.sin(phi), z], axis=-1)
+
+
+# ------------------------------------------------------------------------------------------------
+# amended potential and the paper's initial conditions
+# ------------------------------------------------------------------------------------------------
+def amended_potential(pendulum, mu, Gamma):
+    """``V_mu(Gamma) = mu^2 / (2 Gamma^T J Gamma) - m g rho^T Gamma`` for Gamma of shape (..., 3).
+
+    Evaluated in the kernel as the energy (Eq 34) of the locked rotation ``omega = nu Gamma``.
+    """
+    _check_pendulum(pendulum)
+    mu = _finite_float("mu", mu)
+    G = np.asarray(Gamma, dtype=float)
+    if G.shape[-1:] != (3,):
+        raise ShapeError(f"Gamma must have shape (..., 3); got {G.shape}")
+    flat = np.ascontiguousarray(G.reshape(-1, 3))
+    out = np.empty(flat.shape[0])
+    _sec.amended_potential_many(flat, pendulum.params(mu), out)
+    return out.reshape(G.shape[:-1]) if G.ndim > 1 else float(out[0])
+
+
+def paper_initial_state(pendulum, energy, sign=1):
+    """The paper's Fig. 2 initial condition R0 = I, omega0 = c [1, 1, 1] at total energy ``energy``.
+
+    With R0 = I, Gamma0 = e3 and ``E = c^2 (1^T J 1) / 2 - m g rho_3``, so
+    ``c = sign * sqrt(2 (E + m g rho_3) / (1^T J 1))``.  Returns ``(Gamma0, omega0, c)``.
+
+    Raises :class:`InaccessibleError` if ``E < -m g rho_3`` (no real c).
+    """
+    _check_pendulum(pendulum)
+    E = _finite_float("energy", energy)
+    if sign not in (1, -1):
+        raise ValueError(f"sign must be +1 or -1; got {sign!r}")
+    one = np.ones(3)
+    q = float(one @ pendulum.J @ one)  # > 0 (J positive definite)
+    e_min = -pendulum.m * pendulum.g * float(pendulum.rho[2])
+    c2 = 2.0 * (E - e_min) / q
+    if c2 < 0.0:
+        raise InaccessibleError(
+            f"E = {E!r} cannot be reached from R0 = I, omega0 = c[1,1,1]: the energy there is "
+            f"c^2 (1^T J 1)/2 - m g rho_3 >= -m g rho_3 = {e_min:.12g}; E falls short by {e_min - E:.6g}")
+    c = sign * math.sqrt(c2)
+    return np.array([0.0, 0.0, 1.0]), c * one, c
+
+
+# ------------------------------------------------------------------------------------------------
+# results
+# ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SectionState:
+    """One point of the section: ``Gamma``, ``Gammadot`` (LR state) and the LP angular velocity ``omega``
+    (Eq 69, so ``omega^T J Gamma = mu`` and ``Gamma x omega = Gammadot``)."""
+
+    Gamma: np.ndarray
+    Gammadot: np.ndarray
+    omega: np.ndarray
+
+    @property
+    def lp_state(self):
+        """``(Gamma, omega)``."""
+        return self.Gamma, self.omega
+
+    @property
+    def lr_state(self):
+        """``[Gamma, Gammadot]`` (6,)."""
+        return np.concatenate([self.Gamma, self.Gammadot])
+
+
+@dataclass
+class Crossings:
+    """The crossings of one trajectory with the section.
+
+    Attributes
+    ----------
+    Gamma, omega, Gammadot : (k, 3) arrays, k = ``n_found`` <= ``n_requested``
+    t : (k,) crossing times (the seed is at t = 0 and is not included)
+    status : str
+        ``"ok"`` (all requested crossings found) or why the trajectory stopped: ``"no_crossing"`` (no crossing
+        within ``max_gap``: e.g. at rest, on a relative equilibrium, trapped near a pole), ``"max_time"``,
+        ``"max_steps"``, ``"step_too_small"``, ``"non_finite"``.
+    stats : dict (n_accepted, n_rejected, n_rhs)
+    """
+
+    Gamma: np.ndarray
+    omega: np.ndarray
+    Gammadot: np.ndarray
+    t: np.ndarray
+    status: str
+    n_requested: int
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def n_found(self):
+        return int(self.t.shape[0])
+
+    @property
+    def complete(self):
+        return self.status == "ok"
+
+    @property
+    def chart(self):
+        """``(phi, z)`` of every crossing."""
+        return chart_from_sphere(self.Gamma)
+
+    def __len__(self):
+        return self.n_found
+
+    def __repr__(self):
+        return f"Crossings(n_found={self.n_found}/{self.n_requested}, status={self.status!r})"
+
+
+@dataclass
+class BatchCrossings:
+    """Crossings of many trajectories.  Arrays have a leading seed axis and are NaN beyond ``n_found[k]``."""
+
+    Gamma: np.ndarray  # (m, n, 3)
+    omega: np.ndarray
+    Gammadot: np.ndarray
+    t: np.ndarray  # (m, n)
+    n_found: np.ndarray  # (m,)
+    status: list
+    n_requested: int
+    stats: np.ndarray  # (m, 3) accepted, rejected, rhs
+
+    def __len__(self):
+        return self.t.shape[0]
+
+    def trajectory(self, k):
+        """The :class:`Crossings` of seed ``k``."""
+        c = int(self.n_found[k])
+        st = {"n_accepted": int(self.stats[k, 0]), "n_rejected": int(self.stats[k, 1]), "n_rhs": int(self.stats[k, 2])}
+        return Crossings(self.Gamma[k, :c].copy(), self.omega[k, :c].copy(), self.Gammadot[k, :c].copy(),
+                         self.t[k, :c].copy(), self.status[k], self.n_requested, st)
+
+    def __iter__(self):
+        return (self.trajectory(k) for k in range(len(self)))
+
+
+@dataclass
+class AccessibleRegion:
+    """``{Gamma : V_mu(Gamma) <= E}`` on the equal-area chart.
+
+    Attributes
+    ----------
+    phi : (nphi,) grid in [-pi, pi];  z : (nz,) grid in [-1, 1]
+    V : (nz, nphi) amended potential at ``sphere_from_chart(phi, z)``
+    accessible : (nz, nphi) bool, ``V <= E``
+    boundary_phi, boundary_z : the curve V_mu = E as line segments separated by NaN (chart coordinates)
+    boundary_Gamma : (k, 3) the same curve on the sphere (NaN rows separate segments)
+    energy_min : min of V_mu over S^2; the section is non-empty iff E > energy_min
+    energy_all : max of V_mu over S^2; for E > energy_all the whole sphere (minus the poles) is on the section
+    Gamma_min : where V_mu attains energy_min
+    energy_range : (energy_min, inf), the energies with a non-empty section at this mu
+    area_fraction : fraction of the sphere's area that is accessible (equal-area grid estimate)
+    """
+
+    phi: np.ndarray
+    z: np.ndarray
+    V: np.ndarray
+    accessible: np.ndarray
+    boundary_phi: np.ndarray
+    boundary_z: np.ndarray
+    boundary_Gamma: np.ndarray
+    energy: float
+    energy_min: float
+    energy_all: float
+    Gamma_min: np.ndarray
+    area_fraction: float
+
+    @property
+    def energy_range(self):
+        return (self.energy_min, math.inf)
+
+    @property
+    def empty(self):
+        return not (self.energy > self.energy_min)
+
+
+# ------------------------------------------------------------------------------------------------
+# validation helpers
+# ------------------------------------------------------------------------------------------------
+def _check_pendulum(pendulum):
+    if not isinstance(pendulum, Pendulum):
+        raise TypeError(f"pendulum must be a Pendulum (use preset.pendulum for a Body); got {type(pendulum).__name__}")
+
+
+def _finite_float(name, v):
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        try:
+            v = float(np.asarray(v, dtype=float).item())
+        except (TypeError, ValueError) as exc:
+            raise InvalidStateError(f"{name} must be a finite real number; got {v!r}") from exc
+    v = float(v)
+    if not math.isfinite(v):
+        raise InvalidStateError(f"{name} must be finite; got {v!r}")
+    return v
+
+
+def _positive_int(name, v):
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise InvalidIntegrationError(f"{name} must be a positive integer; got {v!r}")
+    if v <= 0:
+        raise InvalidIntegrationError(f"{name} must be >= 1; got {v}")
+    return int(v)
+
+
+def _positive_float(name, v, allow_none=False):
+    if v is None and allow_none:
+        return None
+    try:
+        f = float(v)
+    except (TypeError, ValueError) as exc:
+        raise InvalidIntegrationError(f"{name} must be a positive number; got {v!r}") from exc
+    if not math.isfinite(f) or f <= 0.0:
+        raise InvalidIntegrationError(f"{name} must be finite and > 0; got {v!r}")
+    return f
+
+
+def _unit_vector(Gamma, name="Gamma"):
+    G = np.asarray(Gamma, dtype=float)
+    if G.shape != (3,):
+        raise ShapeError(f"{name} must have shape (3,); got {G.shape}")
+    if not np.all(np.isfinite(G)):
+        raise InvalidStateError(f"{name} must be finite; got {G.tolist()}")
+    nrm = float(np.linalg.norm(G))
+    if abs(nrm - 1.0) > UNIT_TOL:
+        raise InvalidStateError(f"{name} must be a unit vector (| |Gamma| - 1 | <= {UNIT_TOL:g}); got |Gamma| = {nrm!r}")
+    return G / nrm
+
+
+# ------------------------------------------------------------------------------------------------
+# the section
+# ------------------------------------------------------------------------------------------------
+class PoincareSection:
+    """The Poincaré section of Sec. 5.6 for ``pendulum`` on the level ``(energy, mu)``.
+
+    Parameters
+    ----------
+    pendulum : Pendulum
+    energy : float
+        Total energy E (Eq 34), finite.
+    mu : float
+        Vertical angular momentum ``mu = omega^T J Gamma``, finite.
+    rtol, atol : float
+        DOP853 tolerances (defaults 1e-11: E and mu stay on the level to ~1e-9 relative over 1000 crossings).
+    """
+
+    def __init__(self, pendulum, energy, mu, *, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL):
+        _check_pendulum(pendulum)
+        self.pendulum = pendulum
+        self.energy = _finite_float("energy", energy)
+        self.mu = _finite_float("mu", mu)
+        self.rtol = _positive_float("rtol", rtol)
+        self.atol = _positive_float("atol", atol)
+        if self.rtol < 1e-15:
+            raise InvalidIntegrationError(f"rtol must be >= 1e-15; got {self.rtol!r}")
+        self._p = np.array(pendulum.params(self.mu))
+        Jev = pendulum.principal_moments
+        mgr = pendulum.m * pendulum.g * float(np.linalg.norm(pendulum.rho))
+        #: scale used for "relative" energy errors (E may be 0)
+        self.energy_scale = max(abs(self.energy), mgr, self.mu ** 2 / (2.0 * Jev[-1]), 1e-300)
+        #: scale used for relative mu errors
+        self.mu_scale = max(abs(self.mu), math.sqrt(2.0 * Jev[0] * self.energy_scale))
+        # a characteristic time: one radian at the speed of kinetic energy ~ energy_scale, times 2 pi
+        self.time_scale = 2.0 * math.pi * math.sqrt(Jev[0] / (max(abs(self.energy - self._vmin_rough()), 0.0)
+                                                              + mgr + 1e-300))
+        self._region_cache = {}
+
+    # --- constructors ---------------------------------------------------------------------------
+    @classmethod
+    def from_state(cls, pendulum, Gamma, omega, **kw):
+        """The section through the LP state (Gamma, omega): E and mu computed from the state."""
+        _check_pendulum(pendulum)
+        G = _unit_vector(Gamma)
+        w = np.asarray(omega, dtype=float)
+        if w.shape != (3,) or not np.all(np.isfinite(w)):
+            raise InvalidStateError(f"omega must be a finite 3-vector; got {np.asarray(omega).tolist()!r}")
+        p = pendulum.params(0.0)
+        return cls(pendulum, energy_lp(G, w, p), mu_lp(G, w, p), **kw)
+
+    @classmethod
+    def from_paper_ic(cls, pendulum, energy, sign=1, **kw):
+        """The paper's family R0 = I, omega0 = c[1,1,1] at total energy ``energy`` (Fig. 2).
+
+        Returns ``(section, (Gamma0, omega0))``; the section's mu = c e3^T J [1,1,1] depends on E.
+        """
+        G0, w0, _c = paper_initial_state(pendulum, energy, sign)
+        return cls.from_state(pendulum, G0, w0, **kw), (G0, w0)
+
+    # --- the potential and section states -------------------------------------------------------
+    def _vmin_rough(self):
+        G = sphere_from_chart(*np.meshgrid(np.linspace(-np.pi, np.pi, 25), np.linspace(-1, 1, 17)))
+        V = np.empty(G.shape[0] * G.shape[1])
+        _sec.amended_potential_many(np.ascontiguousarray(G.reshape(-1, 3)), self._p, V)
+        return float(V.min())
+
+    def amended_potential(self, Gamma):
+        """V_mu at ``Gamma`` (..., 3)."""
+        return amended_potential(self.pendulum, self.mu, Gamma)
+
+    def slack(self, Gamma):
+        """``E - V_mu(Gamma)``: positive where Gamma is on the section."""
+        return self.energy - self.amended_potential(Gamma)
+
+    def state_at(self, Gamma):
+        """The unique section state over the unit vector ``Gamma``.
+
+        Raises
+        ------
+        InvalidStateError
+            Gamma is not a finite unit vector (to 1e-9) or lies within 1e-9 of +-e3 (the poles, where
+            e3^T Gammadot = 0 for every Gammadot and the section is undefined).
+        InaccessibleError
+            ``E <= V_mu(Gamma)``; the message gives the shortfall ``V_mu(Gamma) - E``.
+        """
+        G = _unit_vector(Gamma)
+        rxy = math.hypot(G[0], G[1])
+        if rxy <= POLE_TOL:
+            pole = "+e3 (hanging, Gamma_3 = +1)" if G[2] > 0 else "-e3 (inverted, Gamma_3 = -1)"
+            raise InvalidStateError(
+                f"Gamma = {G.tolist()} is within {POLE_TOL:g} of the pole {pole}: the section condition "
+                f"e3^T Gammadot = 0 holds for every Gammadot there, so the section excludes +-e3 "
+                f"(distance from the pole axis {rxy:.3g})")
+        Y = np.empty((1, 6))
+        sl = np.empty(1)
+        _sec.section_states(G[None, :], self.energy, self._p, Y, sl)
+        if not (sl[0] > 0.0):
+            V = self.energy - sl[0]
+            raise InaccessibleError(
+                f"Gamma = {np.round(G, 12).tolist()} is not on the section at E = {self.energy!r}, mu = {self.mu!r}: "
+                f"E falls short of the amended potential V_mu(Gamma) = {V:.12g} by {V - self.energy:.6g} "
+                f"(the section needs E > V_mu(Gamma))")
+        Gd = Y[0, 3:6].copy()
+        w = np.empty(3)
+        lr_omega(Y[0, 0:3], Gd, self._p, w)
+        return SectionState(Y[0, 0:3].copy(), Gd, w)
+
+    def states_at(self, Gammas):
+        """Vectorised :meth:`state_at` without exceptions: returns ``(Y, ok)`` with ``Y`` (k, 6) LP states
+        ``[Gamma, omega]`` (NaN where ``ok`` is False: inaccessible, at a pole, or not a unit vector)."""
+        G = np.asarray(Gammas, dtype=float).reshape(-1, 3)
+        nrm = np.linalg.norm(G, axis=1)
+        good = np.isfinite(nrm) & (np.abs(nrm - 1.0) <= UNIT_TOL)
+        G = np.where(good[:, None], G / np.where(good, nrm, 1.0)[:, None], 0.0)
+        good &= np.hypot(G[:, 0], G[:, 1]) > POLE_TOL
+        Yl = np.empty((G.shape[0], 6))
+        sl = np.empty(G.shape[0])
+        _sec.section_states(np.ascontiguousarray(G), self.energy, self._p, Yl, sl)
+        ok = good & (sl > 0.0)
+        Y = np.full((G.shape[0], 6), np.nan)
+        w = np.empty(3)
+        for k in np.nonzero(ok)[0]:
+            lr_omega(Yl[k, 0:3], Yl[k, 3:6], self._p, w)
+            Y[k, 0:3] = Yl[k, 0:3]
+            Y[k, 3:6] = w
+        return Y, ok
+
+    # --- accessible region ----------------------------------------------------------------------
+    def accessible_region(self, n_phi=181, n_z=121):
+        """The accessible set ``{V_mu <= E}`` on an (n_z x n_phi) equal-area chart grid, its boundary curve
+        V_mu = E and the energy range with a non-empty section at this mu (see :class:`AccessibleRegion`)."""
+        n_phi = _positive_int("n_phi", n_phi)
+        n_z = _positive_int("n_z", n_z)
+        if n_phi < 3 or n_z < 3:
+            raise InvalidIntegrationError(f"the grid needs n_phi, n_z >= 3; got {n_phi}, {n_z}")
+        key = (n_phi, n_z)
+        if key in self._region_cache:
+            return self._region_cache[key]
+        phi = np.linspace(-np.pi, np.pi, n_phi)
+        z = np.linspace(-1.0, 1.0, n_z)
+        PH, Z = np.meshgrid(phi, z)
+        G = sphere_from_chart(PH, Z)
+        V = np.empty(PH.size)
+        _sec.amended_potential_many(np.ascontiguousarray(G.reshape(-1, 3)), self._p, V)
+        V = V.reshape(PH.shape)
+        vmin, gmin = self._extremum(V, G, +1)
+        vmax, _ = self._extremum(V, G, -1)
+        bphi, bz = _contour(phi, z, V - self.energy)
+        bG = np.full((bphi.size, 3), np.nan)
+        fin = np.isfinite(bphi)
+        if fin.any():
+            bG[fin] = sphere_from_chart(bphi[fin], bz[fin])
+        acc = V <= self.energy
+        # equal-area: the cell weights are uniform in (phi, z) (trapezoid weights at the edges)
+        wz = np.full(n_z, 1.0)
+        wz[[0, -1]] = 0.5
+        wp = np.full(n_phi, 1.0)
+        wp[[0, -1]] = 0.5
+        W = wz[:, None] * wp[None, :]
+        frac = float((W * acc).sum() / W.sum())
+        reg = AccessibleRegion(phi, z, V, acc, bphi, bz, bG, self.energy, vmin, vmax, gmin, frac)
+        self._region_cache[key] = reg
+        return reg
+
+    def energy_range(self):
+        """``(E_min, inf)``: the energies for which the section at this mu is non-empty (E_min = min V_mu)."""
+        return self.accessible_region(61, 41).energy_range
+
+    def _extremum(self, V, G, sgn):
+        """min (sgn=+1) or max (sgn=-1) of V_mu on S^2, polished from the best grid point."""
+        from scipy.optimize import minimize
+
+        k = np.argmin(sgn * V)
+        x0 = G.reshape(-1, 3)[k]
+        p = self._p
+        out = np.empty(1)
+
+        def f(x):
+            nx = np.linalg.norm(x)
+            if nx == 0.0:
+                return np.inf
+            _sec.amended_potential_many((x / nx)[None, :], p, out)
+            return sgn * out[0]
+
+        best = f(x0)
+        xb = x0
+        try:
+            r = minimize(f, x0, method="Nelder-Mead",
+                         options={"xatol": 1e-12, "fatol": 1e-15, "maxiter": 4000, "initial_simplex":
+                                  x0 + 0.02 * np.vstack([np.zeros(3), np.eye(3)])})
+            if r.fun < best:
+                best, xb = r.fun, r.x / np.linalg.norm(r.x)
+        except Exception:  # pragma: no cover - the grid value is a valid (slightly worse) bound
+            pass
+        return float(sgn * best), np.asarray(xb, dtype=float)
+
+    # --- seeds ----------------------------------------------------------------------------------
+    def _seed_state(self, seed):
+        """LP state (6,) from a seed: a section Gamma (3,), an LP state (Gamma, omega) / (6,) / (2, 3),
+        or a :class:`SectionState`."""
+        if isinstance(seed, SectionState):
+            return np.concatenate([seed.Gamma, seed.omega])
+        if isinstance(seed, (tuple, list)) and len(seed) == 2 and np.ndim(seed[0]) == 1:
+            G, w = seed
+        else:
+            a = np.asarray(seed, dtype=float)
+            if a.shape == (3,):
+                st = self.state_at(a)
+                return np.concatenate([st.Gamma, st.omega])
+            if a.shape == (6,):
+                G, w = a[:3], a[3:]
+            elif a.shape == (2, 3):
+                G, w = a[0], a[1]
+            else:
+                raise ShapeError(
+                    f"a seed is a Gamma (3,) on the section or an LP state (Gamma, omega) as a pair, (6,) or (2, 3); "
+                    f"got shape {a.shape}")
+        G = _unit_vector(G)
+        w = np.asarray(w, dtype=float)
+        if w.shape != (3,) or not np.all(np.isfinite(w)):
+            raise InvalidStateError(f"omega must be a finite 3-vector; got {np.asarray(w).tolist()!r}")
+        E = energy_lp(G, w, self._p)
+        mu = mu_lp(G, w, self._p)
+        dE = abs(E - self.energy)
+        dmu = abs(mu - self.mu)
+        if dE > LEVEL_RTOL * self.energy_scale or dmu > LEVEL_RTOL * self.mu_scale:
+            raise InvalidStateError(
+                f"the seed (Gamma, omega) is not on the level of this section: E(seed) = {E:.15g} vs "
+                f"E = {self.energy:.15g} (off by {E - self.energy:.3g}), mu(seed) = {mu:.15g} vs mu = {self.mu:.15g} "
+                f"(off by {mu - self.mu:.3g}); allowed {LEVEL_RTOL:g} relative")
+        return np.concatenate([G, w])
+
+    def _limits(self, n, t_max, max_gap, max_steps):
+        n = _positive_int("n", n)
+        max_gap = _positive_float("max_gap", max_gap, True)
+        t_max = _positive_float("t_max", t_max, True)
+        if max_steps is not None:
+            max_steps = _positive_int("max_steps", max_steps)
+        if max_gap is None:
+            max_gap = 200.0 * self.time_scale
+        if t_max is None:
+            t_max = (n + 10) * max_gap
+        if max_steps is None:
+            max_steps = 20000 * (n + 10)
+        return n, float(t_max), float(max_gap), int(max_steps)
+
+    # --- crossings ------------------------------------------------------------------------------
+    def crossings(self, seed, n=1000, *, t_max=None, max_gap=None, max_steps=None):
+        """The next ``n`` crossings with the section of the trajectory through ``seed``.
+
+        Parameters
+        ----------
+        seed : Gamma (3,) on the section, or an LP state ``(Gamma, omega)`` on this (E, mu) level
+            (pair, (6,) or (2, 3)), or a :class:`SectionState`.
+        n : int >= 1
+        t_max : float, optional
+            Stop at this time (default ``(n + 10) * max_gap``).
+        max_gap : float, optional
+            Stop when no crossing occurred for this long (default 200 time scales), status ``"no_crossing"``.
+        max_steps : int, optional
+            Step budget (accepted + rejected), default ``20000 (n + 10)``.
+
+        Returns
+        -------
+        Crossings
+            With ``status != "ok"`` and fewer than ``n`` rows when the trajectory stopped crossing.
+        """
+        y0 = self._seed_state(seed)
+        n, t_max, max_gap, max_steps = self._limits(n, t_max, max_gap, max_steps)
+        G = np.empty((n, 3))
+        W = np.empty((n, 3))
+        D = np.empty((n, 3))
+        T = np.empty(n)
+        info = np.zeros(_sec.N_INFO, dtype=np.int64)
+        k = _sec.crossings(_MODEL, y0, self._p, n, t_max, max_gap, max_steps, self.rtol, self.atol,
+                           G, W, D, T, info)
+        st = {"n_accepted": int(info[2]), "n_rejected": int(info[3]), "n_rhs": int(info[4])}
+        return Crossings(G[:k], W[:k], D[:k], T[:k], STATUS_NAMES[int(info[1])], n, st)
+
+    def click(self, phi, z, n=1000, **kw):
+        """The dashboard fast path: the trajectory through the section point at chart coordinates (phi, z)."""
+        G = sphere_from_chart(_finite_float("phi", phi), _finite_float("z", z))
+        return self.crossings(G, n, **kw)
+
+    def batch(self, seeds, n=500, *, executor=None, n_chunks=None, t_max=None, max_gap=None, max_steps=None):
+        """Crossings of many trajectories.
+
+        Parameters
+        ----------
+        seeds : sequence of seeds (see :meth:`crossings`), or an array (m, 3) of section Gammas or (m, 6) of
+            LP states.
+        n : int, crossings per seed.
+        executor : concurrent.futures.Executor, optional
+            Run chunks of seeds with ``executor.submit`` (e.g. ``dask.distributed.Client.get_executor()``);
+            each chunk runs the single-threaded kernel.  Default: all seeds in this process with numba
+            ``prange`` across cores.  The results are identical either way.
+        n_chunks : int, optional
+            Number of chunks for the executor (default: min(#seeds, 4 * workers or 8)).
+        """
+        if isinstance(seeds, np.ndarray) and seeds.ndim == 2 and seeds.shape[1] in (3, 6):
+            seed_list = list(seeds)
+        else:
+            try:
+                seed_list = list(seeds)
+            except TypeError as exc:
+                raise ShapeError(f"seeds must be a sequence of seeds; got {type(seeds).__name__}") from exc
+        if len(seed_list) == 0:
+            raise ShapeError("seeds is empty; give at least one seed")
+        Y0 = np.ascontiguousarray(np.stack([self._seed_state(s) for s in seed_list]))
+        n, t_max, max_gap, max_steps = self._limits(n, t_max, max_gap, max_steps)
+        m = Y0.shape[0]
+        args = (self._p, n, t_max, max_gap, max_steps, self.rtol, self.atol)
+        if executor is None:
+            G, W, D, T, info = _alloc(m, n)
+            _sec.crossings_batch(_MODEL, Y0, self._p, n, t_max, max_gap, max_steps, self.rtol, self.atol,
+                                 G, W, D, T, info)
+        else:
+            if not hasattr(executor, "submit"):
+                raise TypeError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
+            if n_chunks is None:
+                n_chunks = min(m, 8)
+            n_chunks = min(_positive_int("n_chunks", n_chunks), m)
+            bounds = np.linspace(0, m, n_chunks + 1).astype(int)
+            futs = [executor.submit(_run_chunk, Y0[a:b], *args) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+            parts = [f.result() for f in futs]
+            G, W, D, T, info = (np.concatenate([pp[i] for pp in parts]) for i in range(5))
+        nf = info[:, 0].copy()
+        for k in range(m):
+            c = nf[k]
+            G[k, c:] = np.nan
+            W[k, c:] = np.nan
+            D[k, c:] = np.nan
+            T[k, c:] = np.nan
+        return BatchCrossings(G, W, D, T, nf, [STATUS_NAMES[int(s)] for s in info[:, 1]], n, info[:, 2:5].copy())
+
+    # --- level checks ----------------------------------------------------------------------------
+    def level_errors(self, Gamma, omega):
+        """Relative distance of LP states (k, 3) + (k, 3) from the level: ``(|E - E0| / energy_scale,
+        |mu - mu0| / mu_scale)`` arrays, and the section residuals ``g = e3^T (Gamma x omega)``, ``s``."""
+        G = np.asarray(Gamma, dtype=float).reshape(-1, 3)
+        W = np.asarray(omega, dtype=float).reshape(-1, 3)
+        E = np.array([energy_lp(G[k], W[k], self._p) for k in range(G.shape[0])])
+        mu = np.array([mu_lp(G[k], W[k], self._p) for k in range(G.shape[0])])
+        D = np.cross(G, W)
+        s = np.cross(G, D)[:, 2]
+        return np.abs(E - self.energy) / self.energy_scale, np.abs(mu - self.mu) / self.mu_scale, D[:, 2], s
+
+    def relative_equilibria(self):
+        """Relative equilibria at this mu with energy <= E, from :mod:`pendulum_explorer.equilibria` when that
+        module provides ``equilibria_at_mu``; otherwise an empty list."""
+        try:
+            from .equilibria import equilibria_at_mu
+        except Exception:
+            return []
+        try:
+            eqs = equilibria_at_mu(self.pendulum, self.mu)
+        except Exception:
+            return []
+        out = []
+        for e in eqs:
+            G = getattr(e, "Gamma", None)
+            if G is None and isinstance(e, dict):
+                G = e.get("Gamma")
+            if G is None:
+                continue
+            G = np.asarray(G, dtype=float)
+            if G.shape == (3,) and self.amended_potential(G) <= self.energy + 1e-12 * self.energy_scale:
+                out.append(G)
+        return out
+
+    def __repr__(self):
+        return (f"PoincareSection({self.pendulum!r}, energy={self.energy!r}, mu={self.mu!r}, "
+                f"rtol={self.rtol:g}, atol={self.atol:g})")
+
+
+def _alloc(m, n):
+    return (np.empty((m, n, 3)), np.empty((m, n, 3)), np.empty((m, n, 3)), np.empty((m, n)),
+            np.zeros((m, _sec.N_INFO), dtype=np.int64))
+
+
+def _run_chunk(Y0, p, n, t_max, max_gap, max_steps, rtol, atol):
+    """Executor task: one chunk of seeds on one thread (picklable, module level)."""
+    Y0 = np.ascontiguousarray(Y0, dtype=float)
+    G, W, D, T, info = _alloc(Y0.shape[0], n)
+    _sec.crossings_serial(_MODEL, Y0, np.asarray(p, dtype=float), n, t_max, max_gap, max_steps, rtol, atol,
+                          G, W, D, T, info)
+    return G, W, D, T, info
+
+
+# ------------------------------------------------------------------------------------------------
+# marching squares for the boundary V_mu = E
+# ------------------------------------------------------------------------------------------------
+def _contour(x, y, F):
+    """Zero level of F (ny, nx) on the grid (x, y) as segments separated by NaN: returns (xs, ys)."""
+    s = F > 0
+    ny, nx = F.shape
+    segs = []
+    f00 = F[:-1, :-1]
+    f10 = F[:-1, 1:]
+    f01 = F[1:, :-1]
+    f11 = F[1:, 1:]
+
+    def edge(fa, fb, xa, ya, xb, yb):
+        t = fa / (fa - fb)
+        return xa + t * (xb - xa), ya + t * (yb - ya)
+
+    X0 = x[None, :-1] + 0 * f00
+    X1 = x[None, 1:] + 0 * f00
+    Y0 = y[:-1, None] + 0 * f00
+    Y1 = y[1:, None] + 0 * f00
+    # edges: bottom (00-10), right (10-11), top (01-11), left (00-01)
+    eb = s[:-1, :-1] != s[:-1, 1:]
+    er = s[:-1, 1:] != s[1:, 1:]
+    et = s[1:, :-1] != s[1:, 1:]
+    el = s[:-1, :-1] != s[1:, :-1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pb = edge(f00, f10, X0, Y0, X1, Y0)
+        pr = edge(f10, f11, X1, Y0, X1, Y1)
+        pt = edge(f01, f11, X0, Y1, X1, Y1)
+        pl = edge(f00, f01, X0, Y0, X0, Y1)
+    pts = [(eb, pb), (er, pr), (et, pt), (el, pl)]
+    cnt = eb.astype(int) + er + et + el
+    for j, i in zip(*np.nonzero(cnt >= 2)):
+        ps = [(P[0][j, i], P[1][j, i]) for M, P in pts if M[j, i]]
+        if len(ps) == 2:
+            segs.append(ps)
+        else:  # saddle: pair by the centre value
+            centre = 0.25 * (f00[j, i] + f10[j, i] + f01[j, i] + f11[j, i])
+            if (centre > 0) == s[j, i]:
+                segs.append([ps[0], ps[1]])
+                segs.append([ps[2], ps[3]])
+            else:
+                segs.append([ps[0], ps[3]])
+                segs.append([ps[1], ps[2]])
+    if not segs:
+        return np.empty(0), np.empty(0)
+    xs = np.empty(3 * len(segs))
+    ys = np.empty(3 * len(segs))
+    arr = np.array(segs)  # (k, 2, 2)
+    xs[0::3] = arr[:, 0, 0]
+    xs[1::3] = arr[:, 1, 0]
+    xs[2::3] = np.nan
+    ys[0::3] = arr[:, 0, 1]
+    ys[1::3] = arr[:, 1, 1]
+    ys[2::3] = np.nan
+    return xs, ys
+
+
+__all__ = [
+    "PoincareSection", "SectionState", "Crossings", "BatchCrossings", "AccessibleRegion",
+    "chart_from_sphere", "sphere_from_chart", "amended_potential", "paper_initial_state",
+    "DEFAULT_RTOL", "DEFAULT_ATOL",
+]
