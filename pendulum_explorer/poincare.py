@@ -43,6 +43,7 @@ POLE_TOL = 1e-9
 UNIT_TOL = 1e-9
 LEVEL_RTOL = 1e-9
 _MODEL = LP
+_EQ_CACHE = {}  # Pendulum -> equilibria.EquilibriumSet (for the optional markers)
 STATUS_NAMES = _sec.STATUS_NAMES
 
 
@@ -344,6 +345,7 @@ class PoincareSection:
         self.time_scale = 2.0 * math.pi * math.sqrt(Jev[0] / (max(abs(self.energy - self._vmin_rough()), 0.0)
                                                               + mgr + 1e-300))
         self._region_cache = {}
+        self._releq = None
 
     # --- constructors ---------------------------------------------------------------------------
     @classmethod
@@ -480,27 +482,33 @@ class PoincareSection:
         from scipy.optimize import minimize
 
         k = np.argmin(sgn * V)
-        x0 = G.reshape(-1, 3)[k]
+        G0 = G.reshape(-1, 3)[k]
         p = self._p
         out = np.empty(1)
+        buf = np.empty((1, 3))
 
-        def f(x):
-            nx = np.linalg.norm(x)
-            if nx == 0.0:
-                return np.inf
-            _sec.amended_potential_many((x / nx)[None, :], p, out)
+        def f(x):  # x = (phi, z) on the chart, z clipped to [-1, 1]
+            zz = min(1.0, max(-1.0, x[1]))
+            r = math.sqrt(max(0.0, 1.0 - zz * zz))
+            buf[0, 0] = r * math.cos(x[0])
+            buf[0, 1] = r * math.sin(x[0])
+            buf[0, 2] = zz
+            _sec.amended_potential_many(buf, p, out)
             return sgn * out[0]
 
+        phi0, z0 = chart_from_sphere(G0)
+        x0 = np.array([float(phi0), float(z0)])
         best = f(x0)
         xb = x0
         try:
             r = minimize(f, x0, method="Nelder-Mead",
-                         options={"xatol": 1e-12, "fatol": 1e-15, "maxiter": 4000, "initial_simplex":
-                                  x0 + 0.02 * np.vstack([np.zeros(3), np.eye(3)])})
+                         options={"xatol": 1e-11, "fatol": 1e-15, "maxiter": 2000,
+                                  "initial_simplex": x0 + np.array([[0.0, 0.0], [0.03, 0.0], [0.0, -0.03 * np.sign(z0 + 0.5)]])})
             if r.fun < best:
-                best, xb = r.fun, r.x / np.linalg.norm(r.x)
+                best, xb = r.fun, r.x
         except Exception:  # pragma: no cover - the grid value is a valid (slightly worse) bound
             pass
+        xb = sphere_from_chart(xb[0], min(1.0, max(-1.0, xb[1])))
         return float(sgn * best), np.asarray(xb, dtype=float)
 
     # --- seeds ----------------------------------------------------------------------------------
@@ -657,14 +665,23 @@ class PoincareSection:
     def relative_equilibria(self):
         """Relative equilibria at this mu with energy <= E, from :mod:`pendulum_explorer.equilibria` when that
         module provides ``equilibria_at_mu``; otherwise an empty list."""
+        if self._releq is not None:
+            return self._releq
+        self._releq = []
         try:
-            from .equilibria import equilibria_at_mu
+            from .equilibria import equilibria, equilibria_at_mu
         except Exception:
-            return []
+            return self._releq
         try:
-            eqs = equilibria_at_mu(self.pendulum, self.mu)
+            eqset = _EQ_CACHE.get(self.pendulum)
+            if eqset is None:
+                eqset = equilibria(self.pendulum)
+                if len(_EQ_CACHE) > 16:
+                    _EQ_CACHE.clear()
+                _EQ_CACHE[self.pendulum] = eqset
+            eqs = equilibria_at_mu(self.pendulum, self.mu, eq=eqset)
         except Exception:
-            return []
+            return self._releq
         out = []
         for e in eqs:
             G = getattr(e, "Gamma", None)
@@ -675,6 +692,7 @@ class PoincareSection:
             G = np.asarray(G, dtype=float)
             if G.shape == (3,) and self.amended_potential(G) <= self.energy + 1e-12 * self.energy_scale:
                 out.append(G)
+        self._releq = out
         return out
 
     def __repr__(self):
