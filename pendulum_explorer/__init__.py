@@ -16,14 +16,14 @@ from .errors import (
     InvalidStateError,
     PendulumError,
 )
-from .reduction import attitude_from_gamma, lp_from_lr, lr_from_lp, simulate_lr
+from .reduction import attitude_from_gamma, geometric_phase, lp_from_lr, lr_from_lp, simulate_lr
 from .trajectory import Trajectory, simulate
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Pendulum", "Body", "Mesh", "presets", "errors", "simulate", "simulate_lr", "Trajectory",
-    "elliptic_cylinder", "box", "ellipsoid", "build_body", "attitude_from_gamma", "lr_from_lp", "lp_from_lr",
+    "geometric_phase", "elliptic_cylinder", "box", "ellipsoid", "build_body", "attitude_from_gamma", "lr_from_lp", "lp_from_lr",
     "PendulumError", "InvalidPendulumError", "BalancedPendulumError", "InaccessibleError",
     "InvalidStateError", "InvalidIntegrationError", "IntegrationFailedError",
 ]

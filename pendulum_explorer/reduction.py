@@ -145,3 +145,64 @@ def attitude_from_gamma(Gamma, psi=0.0):
     r2 = np.cross(G, r1)
     R = np.array([r1, r2, G])
     return rotation_about_vertical(psi) @ R
+
+
+def _phase_density(J, G):
+    """Integrand of Eq (70): (2 |J Gamma|^2 - tr J (Gamma.J Gamma)) / (Gamma.J Gamma)^2, for Gamma (..., 3)."""
+    JG = G @ J  # J symmetric
+    gJg = np.einsum("...i,...i->...", G, JG)
+    return (2.0 * np.einsum("...i,...i->...", JG, JG) - np.trace(J) * gJg) / gJg ** 2
+
+
+def geometric_phase(pendulum, loop, order=12):
+    """Geometric phase of a closed reduced curve, Prop 18 / Eq (70).
+
+    ``theta_geo = integral over B of (2 |J Gamma|^2 - tr J (Gamma.J Gamma)) / (Gamma.J Gamma)^2 dA``, where
+    B is the spherical surface bounded by the loop, oriented by the loop (counter-clockwise seen from
+    outside the sphere = positive area).  With mu = 0 the motion whose reduced curve is the loop returns to
+    ``R(T) = exp(theta_geo hat e3) R(0)`` (checked against the horizontal lift, Eqs 65-66, in the tests).
+
+    Parameters
+    ----------
+    loop : (n, 3) array
+        Points of the closed curve on S^2 (the last point may repeat the first).  The surface is the fan of
+        spherical triangles from the normalised mean of the points, so the loop must lie in an open
+        hemisphere around that point.
+    order : int
+        Gauss-Legendre points per direction in each triangle (Duffy map).
+
+    Returns
+    -------
+    float
+        theta_geo in radians (not reduced mod 2 pi).
+    """
+    L = np.asarray(loop, dtype=float)
+    if L.ndim != 2 or L.shape[1] != 3 or len(L) < 3:
+        raise InvalidStateError(f"loop must be an (n, 3) array with n >= 3; got shape {L.shape}")
+    if not np.all(np.isfinite(L)):
+        raise InvalidStateError("loop must be finite")
+    L = L / np.linalg.norm(L, axis=1, keepdims=True)
+    if np.allclose(L[0], L[-1]):
+        L = L[:-1]
+    c = L.mean(axis=0)
+    if np.linalg.norm(c) < 1e-6 or np.min(L @ c) <= 0:
+        raise InvalidStateError("the loop must lie in an open hemisphere (around its mean direction)")
+    c /= np.linalg.norm(c)
+    A = L
+    B = np.roll(L, -1, axis=0)
+    x, w = np.polynomial.legendre.leggauss(order)
+    s = 0.5 * (x + 1)
+    ws = 0.5 * w
+    S, Tt = np.meshgrid(s, s, indexing="ij")
+    W = np.outer(ws, ws) * (1 - S)  # Duffy map (s, t) -> (u, v) = (s, t (1 - s)), Jacobian 1 - s
+    U = S
+    V = Tt * (1 - S)
+    # points x = c + u (A - c) + v (B - c) for every triangle: shape (ntri, q, q, 3)
+    dA = (A - c)[:, None, None, :]
+    dB = (B - c)[:, None, None, :]
+    X = c + U[None, :, :, None] * dA + V[None, :, :, None] * dB
+    nX = np.linalg.norm(X, axis=-1)
+    jac = np.einsum("tijk,tk->tij", X, np.cross(A - c, B - c)) / nX ** 3  # signed area element
+    G = X / nX[..., None]
+    f = _phase_density(np.asarray(pendulum.J), G)
+    return float(np.sum(W[None] * jac * f))
