@@ -6,6 +6,9 @@ opened (each FigureWidget ships the ~5 MB plotly bundle, so only the section cha
 """
 from __future__ import annotations
 
+import threading
+import time
+
 import ipywidgets as w
 
 from .common import Messages, log, report_error
@@ -39,7 +42,7 @@ def _panel_class(key):
 class Dashboard(w.VBox):
     """The app: a header and four tabs.  ``panel(key)`` builds a panel on demand (tests use it too)."""
 
-    def __init__(self, body=None):
+    def __init__(self, body=None, prewarm=True):
         self.state = AppState(body)
         self.panels = {}
         self.containers = {}
@@ -61,6 +64,24 @@ class Dashboard(w.VBox):
         # requests between panels
         self.state.observe("show_section", lambda **kw: self.show("section"))
         self.state.observe("launch", self._on_launch)
+        if prewarm:
+            threading.Thread(target=self._prewarm, name="pe-prewarm", daemon=True).start()
+
+    def _prewarm(self):
+        """While the user looks at the body panel: import what the other panels need (FigureWidget pulls in
+        nbformat/jsonschema, ~3 s) and compute the default body's equilibria."""
+        time.sleep(1.0)
+        try:
+            import plotly.graph_objects as go
+
+            go.FigureWidget  # noqa: B018 - triggers the lazy import
+            from . import equilibria_panel, motion_panel, section_panel  # noqa: F401
+            from plotly.basewidget import BaseFigureWidget  # noqa: F401
+
+            self.state.equilibria()
+            import scipy.optimize  # noqa: F401 - used by the accessible region
+        except Exception:  # noqa: BLE001
+            log.exception("prewarm")
 
     def panel(self, key):
         """The panel ``key``, built on first use."""
@@ -102,9 +123,9 @@ class Dashboard(w.VBox):
             log.exception("opening tab %s", key)
 
 
-def build_app(body=None):
+def build_app(body=None, prewarm=True):
     """The dashboard widget (default body: the paper's Fig. 1 elliptic cylinder)."""
-    return Dashboard(body)
+    return Dashboard(body, prewarm=prewarm)
 
 
 __all__ = ["build_app", "Dashboard", "AppState"]

@@ -224,6 +224,13 @@ class BodyPanel:
         self.state.set_body(body)
 
     def _on_state_body(self, body):
+        if body.name in presets.PRESETS and self.preset.value != body.name:
+            self.preset.unobserve(self._on_preset, names="value")
+            try:
+                self.preset.value = body.name
+                self._source = ("preset", body.name)
+            finally:
+                self.preset.observe(self._on_preset, names="value")
         self.refresh()
 
     def refresh(self):

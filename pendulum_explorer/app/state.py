@@ -42,6 +42,8 @@ class AppState:
         self._ids = itertools.count(1)
         self._listeners: dict[str, list] = {}
         self.lock = threading.RLock()
+        self._eq_lock = threading.Lock()
+        self._eq = None
 
     @property
     def pendulum(self):
@@ -66,6 +68,16 @@ class AppState:
             self.launches = []
             self.selected = None
         self.emit("body", body=body)
+
+    def equilibria(self):
+        """The equilibria of the current body (computed once per body; thread-safe)."""
+        from ..equilibria import equilibria
+
+        with self._eq_lock:
+            body = self.body
+            if self._eq is None or self._eq[0] is not body:
+                self._eq = (body, equilibria(body.pendulum))
+            return self._eq[1]
 
     def select(self, launch):
         self.selected = launch
