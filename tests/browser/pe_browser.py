@@ -1,0 +1,481 @@
+"""Helpers for the end-to-end browser tests of the dashboard (Voila + Debian's Chromium via Playwright).
+
+Everything here talks to the page only through the stable hooks of issue 5:
+
+* panel top widgets carry the CSS classes ``pe-body``, ``pe-equilibria``, ``pe-section``, ``pe-motion``;
+* the clickable section chart (a plotly FigureWidget) carries ``pe-section-chart`` on its plot div;
+* each panel's message area carries ``pe-message``.
+
+Figures are read from the DOM: a plotly graph div (``.js-plotly-plot``) holds ``.data`` (the traces),
+``.layout`` and ``._fullLayout`` (axis ranges after autorange, the slider state, ...).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+TIMINGS_FILE = ARTIFACTS / "browser-timings.json"
+
+PANELS = ("pe-body", "pe-equilibria", "pe-section", "pe-motion")
+CHART = "pe-section-chart"
+MESSAGE = "pe-message"
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1280, "height": 720}  # the classroom projector of issue 5
+
+
+# ------------------------------------------------------------------------------------------------
+# browser availability
+# ------------------------------------------------------------------------------------------------
+def chromium_path():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def require_browser():
+    """Debian's Chromium and the playwright package, or skip (fail when PE_REQUIRE_BROWSER=1, as in CI)."""
+    problems = []
+    if chromium_path() is None:
+        problems.append("Debian's `chromium` is not on PATH (apt-get install chromium; never `playwright install`)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        problems.append(f"the playwright python package is missing ({exc}); pip install -e .[test]")
+    if problems:
+        reason = "browser tests need: " + "; ".join(problems)
+        if os.environ.get("PE_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason + " [PE_REQUIRE_BROWSER=1]", pytrace=False)
+        pytest.skip(reason)
+    return chromium_path()
+
+
+@contextmanager
+def browser_context(user_data_dir):
+    """A persistent headless Chromium context (Debian's binary, SwiftShader WebGL)."""
+    from playwright.sync_api import sync_playwright
+
+    exe = require_browser()
+    with sync_playwright() as pw:
+        ctx = pw.chromium.launch_persistent_context(
+            str(user_data_dir), executable_path=exe, headless=True, args=CHROMIUM_ARGS,
+            viewport=VIEWPORT)
+        ctx.set_default_timeout(60_000)
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+
+
+# ------------------------------------------------------------------------------------------------
+# servers
+# ------------------------------------------------------------------------------------------------
+def free_port(host="127.0.0.1"):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def port_open(host, port):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(0.5)
+        return s.connect_ex((host, port)) == 0
+
+
+class Server:
+    """A server subprocess (Voila or Jupyter server) with its log in ``test-artifacts/``.
+
+    Readiness is a TCP probe of the port only: every GET of the Voila page starts a kernel.
+    """
+
+    def __init__(self, cmd, host, port, log_name, env=None, cwd=None, url_path="/", query=""):
+        self.cmd, self.host, self.port = [str(c) for c in cmd], host, port
+        self.url = f"http://{host}:{port}{url_path}" + (f"?{query}" if query else "")
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.log_path = ARTIFACTS / log_name
+        self._log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(self.cmd, stdout=self._log, stderr=subprocess.STDOUT, env=env,
+                                     cwd=str(cwd or ROOT), start_new_session=True)
+        self.pid = self.proc.pid
+
+    def wait_ready(self, timeout=120):
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < timeout:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with code {self.proc.returncode} before listening; "
+                                   f"log:\n{self.log_tail()}")
+            if port_open(self.host, self.port):
+                return time.perf_counter() - t0
+            time.sleep(0.1)
+        raise RuntimeError(f"server did not listen on {self.host}:{self.port} within {timeout} s; "
+                           f"log:\n{self.log_tail()}")
+
+    def log_text(self):
+        if not self._log.closed:
+            self._log.flush()
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def log_tail(self, n=60):
+        return "\n".join(self.log_text().splitlines()[-n:])
+
+    def kernel_pids(self):
+        return kernel_pids(self.pid)
+
+    def stop(self):
+        kids = descendants(self.pid)
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)  # jupyter servers shut their kernels down on SIGINT x2 / SIGTERM
+            try:
+                self.proc.wait(3)
+            except subprocess.TimeoutExpired:
+                self.proc.terminate()
+                try:
+                    self.proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait(5)
+        for pid in kids:  # kernels left behind (only processes this server started)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        self._log.close()
+
+
+def voila_server(log_name="voila-server.log", notebook=None, extra_args=()):
+    from pendulum_explorer.cli import voila_command
+
+    host, port = "127.0.0.1", free_port()
+    cmd = voila_command(host, port, open_browser=False, notebook=notebook) + list(extra_args)
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # the kernel must import this checkout even where it is not pip-installed (editable installs: harmless)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    return Server(cmd, host, port, log_name, env=env)
+
+
+# ------------------------------------------------------------------------------------------------
+# processes (/proc)
+# ------------------------------------------------------------------------------------------------
+def _ppid_map():
+    out = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...  -- comm may contain spaces/parentheses
+        rest = stat[stat.rfind(")") + 2:].split()
+        out[int(d.name)] = int(rest[1])
+    return out
+
+
+def descendants(pid):
+    ppid = _ppid_map()
+    found, frontier = [], [pid]
+    while frontier:
+        p = frontier.pop()
+        kids = [c for c, pp in ppid.items() if pp == p]
+        found.extend(kids)
+        frontier.extend(kids)
+    return found
+
+
+def cmdline(pid):
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def kernel_pids(server_pid):
+    return [p for p in descendants(server_pid) if "ipykernel" in cmdline(p)]
+
+
+def rss_bytes(pid):
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------
+# network accounting (CDP)
+# ------------------------------------------------------------------------------------------------
+class NetworkMeter:
+    """Bytes a page transferred: HTTP bodies+headers (``encodedDataLength``) and websocket frame payloads."""
+
+    def __init__(self, context, page):
+        self.http = 0
+        self.ws_in = 0
+        self.ws_out = 0
+        self.n_responses = 0
+        self.largest = []
+        self._urls = {}
+        self.cdp = context.new_cdp_session(page)
+        self.cdp.on("Network.responseReceived", self._on_response)
+        self.cdp.on("Network.loadingFinished", self._on_finished)
+        self.cdp.on("Network.webSocketFrameReceived", self._on_ws_in)
+        self.cdp.on("Network.webSocketFrameSent", self._on_ws_out)
+        self.cdp.send("Network.enable")
+
+    def _on_response(self, ev):
+        self._urls[ev["requestId"]] = ev["response"]["url"]
+
+    def _on_finished(self, ev):
+        n = int(ev.get("encodedDataLength", 0))
+        self.http += n
+        self.n_responses += 1
+        self.largest.append((n, self._urls.get(ev["requestId"], "?")))
+
+    @staticmethod
+    def _payload_len(ev):
+        r = ev.get("response", {})
+        data = r.get("payloadData", "")
+        # opcode 2 = binary frame, delivered base64-encoded
+        return len(data) * 3 // 4 if r.get("opcode") == 2 else len(data.encode())
+
+    def _on_ws_in(self, ev):
+        self.ws_in += self._payload_len(ev)
+
+    def _on_ws_out(self, ev):
+        self.ws_out += self._payload_len(ev)
+
+    @property
+    def total(self):
+        return self.http + self.ws_in + self.ws_out
+
+    def summary(self):
+        top = sorted(self.largest, reverse=True)[:5]
+        return {"http_bytes": self.http, "websocket_in_bytes": self.ws_in, "websocket_out_bytes": self.ws_out,
+                "total_bytes": self.total, "responses": self.n_responses,
+                "largest_responses": [{"bytes": n, "url": re.sub(r"\?.*", "", u)} for n, u in top]}
+
+
+# ------------------------------------------------------------------------------------------------
+# page helpers
+# ------------------------------------------------------------------------------------------------
+_TEXT_JS = "el => el.innerText"
+
+
+def page_text(page):
+    return page.evaluate("() => document.body ? document.body.innerText : ''")
+
+
+def assert_no_traceback(page, where=""):
+    text = page_text(page)
+    for bad in ("Traceback (most recent call last)", "Error in callback"):
+        assert bad not in text, f"a traceback reached the page {where}:\n{text[-3000:]}"
+
+
+def wait_for_panels(page, timeout=90_000):
+    """Wait until every panel hook is attached to the DOM; raise with the list of missing hooks."""
+    t0 = time.perf_counter()
+    deadline = t0 + timeout / 1000
+    missing = list(PANELS)
+    while time.perf_counter() < deadline:
+        missing = [c for c in PANELS if page.locator(f".{c}").count() == 0]
+        if not missing:
+            return time.perf_counter() - t0
+        if page.locator(".jp-OutputArea-output .jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']").count():
+            pass  # stderr is hidden by Voila (show_tracebacks=False); keep waiting, the assertion below reports
+        page.wait_for_timeout(200)
+    raise AssertionError(f"panels missing from the page after {timeout / 1000:.0f} s: {missing} "
+                         f"(expected CSS hooks {list(PANELS)}); page text: {page_text(page)[:1500]!r}")
+
+
+def tab_titles(page):
+    return page.evaluate("""() => Array.from(document.querySelectorAll('.lm-TabBar-tab, .p-TabBar-tab'))
+        .map(t => t.innerText.trim())""")
+
+
+def show_panel(page, cls, timeout=30_000):
+    """Make the panel ``.cls`` visible: if it sits in a hidden tab (or accordion section), open that tab."""
+    loc = page.locator(f".{cls}").first
+    loc.wait_for(state="attached", timeout=timeout)
+    if loc.is_visible():
+        return loc
+    # ipywidgets 8 Tab: lumino tab bar + stacked panel; the index of the tab = index of the child
+    opened = page.evaluate(
+        """(cls) => {
+            const el = document.querySelector('.' + cls);
+            let node = el;
+            while (node && node.parentElement) {
+                const parent = node.parentElement;
+                // a lumino StackedPanel inside a TabPanel / ipywidgets Tab
+                if (parent.classList.contains('lm-StackedPanel') || parent.classList.contains('p-StackedPanel')) {
+                    const idx = Array.from(parent.children).filter(
+                        c => c.classList.contains('lm-Widget') || c.classList.contains('p-Widget')).indexOf(node);
+                    const tabPanel = parent.parentElement;
+                    const bar = tabPanel && tabPanel.querySelector(':scope > .lm-TabBar, :scope > .p-TabBar');
+                    if (bar && idx >= 0) {
+                        const tabs = bar.querySelectorAll('.lm-TabBar-tab, .p-TabBar-tab');
+                        if (tabs[idx]) {
+                            const r = tabs[idx].getBoundingClientRect();
+                            return {x: r.x + r.width / 2, y: r.y + r.height / 2, title: tabs[idx].innerText};
+                        }
+                    }
+                }
+                // accordion (ipywidgets 8): .jupyter-widget-Collapse with a header
+                if (parent.classList.contains('jupyter-widget-Collapse-contents') ||
+                    parent.classList.contains('lm-Collapse-contents')) {
+                    const head = parent.parentElement.querySelector(
+                        ':scope > .jupyter-widget-Collapse-header, :scope > .lm-Collapse-header');
+                    if (head) { const r = head.getBoundingClientRect();
+                        return {x: r.x + r.width / 2, y: r.y + r.height / 2, title: head.innerText}; }
+                }
+                node = parent;
+            }
+            return null;
+        }""", cls)
+    if opened:
+        page.mouse.click(opened["x"], opened["y"])
+    try:
+        loc.wait_for(state="visible", timeout=timeout)
+    except Exception as exc:
+        raise AssertionError(f"panel .{cls} is in the DOM but could not be made visible "
+                             f"(tabs: {tab_titles(page)}; tab found: {opened})") from exc
+    return loc
+
+
+PLOT_READY_JS = """(el) => {
+    const gd = el.classList.contains('js-plotly-plot') ? el : el.querySelector('.js-plotly-plot');
+    return !!(gd && gd._fullLayout && gd.data && gd.querySelector('.main-svg'));
+}"""
+
+
+def plot_locator(page, selector):
+    """The plotly graph div of ``selector`` (the element itself when it is one, else its first plot)."""
+    loc = page.locator(selector).first
+    if loc.evaluate("el => el.classList.contains('js-plotly-plot')"):
+        return loc
+    inner = page.locator(f"{selector} .js-plotly-plot").first
+    if inner.count():
+        return inner
+    # a FigureWidget carries the class on its outer element in some versions: look inside it
+    return loc
+
+
+def wait_plot(page, selector, timeout=60_000):
+    page.wait_for_function(
+        f"""(sel) => {{ const el = document.querySelector(sel); if (!el) return false;
+            return ({PLOT_READY_JS})(el); }}""", arg=selector, timeout=timeout, polling=100)
+    return plot_locator(page, selector)
+
+
+TRACES_JS = """(el) => {
+    const gd = el.classList.contains('js-plotly-plot') ? el : el.querySelector('.js-plotly-plot');
+    const arr = (a) => a == null ? null : Array.from(a);
+    return gd.data.map((t, i) => ({
+        index: i, type: t.type || 'scatter', name: t.name == null ? null : String(t.name),
+        mode: t.mode || null, uid: t.uid || null, visible: t.visible === undefined ? true : t.visible,
+        meta: t.meta === undefined ? null : t.meta,
+        n: t.x ? t.x.length : (t.lat ? t.lat.length : (t.z && !Array.isArray(t.z[0]) ? t.z.length : 0)),
+        x: arr(t.x), y: arr(t.y), z: t.z == null ? null : Array.from(t.z, r => (r && r.length !== undefined && typeof r !== 'string') ? Array.from(r) : r),
+    }));
+}"""
+
+
+def traces(plot):
+    """All traces of a plotly graph div (as dicts with type, name, n points, x, y, z, meta)."""
+    return plot.evaluate(TRACES_JS)
+
+
+def trace_summary(plot):
+    """A cheap signature of a plot: (type, name, n points, first/last x) per trace."""
+    return plot.evaluate("""(el) => {
+        const gd = el.classList.contains('js-plotly-plot') ? el : el.querySelector('.js-plotly-plot');
+        const pick = (a) => (a && a.length) ? [a[0], a[a.length - 1], a[Math.floor(a.length / 2)]] : null;
+        return JSON.stringify(gd.data.map(t => [t.type, t.name, t.x ? t.x.length : 0, pick(t.x), pick(t.y),
+            t.z && t.z.length ? (Array.isArray(t.z[0]) || (t.z[0] && t.z[0].length) ? [t.z.length, pick(Array.from(t.z[0]))]
+                                                                   : pick(Array.from(t.z))) : null]));
+    }""")
+
+
+def axis_geometry(plot):
+    """Pixel box of the main cartesian subplot (``.nsewdrag``) and its axis ranges/types."""
+    return plot.evaluate("""(el) => {
+        const gd = el.classList.contains('js-plotly-plot') ? el : el.querySelector('.js-plotly-plot');
+        const drag = gd.querySelector('.nsewdrag');
+        const r = drag.getBoundingClientRect();
+        const fl = gd._fullLayout;
+        return {left: r.left, top: r.top, width: r.width, height: r.height,
+                xrange: fl.xaxis.range.slice(), yrange: fl.yaxis.range.slice(),
+                xtype: fl.xaxis.type, ytype: fl.yaxis.type,
+                xtitle: (fl.xaxis.title && fl.xaxis.title.text) || '', ytitle: (fl.yaxis.title && fl.yaxis.title.text) || ''};
+    }""")
+
+
+def data_to_pixel(geom, x, y):
+    (x0, x1), (y0, y1) = geom["xrange"], geom["yrange"]
+    px = geom["left"] + (x - x0) / (x1 - x0) * geom["width"]
+    py = geom["top"] + (1 - (y - y0) / (y1 - y0)) * geom["height"]  # pixel y grows downwards
+    return px, py
+
+
+def slow_click(page, px, py, before_up=None):
+    """Plotly-friendly click: move -> 150 ms -> down -> 50 ms -> up.  ``before_up`` runs just before up."""
+    page.mouse.move(px, py)
+    page.wait_for_timeout(150)
+    page.mouse.down()
+    page.wait_for_timeout(50)
+    if before_up:
+        before_up()
+    page.mouse.up()
+
+
+def element_screenshot(page, selector, name):
+    """Screenshot of one element (Voila scrolls inside a container, so full-page shots cut panels)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    loc = page.locator(selector).first
+    path = ARTIFACTS / name
+    try:
+        loc.scroll_into_view_if_needed(timeout=10_000)
+        loc.screenshot(path=str(path), timeout=30_000, animations="disabled")
+    except Exception as exc:  # a screenshot is an artifact, not an assertion
+        print(f"[browser] screenshot {name} failed: {exc}")
+        return None
+    return path
+
+
+# ------------------------------------------------------------------------------------------------
+# timings
+# ------------------------------------------------------------------------------------------------
+def record_timings(section, values):
+    """Merge ``values`` into ``test-artifacts/browser-timings.json`` under ``section`` and print them."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    try:
+        data = json.loads(TIMINGS_FILE.read_text())
+    except (OSError, ValueError):
+        data = {}
+    data.setdefault(section, {}).update(values)
+    data["_updated"] = time.strftime("%Y-%m-%d %H:%M:%S")
+    tmp = TIMINGS_FILE.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=2, default=str))
+    tmp.replace(TIMINGS_FILE)
+    for k, v in values.items():
+        print(f"[browser timings] {section}.{k} = {fmt(v)}", flush=True)
+
+
+def fmt(v):
+    if isinstance(v, float):
+        return f"{v:.3f}"
+    return json.dumps(v, default=str) if isinstance(v, (dict, list)) else str(v)
