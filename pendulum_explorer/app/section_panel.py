@@ -459,7 +459,7 @@ class SectionPanel:
         if self.state.body.name != "paper_fig2" or self.state.pendulum.g != 9.81:
             self.state.set_body(presets.paper_fig2())
         sec, (G0, w0) = PoincareSection.from_paper_ic(self.state.pendulum, E)
-        self.set_level(sec.energy, sec.mu)
+        self.set_level(float(E), sec.mu)  # the seed's energy equals E to rounding
         return self.launch_seed((G0, w0), source="paper", n=n)
 
     # ================================================================== export / load

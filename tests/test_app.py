@@ -1,0 +1,283 @@
+"""Python-level tests of the dashboard object (no browser): the panels wired to the library."""
+import base64
+import csv
+import io
+import json
+
+import numpy as np
+import pytest
+
+from pendulum_explorer import presets
+from pendulum_explorer.app import build_app
+from pendulum_explorer.app.common import Messages, figure_bundle
+from pendulum_explorer.poincare import PoincareSection, chart_from_sphere, sphere_from_chart
+
+
+@pytest.fixture
+def app():
+    d = build_app(prewarm=False)
+    for key in ("body", "section", "motion", "equilibria"):
+        p = d.panel(key)
+        if hasattr(p, "task"):
+            p.task.synchronous = True
+    d.panel("equilibria").task.wait()
+    return d
+
+
+def _decode(v):
+    """plotly 7 sends numpy arrays as typed arrays {"dtype", "bdata"[, "shape"]}: decode them back."""
+    if isinstance(v, dict):
+        if "bdata" in v and "dtype" in v:
+            a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
+            if "shape" in v:
+                a = a.reshape([int(x) for x in str(v["shape"]).split(",")])
+            return a.tolist()
+        return {k: _decode(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_decode(x) for x in v]
+    return v
+
+
+def _fig(out):
+    """The plotly figure dict shown in an Output widget (as the browser receives it)."""
+    assert len(out.outputs) == 1
+    return _decode(out.outputs[0]["data"]["application/vnd.plotly.v1+json"])
+
+
+def _accessible_point(section_panel):
+    reg = section_panel.region
+    iz, ip = np.argwhere(reg.V < reg.energy - 0.2 * (reg.energy - reg.energy_min))[0]
+    return float(reg.phi[ip]), float(reg.z[iz])
+
+
+def test_default_body_is_fig1(app):
+    assert app.state.body.name == "paper_fig1"
+    body = app.panel("body")
+    assert "0.4486" in body.summary.value  # J1 of Sec. 4.3
+    mesh = _fig(body.preview)["data"][0]
+    assert mesh["type"] == "mesh3d" and len(mesh["x"]) == len(presets.paper_fig1().mesh.vertices)
+
+
+def test_preset_updates_figures(app):
+    body, sec, eqp = app.panel("body"), app.panel("section"), app.panel("equilibria")
+    before_preview = _fig(body.preview)["data"][0]["x"]
+    before_V = np.array(sec.region.V)
+    body.preset.value = "lagrange_top"
+    eqp.task.wait()
+    assert app.state.body.name == "lagrange_top"
+    after_preview = _fig(body.preview)["data"][0]["x"]
+    assert len(after_preview) != len(before_preview) or not np.allclose(after_preview, before_preview)
+    # the data table shows the symmetric top's equal moments
+    J = app.state.pendulum.principal_moments
+    assert abs(J[0] - J[1]) < 1e-12
+    assert f"{J[0]:.4g}" in body.summary.value
+    # the section chart is redrawn for the new body: its heatmap is the new accessible region
+    heat = sec.chart.data[0]
+    assert heat.type == "heatmap"
+    assert not np.array_equal(np.array(sec.region.V), before_V)
+    np.testing.assert_array_equal(np.array(heat.z), np.where(sec.region.accessible, 0.0, 1.0))
+    # equilibria: the Lagrange top has the eq7a family; the sphere figure is redrawn
+    assert eqp.eq.pendulum == app.state.pendulum
+    assert "eq7a" in eqp.eq.labels
+    assert len(_fig(eqp.sphere_out)["data"]) > 3
+
+
+def test_click_accessible_adds_trace_with_n_crossings(app):
+    sec = app.panel("section")
+    sec.n_cross.value = 300
+    phi, z = _accessible_point(sec)
+    n_before = len(sec.crossing_traces())
+
+    class Pts:
+        xs = [phi]
+        ys = [z]
+        point_inds = [0]
+
+    sec._on_chart_click(sec.chart.data[0], Pts(), None)
+    traces = sec.crossing_traces()
+    assert len(traces) == n_before + 1
+    tr = traces[-1]
+    assert len(tr.x) == 300 and len(tr.y) == 300
+    L = app.state.launches[-1]
+    assert L.source == "click" and len(L.crossings) == 300
+    # the launch started at the clicked point, and the crossings are on the section level
+    G0 = sphere_from_chart(phi, z)
+    np.testing.assert_allclose(L.Gamma0, G0, atol=1e-12)
+    ps = PoincareSection(app.state.pendulum, sec.section.energy, sec.section.mu)
+    dE, dmu, g, s = ps.level_errors(L.crossings, ps.states_at(L.crossings / np.linalg.norm(L.crossings, axis=1)[:, None])[0][:, 3:])
+    assert np.all(np.abs(g) < 1e-9)
+    # every drawn point is accessible (V_mu <= E)
+    assert np.all(ps.amended_potential(L.crossings) <= ps.energy + 1e-8)
+    np.testing.assert_allclose(np.array(tr.y), np.round(L.crossings[:, 2], 5), atol=1e-12)
+    # the launch reaches the motion panel
+    mot = app.panel("motion")
+    assert mot.choice.value == L.id
+    assert sec.msg.kind == "ok"
+
+
+def test_click_inaccessible_shows_message_and_launches_nothing(app):
+    sec = app.panel("section")
+    reg = sec.region
+    inner = ~reg.accessible
+    inner[[0, -1], :] = False  # not the poles (excluded from the section for another reason)
+    iz, ip = np.argwhere(inner)[len(np.argwhere(inner)) // 2]
+    n_before = len(sec.crossing_traces())
+    launches_before = len(app.state.launches)
+    sec.launch_at(float(reg.phi[ip]), float(reg.z[iz]))
+    assert len(sec.crossing_traces()) == n_before
+    assert len(app.state.launches) == launches_before
+    assert sec.msg.kind == "error" and "not accessible" in sec.msg.text
+    assert "pe-message" in sec.msg._dom_classes
+
+
+def test_invalid_J_keeps_last_valid_body(app):
+    body = app.panel("body")
+    sec = app.panel("section")
+    good = app.state.body
+    V_before = np.array(sec.region.V)
+    body.set_J(np.diag([1.0, 0.1, 0.1]), [0, 0, 0.3])  # J1 > J2 + J3: not realizable
+    assert app.state.body is good
+    assert body.msg.kind == "error" and "not physically realizable" in body.msg.text
+    np.testing.assert_array_equal(np.array(sec.region.V), V_before)
+    body.set_J(np.diag([0.3, 0.3, -0.1]), [0, 0, 0.3])  # not positive definite
+    assert app.state.body is good and "positive definite" in body.msg.text
+    # a valid custom J is then accepted
+    body.set_J(np.diag([0.3, 0.25, 0.1]), [0.0, 0.05, 0.3])
+    assert app.state.body is not good
+    np.testing.assert_allclose(app.state.pendulum.J, np.diag([0.3, 0.25, 0.1]))
+    assert body.msg.kind == "ok"
+
+
+def test_export_round_trip(app):
+    sec = app.panel("section")
+    sec.paper_preset(2.03, n=150)
+    phi, z = _accessible_point(sec)
+    sec.launch_at(phi, z, n=None)
+    launches = list(app.state.launches)
+    assert len(launches) == 2
+    text = sec.export_csv()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert len(rows) == sum(len(L.crossings) for L in launches)
+    assert {r["body"] for r in rows} == {"paper_fig2"}
+    assert {int(r["trajectory"]) for r in rows} == {L.id for L in launches}
+    r0 = [r for r in rows if int(r["trajectory"]) == launches[0].id]
+    np.testing.assert_array_equal([float(r["Gamma3"]) for r in r0], launches[0].crossings[:, 2])
+    assert float(rows[0]["E"]) == 2.03
+    assert float(rows[0]["mu"]) == pytest.approx(sec.section.mu, abs=0)
+    js = sec.export_json()
+    d = json.loads(js)
+    assert d["body"]["name"] == "paper_fig2" and d["E"] == 2.03 and len(d["launches"]) == 2
+
+    # load into a fresh app: same body, level and crossings
+    app2 = build_app(prewarm=False)
+    s2 = app2.panel("section")
+    s2.task.synchronous = True
+    app2.panel("body")
+    s2.load_session(js)
+    assert app2.state.body.name == "paper_fig2"
+    assert app2.state.pendulum == app.state.pendulum
+    assert s2.section.energy == 2.03 and s2.section.mu == sec.section.mu
+    assert len(app2.state.launches) == 2
+    for a, b in zip(launches, app2.state.launches):
+        assert len(b.crossings) == len(a.crossings)
+        np.testing.assert_allclose(b.Gamma0, a.Gamma0, atol=0)
+        # same seed, same level: the first crossings agree (later ones may differ: chaos + chunking)
+        np.testing.assert_allclose(b.crossings[:20], a.crossings[:20], atol=1e-6)
+    assert [len(t.x) for t in s2.crossing_traces()] == [len(L.crossings) for L in launches]
+    # re-export gives the same CSV apart from trajectory ids
+    rows2 = list(csv.DictReader(io.StringIO(s2.export_csv())))
+    assert len(rows2) == len(rows)
+
+
+def test_load_rejects_garbage(app):
+    sec = app.panel("section")
+    sec._on_load({"new": [{"name": "x.json", "content": b"{not json"}]})
+    assert sec.msg.kind == "error" and "invalid JSON" in sec.msg.text
+
+
+def test_paper_preset_sets_fig2_level(app):
+    sec = app.panel("section")
+    sec.paper_preset(-2.65, n=100)
+    assert app.state.body.name == "paper_fig2"
+    assert app.panel("body").preset.value == "paper_fig2"
+    ref, (G0, w0) = PoincareSection.from_paper_ic(presets.paper_fig2().pendulum, -2.65)
+    assert sec.section.energy == -2.65 and sec.section.mu == pytest.approx(ref.mu, rel=1e-14)
+    L = app.state.launches[-1]
+    np.testing.assert_allclose(L.omega0, w0)
+    assert len(L.crossings) == 100
+    # E = -2.65 is a regular (quasi-periodic) motion: its crossings stay in a small part of the chart
+    phi, z = chart_from_sphere(L.crossings)
+    assert z.min() > 0.5
+
+
+def test_fill_undo_clear(app):
+    sec = app.panel("section")
+    ls = sec.fill(4, n=100)
+    assert len(ls) == 4 and len(sec.crossing_traces()) == 4
+    assert all(len(t.x) == 100 for t in sec.crossing_traces())
+    assert len({t.marker.color for t in sec.crossing_traces()}) == 4  # one colour per trajectory
+    sec.undo()
+    assert len(sec.crossing_traces()) == 3 and len(app.state.launches) == 3
+    sec.clear()
+    assert len(sec.crossing_traces()) == 0 and app.state.launches == []
+
+
+def test_level_change_and_ranges(app):
+    sec = app.panel("section")
+    sec.mu.value = 0.0
+    sec.E.value = 1.0
+    assert sec.section.energy == 1.0 and sec.section.mu == 0.0
+    assert sec.E_slider.min == pytest.approx(sec.region.energy_min)
+    assert "admissible" in sec.ranges.value
+    # the current (mu, E) is marked on the energy-momentum diagram
+    data = _fig(sec.em_out)["data"]
+    assert any(tr.get("name") == "current (μ, E)" and tr["x"] == [0.0] and tr["y"] == [1.0] for tr in data)
+    sec.E.value = -100.0  # below every energy: empty section, a message, no crash
+    assert sec.msg.kind == "error"
+
+
+def test_motion_animation_has_frames(app):
+    mot = app.panel("motion")
+    mot.on_show()
+    fig = _fig(mot.out)
+    assert len(fig["frames"]) > 10
+    assert fig["layout"]["updatemenus"][0]["buttons"][0]["method"] == "animate"
+    tr = mot.trajectory
+    assert tr.energy_error < 1e-6
+    mot.method.value = "lgvi"
+    mot._on_run()
+    assert mot.trajectory.method == "lgvi" and mot.msg.kind == "ok"
+
+
+def test_equilibria_select_and_launch_nearby(app):
+    eqp = app.panel("equilibria")
+    eqp.family.value = ("iso", 0)
+    p = eqp.selected()
+    assert p.family == "hanging" and "hanging" in eqp.details.value
+    assert "eigenvalues" in eqp.details.value
+    E, mu = eqp.launch_nearby()
+    sec = app.panel("section")
+    assert sec.section.energy == pytest.approx(E) and sec.section.mu == pytest.approx(mu)
+    assert app.state.launches[-1].source == "nearby"
+    assert app.tabs.selected_index == 2
+
+
+def test_internal_error_becomes_message(app, caplog):
+    sec = app.panel("section")
+
+    def boom(*a, **k):
+        raise RuntimeError("kaboom")
+
+    sec.export_csv = boom
+    sec._on_export()
+    assert sec.msg.kind == "error" and "Internal error" in sec.msg.text and "kaboom" not in sec.msg.text
+
+
+def test_messages_widget_and_bundle():
+    m = Messages()
+    m.error("<b>x</b>")
+    assert "&lt;b&gt;" in m.value and m.kind == "error"
+    import plotly.graph_objects as go
+
+    b = figure_bundle(go.Figure(go.Scatter(x=np.arange(3), y=np.arange(3.0))))
+    assert _decode(b["data"]["application/vnd.plotly.v1+json"]["data"][0]["x"]) == [0, 1, 2]
