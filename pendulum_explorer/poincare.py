@@ -40,8 +40,9 @@ from .errors import (InaccessibleError, IntegrationFailedError, InvalidIntegrati
 DEFAULT_RTOL = 1e-11
 DEFAULT_ATOL = 1e-11
 POLE_TOL = 1e-9
-UNIT_TOL = 1e-9
-LEVEL_RTOL = 1e-9
+UNIT_TOL = 1e-6  # seeds and section points are normalised after this check (integrated Gammas drift ~1e-9)
+LEVEL_RTOL = 1e-8
+MAX_GAP_SCALES = 2000.0
 _MODEL = LP
 _EQ_CACHE = {}  # Pendulum -> equilibria.EquilibriumSet (for the optional markers)
 STATUS_NAMES = _sec.STATUS_NAMES
@@ -389,7 +390,7 @@ class PoincareSection:
         Raises
         ------
         InvalidStateError
-            Gamma is not a finite unit vector (to 1e-9) or lies within 1e-9 of +-e3 (the poles, where
+            Gamma is not a finite unit vector (to 1e-6; it is normalised) or lies within 1e-9 of +-e3 (the poles, where
             e3^T Gammadot = 0 for every Gammadot and the section is undefined).
         InaccessibleError
             ``E <= V_mu(Gamma)``; the message gives the shortfall ``V_mu(Gamma) - E``.
@@ -554,7 +555,7 @@ class PoincareSection:
         if max_steps is not None:
             max_steps = _positive_int("max_steps", max_steps)
         if max_gap is None:
-            max_gap = 200.0 * self.time_scale
+            max_gap = MAX_GAP_SCALES * self.time_scale
         if t_max is None:
             t_max = (n + 10) * max_gap
         if max_steps is None:
@@ -573,7 +574,10 @@ class PoincareSection:
         t_max : float, optional
             Stop at this time (default ``(n + 10) * max_gap``).
         max_gap : float, optional
-            Stop when no crossing occurred for this long (default 200 time scales), status ``"no_crossing"``.
+            Stop when no crossing occurred for this long, status ``"no_crossing"``.  Default
+            ``MAX_GAP_SCALES`` (2000) x ``time_scale`` (about 3000 s for Fig. 2 at E = 0): chaotic orbits can
+            spend several hundred seconds with only negatively oriented returns (e3^T(Gamma x Gammadot) < 0)
+            before they cross P again, so the bound is generous.
         max_steps : int, optional
             Step budget (accepted + rejected), default ``20000 (n + 10)``.
 

@@ -538,3 +538,33 @@ def test_figures(sec0):
     assert sph.data[0].type == "surface"
     assert sum(t.type == "scatter3d" and t.mode == "markers" for t in sph.data) >= 2
     assert sph.layout.scene.camera.up.z == -1
+
+
+# ------------------------------------------------------------------------------------------------
+# Fig. 2: regular at the lowest and highest energies, scattered at E = 0 and 2.03
+# ------------------------------------------------------------------------------------------------
+def _correlation_dimension(G, a=0.005, b=0.02):
+    from scipy.spatial.distance import pdist
+    d = pdist(G)
+    diam = d.max()
+    return math.log((d < b * diam).sum() / (d < a * diam).sum()) / math.log(b / a)
+
+
+def test_fig2_regular_and_scattered(fig2):
+    dims = {}
+    for E in (-2.65, 0.0, 2.03, 11.95):
+        sec, seed = PoincareSection.from_paper_ic(fig2, E)
+        r = sec.crossings(seed, 2000)
+        assert r.complete
+        dims[E] = _correlation_dimension(r.Gamma)
+    assert dims[-2.65] < 1.3 and dims[11.95] < 1.3  # points on a curve
+    assert dims[0.0] > 1.6 and dims[2.03] > 1.6  # points fill an area
+
+
+def test_reseed_from_a_late_crossing(fig2):
+    sec, seed = PoincareSection.from_paper_ic(fig2, 0.0)
+    r = sec.crossings(seed, 1000)
+    # integrated Gammas drift from |Gamma| = 1 by ~1e-9: they are accepted (and normalised) as seeds
+    for s in (r.Gamma[-1], (r.Gamma[-1], r.omega[-1])):
+        c = sec.crossings(s, 3)
+        assert c.complete
