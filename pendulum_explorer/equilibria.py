@@ -574,6 +574,30 @@ def _refine(params, evalf, s_ref, max_iter=60):
     return x, G, s
 
 
+def _refine_segment(info, B, X, K, s_ref, max_iter=60):
+    """:func:`_refine` for a generic segment stored as (base pole, offset) samples ordered by the key K."""
+    phis = info["phis"]
+    o = np.argsort(K, kind="stable")
+    B, X, K = B[o], X[o], K[o]
+    G, s, _ = _eval_adapted(info, B, X)
+    for _ in range(max_iter):
+        ang = _angles(G)
+        ls = np.log(s + s_ref)
+        bad = np.nonzero((ang > _STEP) | (np.abs(np.diff(ls)) > 0.1))[0]
+        if len(bad) == 0:
+            break
+        b0 = B[bad]
+        x1 = np.where(B[bad + 1] == b0, X[bad + 1], (phis[B[bad + 1]] + X[bad + 1]) - phis[b0])
+        xm = 0.5 * (X[bad] + x1)
+        km = K[bad] + (xm - X[bad])
+        Gm, sm, _ = _eval_adapted(info, b0, xm)
+        B, X, K = np.concatenate([B, b0]), np.concatenate([X, xm]), np.concatenate([K, km])
+        G, s = np.concatenate([G, Gm]), np.concatenate([s, sm])
+        o = np.argsort(K, kind="stable")
+        B, X, K, G, s = B[o], X[o], K[o], G[o], s[o]
+    return B, X
+
+
 def _approach(evalf, start, sign, limit, s_cap, ok_limit=True):
     """Offsets start, start/2, ... (toward 0) until Gamma is within 0.5 deg of ``limit`` and s >= s_cap."""
     out = []
@@ -667,46 +691,41 @@ def equilibria(pendulum, rtol_J=RTOL_J, rtol_rho=RTOL_RHO, stability=True):
             halves = [(c, -1, hi - lo, False)]
         else:
             halves = [(a, +1, hi - lo, False)]
-        B, X, PH = [], [], []
-        for base, sgn, H, incl_end in halves:
+        static = []
+        if a is None:  # starts at the hanging point (alpha -> 0+)
+            static.append((c, -phis[c], rhat))
+        if c is None:  # ends at the inverted point (alpha -> 0-)
+            static.append((a, np.pi - phis[a], -rhat))
+        info = dict(gen_info, static=static)
+        B, X, K = [], [], []
+        for hidx, (base, sgn, H, incl_end) in enumerate(halves):
             def ev(x, base=base):
                 G, s, _ = _gen_eval(base, x, j, r, phis)
                 return G, s
             lim = ev(np.array([sgn * 1e-300]))[0][0]
             near = _approach(ev, H, sgn, lim, s_cap)
-            grid = sgn * np.linspace(H, 0.0, 24, endpoint=False)
-            if not incl_end:
-                grid = grid[1:]  # far end: a static point (added exactly below) or the other half's midpoint
+            grid = sgn * np.linspace(H, 0.0, 24, endpoint=False)  # grid[0]: a static end or the midpoint
+            if not (incl_end or a is None or c is None):
+                grid = grid[1:]  # the midpoint belongs to the left half
             x0 = np.unique(np.concatenate([grid, near]))
             if c is None:
                 # keep the exact (38) point (alpha = +-inf, phi = pi/2) out of the curve; bracket it tightly
                 x38 = np.pi / 2 - phis[a]
                 x0 = x0[np.abs(x0 - x38) > 1e-7]
                 x0 = np.unique(np.concatenate([x0, [x38 - 1e-7, x38 + 1e-7]]))
-            x, _, _ = _refine(x0, ev, s_ref)
-            B.append(np.full(len(x), base))
-            X.append(x)
-            PH.append(phis[base] + x)
-        B, X, PH = np.concatenate(B), np.concatenate(X), np.concatenate(PH)
-        o = np.argsort(PH, kind="stable")
-        B, X, PH = B[o], X[o], PH[o]
-        ends = [False, False]
-        static = []
-        if a is None:  # starts at the hanging point (alpha -> 0+)
-            B, X, PH = np.r_[c, B], np.r_[-phis[c], X], np.r_[0.0, PH]
-            ends[0] = True
-            static.append((c, -phis[c], rhat))
-        if c is None:  # ends at the inverted point (alpha -> 0-)
-            B, X, PH = np.r_[B, a], np.r_[X, np.pi - phis[a]], np.r_[PH, np.pi]
-            ends[1] = True
-            static.append((a, np.pi - phis[a], -rhat))
+            B.append(np.full(len(x0), base))
+            X.append(x0)
+            K.append(10.0 * hidx + x0)
+        B, X = _refine_segment(info, np.concatenate(B), np.concatenate(X), np.concatenate(K), s_ref)
+        PH = phis[B] + X
+        ends = (a is None, c is None)
         if on_axis:
             label, kind = ("axis-hanging" if a is None else "axis-inverted"), "axis"
         else:
             label = "+".join(nm for nm, x0_, x1_ in paper_iv if max(lo, x0_) < min(hi, x1_))
             kind = "generic"
         info = dict(gen_info, static=static)
-        raw.append(dict(label=label, kind=kind, base=B, x=X, param=PH, ends=tuple(ends), axis=None, info=info))
+        raw.append(dict(label=label, kind=kind, base=B, x=X, param=PH, ends=ends, axis=None, info=info))
 
     # ---- Eq (41) / case 7 families for moment groups that rho does not see -----------------------------
     repeated = any(len(g) > 1 for g in groups)
@@ -900,7 +919,7 @@ def equilibria_at_mu(pendulum, mu, eq=None, n_ring=72):
             elif m[i + 1] == 0.0:
                 x = xb
             else:
-                x = brentq(resid, xa, xb, xtol=1e-300, rtol=4.5e-16, maxiter=200)
+                x = brentq(resid, xa, xb, xtol=1e-300, rtol=1e-15, maxiter=200)
             Gp, s, al = _eval_adapted(info, np.array([b0]), np.array([x]))
             Gb, W, k, E, mu_, ev, cls = ctx.finish(Gp, s, br)
             pt = EquilibriumPoint(Gb[0], W[0], float(mu_[0]), float(E[0]), float(al[0]), f.label, br, cls[0], ev[0])
