@@ -7,7 +7,6 @@ import pytest
 from scipy.integrate import solve_ivp
 
 from pendulum_explorer import presets
-from pendulum_explorer._core import dop853
 from pendulum_explorer._core import section as ksec
 from pendulum_explorer._core.fields import LP, energy_lp, energy_lr, mu_lp
 from pendulum_explorer.bodies import Pendulum
@@ -259,27 +258,6 @@ def test_click_fast_path(sec0):
 # ------------------------------------------------------------------------------------------------
 # kernels
 # ------------------------------------------------------------------------------------------------
-def test_fast_step_is_bitwise_dop853_step(fig2):
-    p = fig2.params(0.4)
-    rng = np.random.default_rng(5)
-    for model in (ksec.LP, ksec.LR):
-        G = _random_unit(rng, 1)[0]
-        y = np.concatenate([G, rng.normal(size=3)])
-        if model == ksec.LR:
-            y[3:] = np.cross(G, y[3:])
-        K1 = np.empty((16, 6))
-        K2 = np.empty((16, 6))
-        from pendulum_explorer._core.fields import rhs
-        rhs(model, 0.0, y, p, K1[0])
-        K2[0] = K1[0]
-        a, b, t1, t2 = np.empty(6), np.empty(6), np.empty(6), np.empty(6)
-        e1 = dop853.step(model, 0.0, y, 0.05, p, K1, a, t1, 1e-10, 1e-10)
-        e2 = ksec.fast_step(model, 0.0, y, 0.05, p, K2, b, t2, 1e-10, 1e-10)
-        assert e1 == e2
-        np.testing.assert_array_equal(a, b)
-        np.testing.assert_array_equal(K1[:13], K2[:13])
-
-
 def test_v_mu_kernel_matches_formula(fig2):
     rng = np.random.default_rng(7)
     G = _random_unit(rng, 50)

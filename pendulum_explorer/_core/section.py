@@ -40,9 +40,9 @@ import numpy as np
 
 from .._jit import njit, prange
 from .dop853 import (ERR_EXP, MAX_FACTOR, MAX_STEPS, MIN_FACTOR, NON_FINITE, OK, SAFETY, STEP_TOO_SMALL,
-                     dense_prepare, initial_step)
-from .dop853_tableau import A, B, E3, E5, N_STAGES, N_STAGES_EXTENDED
-from .fields import LP, LR, _cr, _energy, _euler, _lr_acc, _mv, lr_omega, rhs
+                     dense_prepare, initial_step, step)
+from .dop853_tableau import N_STAGES, N_STAGES_EXTENDED
+from .fields import LP, LR, _energy, _mv, lr_omega, rhs
 
 MAX_TIME = 4
 NO_CROSSING = 5
@@ -158,71 +158,6 @@ def _illinois(model, F, y_old, g0, g1, yc):
     return a if abs(fa) < abs(fb) and a > 0.0 else b
 
 
-# ------------------------------------------------------------------------------------------------
-# DOP853 step with the right-hand side inlined
-# ------------------------------------------------------------------------------------------------
-@njit(inline="always")
-def _f(model, y, p, dy):
-    """``fields.rhs`` for LP and LR, inlined (the same building blocks, so the same numbers)."""
-    G0, G1, G2 = y[0], y[1], y[2]
-    if model == LP:
-        w0, w1, w2 = y[3], y[4], y[5]
-        d0, d1, d2 = _cr(G0, G1, G2, w0, w1, w2)
-        a0, a1, a2 = _euler(G0, G1, G2, w0, w1, w2, p)
-    else:
-        d0, d1, d2 = y[3], y[4], y[5]
-        a0, a1, a2 = _lr_acc(G0, G1, G2, d0, d1, d2, p)
-    dy[0] = d0
-    dy[1] = d1
-    dy[2] = d2
-    dy[3] = a0
-    dy[4] = a1
-    dy[5] = a2
-
-
-@njit
-def fast_step(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
-    """:func:`dop853.step` for the 6-dimensional models LP and LR with the right-hand side inlined.
-
-    Same tableau, same operations in the same order, hence bit-for-bit the same result as
-    ``dop853.step`` (checked in tests/test_poincare.py); about twice as fast because the generic
-    ``rhs`` call (model dispatch, array arguments) dominated the cost of a step.
-    """
-    n = y.shape[0]
-    for s in range(1, N_STAGES):
-        for i in range(n):
-            acc = 0.0
-            for j in range(s):
-                a = A[s, j]
-                if a != 0.0:
-                    acc += a * K[j, i]
-            ytmp[i] = y[i] + h * acc
-        _f(model, ytmp, p, K[s])
-    for i in range(n):
-        acc = 0.0
-        for j in range(N_STAGES):
-            acc += B[j] * K[j, i]
-        y_new[i] = y[i] + h * acc
-    _f(model, y_new, p, K[N_STAGES])
-    err5 = 0.0
-    err3 = 0.0
-    for i in range(n):
-        sc = atol + rtol * max(abs(y[i]), abs(y_new[i]))
-        e5 = 0.0
-        e3 = 0.0
-        for j in range(N_STAGES + 1):
-            e5 += E5[j] * K[j, i]
-            e3 += E3[j] * K[j, i]
-        e5 /= sc
-        e3 /= sc
-        err5 += e5 * e5
-        err3 += e3 * e3
-    if err5 == 0.0 and err3 == 0.0:
-        return 0.0
-    denom = err5 + 0.01 * err3
-    return abs(h) * err5 / np.sqrt(denom * n)
-
-
 @njit
 def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
                   Yc, Tc, K, Kp, F, y, y_new, ytmp, yp, yc, f1, info):
@@ -260,7 +195,7 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
         if h < 1e-14 * max(1.0, abs(t)):
             status = STEP_TOO_SMALL
             break
-        err = fast_step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+        err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
         nfev += N_STAGES
         if not np.isfinite(err):
             h *= MIN_FACTOR
@@ -288,7 +223,7 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
                 best = np.inf
                 hb = hs
                 for _it in range(3):
-                    fast_step(model, t, y, hs, p, Kp, yp, ytmp, rtol, atol)
+                    step(model, t, y, hs, p, Kp, yp, ytmp, rtol, atol)
                     nfev += N_STAGES
                     gp = _g(model, yp)
                     if not np.isfinite(gp):
