@@ -21,7 +21,7 @@ import numpy as np
 
 from .._jit import njit
 from .dop853_tableau import A, B, C, D, E3, E5, N_STAGES, N_STAGES_EXTENDED
-from .fields import rhs
+from .fields import LR, LR_REC, _rhs, project, rhs  # noqa: F401  (rhs re-exported for callers)
 
 SAFETY = 0.9
 MIN_FACTOR = 0.2
@@ -35,19 +35,100 @@ STEP_TOO_SMALL = 2
 NON_FINITE = 3
 
 
-@njit
+# The tableau entries as module-level float constants (numba freezes global scalars into the machine code),
+# named _A{s}_{j}, _B{j}, _E5_{j}, _E3_{j}, _D{r}_{j}; only the nonzero ones are used below.  The stage sums
+# are unrolled with the tableau's sparsity and keep the summation order of the plain loop
+# ``acc = 0; for j: acc += A[s, j] * K[j, i]``, so results are bit-for-bit those of the loop version.
+def _define_constants():
+    g = globals()
+    for s in range(N_STAGES_EXTENDED):
+        for j in range(s):
+            g[f"_A{s}_{j}"] = float(A[s, j])
+    for j in range(N_STAGES):
+        g[f"_B{j}"] = float(B[j])
+    for j in range(N_STAGES + 1):
+        g[f"_E5_{j}"] = float(E5[j])
+        g[f"_E3_{j}"] = float(E3[j])
+    for r in range(4):
+        for j in range(N_STAGES_EXTENDED):
+            g[f"_D{r}_{j}"] = float(D[r, j])
+
+
+_define_constants()
+
+
+@njit(inline="always")
 def _stages(model, t, y, h, p, K, s0, s1, ytmp):
-    """Fill K[s0:s1] with the Runge-Kutta stages (K[0:s0] already known)."""
+    """Fill K[s0:s1] with the Runge-Kutta stages (K[0:s0] already known); s0 >= 1, s1 <= 16, s != 12.
+
+    Inlined into its callers, together with the right-hand side, so that the step loop makes no calls.
+    """
     n = y.shape[0]
     for s in range(s0, s1):
-        for i in range(n):
-            acc = 0.0
-            for j in range(s):
-                a = A[s, j]
-                if a != 0.0:
-                    acc += a * K[j, i]
-            ytmp[i] = y[i] + h * acc
-        rhs(model, t + C[s] * h, ytmp, p, K[s])
+        if s == 1:
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A1_0 * K[0, i])
+        elif s == 2:
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A2_0 * K[0, i] + _A2_1 * K[1, i])
+        elif s == 3:
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A3_0 * K[0, i] + _A3_2 * K[2, i])
+        elif s == 4:
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A4_0 * K[0, i] + _A4_2 * K[2, i] + _A4_3 * K[3, i])
+        elif s == 5:
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A5_0 * K[0, i] + _A5_3 * K[3, i] + _A5_4 * K[4, i])
+        elif s == 6:
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A6_0 * K[0, i] + _A6_3 * K[3, i] + _A6_4 * K[4, i] + _A6_5 * K[5, i])
+        elif s == 7:
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A7_0 * K[0, i] + _A7_3 * K[3, i] + _A7_4 * K[4, i] + _A7_5 * K[5, i] + _A7_6 * K[6, i])
+        elif s == 8:
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A8_0 * K[0, i] + _A8_3 * K[3, i] + _A8_4 * K[4, i] + _A8_5 * K[5, i] + _A8_6 * K[6, i] + _A8_7 * K[7, i])
+        elif s == 9:
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A9_0 * K[0, i] + _A9_3 * K[3, i] + _A9_4 * K[4, i] + _A9_5 * K[5, i] + _A9_6 * K[6, i] + _A9_7 * K[7, i] + _A9_8 * K[8, i])
+        elif s == 10:
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A10_0 * K[0, i] + _A10_3 * K[3, i] + _A10_4 * K[4, i] + _A10_5 * K[5, i] + _A10_6 * K[6, i] + _A10_7 * K[7, i] + _A10_8 * K[8, i] + _A10_9 * K[9, i])
+        elif s == 11:
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A11_0 * K[0, i] + _A11_3 * K[3, i] + _A11_4 * K[4, i] + _A11_5 * K[5, i] + _A11_6 * K[6, i] + _A11_7 * K[7, i] + _A11_8 * K[8, i] + _A11_9 * K[9, i] + _A11_10 * K[10, i])
+        elif s == 13:  # the dense-output stages 13-15 (K[12] is the FSAL stage f(t + h, y_new))
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A13_0 * K[0, i] + _A13_6 * K[6, i] + _A13_7 * K[7, i] + _A13_8 * K[8, i] + _A13_9 * K[9, i] + _A13_10 * K[10, i] + _A13_11 * K[11, i] + _A13_12 * K[12, i])
+        elif s == 14:
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A14_0 * K[0, i] + _A14_5 * K[5, i] + _A14_6 * K[6, i] + _A14_7 * K[7, i] + _A14_10 * K[10, i] + _A14_11 * K[11, i] + _A14_12 * K[12, i] + _A14_13 * K[13, i])
+        elif s == 15:
+            for i in range(n):
+                ytmp[i] = y[i] + h * (_A15_0 * K[0, i] + _A15_5 * K[5, i] + _A15_6 * K[6, i] + _A15_7 * K[7, i] + _A15_8 * K[8, i] + _A15_12 * K[12, i] + _A15_13 * K[13, i] + _A15_14 * K[14, i])
+        _rhs(model, t + C[s] * h, ytmp, p, K[s])
+
+
+@njit(inline="always")
+def _step(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
+    n = y.shape[0]
+    _stages(model, t, y, h, p, K, 1, N_STAGES, ytmp)
+    for i in range(n):
+        y_new[i] = y[i] + h * (_B0 * K[0, i] + _B5 * K[5, i] + _B6 * K[6, i] + _B7 * K[7, i] + _B8 * K[8, i] + _B9 * K[9, i] + _B10 * K[10, i] + _B11 * K[11, i])
+    _rhs(model, t + h, y_new, p, K[N_STAGES])
+    err5 = 0.0
+    err3 = 0.0
+    for i in range(n):
+        sc = atol + rtol * max(abs(y[i]), abs(y_new[i]))
+        e5 = (_E5_0 * K[0, i] + _E5_5 * K[5, i] + _E5_6 * K[6, i] + _E5_7 * K[7, i] + _E5_8 * K[8, i] + _E5_9 * K[9, i] + _E5_10 * K[10, i] + _E5_11 * K[11, i]) / sc
+        e3 = (_E3_0 * K[0, i] + _E3_5 * K[5, i] + _E3_6 * K[6, i] + _E3_7 * K[7, i] + _E3_8 * K[8, i] + _E3_9 * K[9, i] + _E3_10 * K[10, i] + _E3_11 * K[11, i]) / sc
+        err5 += e5 * e5
+        err3 += e3 * e3
+    if err5 == 0.0 and err3 == 0.0:
+        return 0.0
+    denom = err5 + 0.01 * err3
+    return abs(h) * err5 / np.sqrt(denom * n)
 
 
 @njit
@@ -57,31 +138,7 @@ def step(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
     On return ``y_new`` is the 8th-order solution, ``K[12] = f(t + h, y_new)`` (first-same-as-last), and
     the returned value is the scaled error norm of Hairer's estimator.
     """
-    n = y.shape[0]
-    _stages(model, t, y, h, p, K, 1, N_STAGES, ytmp)
-    for i in range(n):
-        acc = 0.0
-        for j in range(N_STAGES):
-            acc += B[j] * K[j, i]
-        y_new[i] = y[i] + h * acc
-    rhs(model, t + h, y_new, p, K[N_STAGES])
-    err5 = 0.0
-    err3 = 0.0
-    for i in range(n):
-        sc = atol + rtol * max(abs(y[i]), abs(y_new[i]))
-        e5 = 0.0
-        e3 = 0.0
-        for j in range(N_STAGES + 1):
-            e5 += E5[j] * K[j, i]
-            e3 += E3[j] * K[j, i]
-        e5 /= sc
-        e3 /= sc
-        err5 += e5 * e5
-        err3 += e3 * e3
-    if err5 == 0.0 and err3 == 0.0:
-        return 0.0
-    denom = err5 + 0.01 * err3
-    return abs(h) * err5 / np.sqrt(denom * n)
+    return _step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
 
 
 @njit
@@ -94,12 +151,11 @@ def dense_prepare(model, t, y, y_new, h, p, K, F, ytmp):
         F[0, i] = dlt
         F[1, i] = h * K[0, i] - dlt
         F[2, i] = 2.0 * dlt - h * (K[N_STAGES, i] + K[0, i])
-    for r in range(4):
-        for i in range(n):
-            acc = 0.0
-            for j in range(N_STAGES_EXTENDED):
-                acc += D[r, j] * K[j, i]
-            F[3 + r, i] = h * acc
+    for i in range(n):
+        F[3, i] = h * (_D0_0 * K[0, i] + _D0_5 * K[5, i] + _D0_6 * K[6, i] + _D0_7 * K[7, i] + _D0_8 * K[8, i] + _D0_9 * K[9, i] + _D0_10 * K[10, i] + _D0_11 * K[11, i] + _D0_12 * K[12, i] + _D0_13 * K[13, i] + _D0_14 * K[14, i] + _D0_15 * K[15, i])
+        F[4, i] = h * (_D1_0 * K[0, i] + _D1_5 * K[5, i] + _D1_6 * K[6, i] + _D1_7 * K[7, i] + _D1_8 * K[8, i] + _D1_9 * K[9, i] + _D1_10 * K[10, i] + _D1_11 * K[11, i] + _D1_12 * K[12, i] + _D1_13 * K[13, i] + _D1_14 * K[14, i] + _D1_15 * K[15, i])
+        F[5, i] = h * (_D2_0 * K[0, i] + _D2_5 * K[5, i] + _D2_6 * K[6, i] + _D2_7 * K[7, i] + _D2_8 * K[8, i] + _D2_9 * K[9, i] + _D2_10 * K[10, i] + _D2_11 * K[11, i] + _D2_12 * K[12, i] + _D2_13 * K[13, i] + _D2_14 * K[14, i] + _D2_15 * K[15, i])
+        F[6, i] = h * (_D3_0 * K[0, i] + _D3_5 * K[5, i] + _D3_6 * K[6, i] + _D3_7 * K[7, i] + _D3_8 * K[8, i] + _D3_9 * K[9, i] + _D3_10 * K[10, i] + _D3_11 * K[11, i] + _D3_12 * K[12, i] + _D3_13 * K[13, i] + _D3_14 * K[14, i] + _D3_15 * K[15, i])
 
 
 @njit
@@ -175,7 +231,7 @@ def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
     Y[0, :] = y0
     k_out = 1
     dt_out = t_final / (n_out - 1) if n_out > 1 else t_final
-    rhs(model, t, y, p, K[0])
+    _rhs(model, t, y, p, K[0])
     nfev = 1
     h = initial_step(model, t, y, K[0], p, rtol, atol, t_final, ytmp, f1)
     nfev += 1
@@ -190,7 +246,7 @@ def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
         if h < 1e-14 * max(1.0, abs(t)):
             status = STEP_TOO_SMALL
             break
-        err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+        err = _step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
         nfev += N_STAGES
         if not np.isfinite(err):
             h *= MIN_FACTOR
@@ -211,13 +267,17 @@ def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
                     nfev += N_STAGES_EXTENDED - N_STAGES - 1
                     need_dense = True
                 if k_out == n_out - 1 and t_new == t_final:
-                    Y[k_out, :] = y_new
+                    for i in range(n):
+                        Y[k_out, i] = y_new[i]
                 else:
                     dense_eval(F, y, (k_out * dt_out - t) / h, Y[k_out])
                 k_out += 1
             t = t_new
-            y[:] = y_new
-            K[0, :] = K[N_STAGES, :]
+            for i in range(n):
+                y[i] = y_new[i]
+                K[0, i] = K[N_STAGES, i]
+            if model == LR or model == LR_REC:  # (guarded here: a call per step costs ~50 ns)
+                project(model, y)  # back onto TS^2 for the Lagrange-Routh models (no-op otherwise)
             n_acc += 1
             fac = MAX_FACTOR if err == 0.0 else min(MAX_FACTOR, SAFETY * err ** ERR_EXP)
             h *= fac
@@ -241,10 +301,11 @@ def integrate_fixed(model, y0, h, n_steps, p):
     y_new = np.empty(n)
     ytmp = np.empty(n)
     t = 0.0
-    rhs(model, t, y, p, K[0])
+    _rhs(model, t, y, p, K[0])
     for _ in range(n_steps):
-        step(model, t, y, h, p, K, y_new, ytmp, 1.0, 1.0)
+        _step(model, t, y, h, p, K, y_new, ytmp, 1.0, 1.0)
         t += h
-        y[:] = y_new
-        K[0, :] = K[N_STAGES, :]
+        for i in range(n):
+            y[i] = y_new[i]
+            K[0, i] = K[N_STAGES, i]
     return y

@@ -115,9 +115,10 @@ def _rot_rate(y, off, w0, w1, w2, dy):
         dy[off + 3 * i + 2] = r0 * w1 - r1 * w0
 
 
-@njit
-def rhs(model, t, y, p, dy):
-    """Evaluate ``dy = f(t, y)`` in place for the model id ``model`` (see module docstring)."""
+@njit(inline="always")
+def _rhs(model, t, y, p, dy):
+    """The body of :func:`rhs`, inlined into the integrator kernels (a call across compiled functions costs
+    more than the evaluation itself for these small systems)."""
     if model == FULL:
         G0, G1, G2 = y[6], y[7], y[8]  # third row of R = R^T e3
         w0, w1, w2 = y[9], y[10], y[11]
@@ -154,6 +155,33 @@ def rhs(model, t, y, p, dy):
             # Eq (66): omega_hor = Gammadot x Gamma - b Gamma, Eq (65): R_hor' = R_hor hat(omega_hor)
             _rot_rate(y, 6, u0 - b * G0, u1 - b * G1, u2 - b * G2, dy)
             dy[15] = nu  # Eq (67)
+    return y.shape[0] + dy.shape[0] + p.shape[0]
+
+
+@njit
+def rhs(model, t, y, p, dy):
+    """Evaluate ``dy = f(t, y)`` in place for the model id ``model`` (see module docstring)."""
+    _rhs(model, t, y, p, dy)
+
+
+@njit
+def project(model, y):
+    """Put a Lagrange-Routh state back on TS^2: ``|Gamma| = 1`` and ``Gamma . Gammadot = 0``.
+
+    TS^2 is invariant under Eq (62) but not attracting in R^6: in chaotic motion, round-off and truncation
+    errors off the manifold grow exponentially (measured: |Gamma| - 1 reached 1e-1 after 160 s for the
+    Fig. 2 body at E = 2.03 without this).  The integrators call this after every accepted step; the change is
+    of the size of the local error.  No-op for the other models.
+    """
+    if model == LR or model == LR_REC:
+        n = np.sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2])
+        y[0] /= n
+        y[1] /= n
+        y[2] /= n
+        d = y[0] * y[3] + y[1] * y[4] + y[2] * y[5]
+        y[3] -= d * y[0]
+        y[4] -= d * y[1]
+        y[5] -= d * y[2]
 
 
 @njit
