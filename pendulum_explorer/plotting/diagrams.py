@@ -1,0 +1,91 @@
+"""The energy–momentum diagram: every relative equilibrium in the (mu, E) plane, coloured by stability.
+
+Pure function: an :class:`~pendulum_explorer.equilibria.EquilibriumSet` in, a plotly ``go.Figure`` out.
+
+Trace layout: one ``go.Scatter`` (mode "lines") per maximal run of equal stability class of each family and
+branch, ``meta = {"family", "branch", "stability"}``; then markers for hanging, inverted and the (38) points
+(``meta = {"family"}``); then, if given, the current (mu, E) marker (``name = "current"``).
+"""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..equilibria import STABILITY_CLASSES, energy_momentum_data
+
+STABILITY_COLOURS = {  # Okabe-Ito (colour-blind safe)
+    "elliptic-elliptic": "#009E73",
+    "saddle-centre": "#E69F00",
+    "saddle-saddle": "#D55E00",
+    "focus-focus": "#CC79A7",
+    "degenerate": "#999999",
+    "": "#999999",
+}
+STABILITY_DASH = {"elliptic-elliptic": "solid", "saddle-centre": "dash", "saddle-saddle": "dot",
+                  "focus-focus": "dashdot", "degenerate": "solid", "": "solid"}
+
+
+def energy_momentum_figure(eq, marker=None, e_max=None, height=460):
+    """Energy–momentum diagram of the relative equilibria.
+
+    Parameters
+    ----------
+    eq : EquilibriumSet or Pendulum
+    marker : (mu, E), optional
+        A current level to mark (e.g. the one of a Poincaré section).
+    e_max : float, optional
+        Upper end of the energy axis; default ``3 m g |rho|`` (the families continue to higher energies).
+    height : int
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    d = energy_momentum_data(eq)
+    mgr = d["mgrho"]
+    fig = go.Figure()
+    shown = set()
+    for c in d["curves"]:
+        st = c["stability"]
+        n = len(st)
+        start = 0
+        for i in range(1, n + 1):
+            if i == n or st[i] != st[start]:
+                cls = st[start]
+                sl = slice(start, min(i + 1, n))  # share the boundary vertex
+                fig.add_trace(go.Scatter(
+                    x=c["mu"][sl], y=c["energy"][sl], mode="lines",
+                    line=dict(color=STABILITY_COLOURS[cls], width=3 if cls == "elliptic-elliptic" else 2,
+                              dash=STABILITY_DASH[cls]),
+                    name=cls or "n/a", legendgroup=cls, showlegend=cls not in shown,
+                    hovertemplate=f"{c['label']} (branch {c['branch']:+d})<br>mu = %{{x:.5g}}<br>E = %{{y:.5g}}"
+                                  f"<br>{cls}<extra></extra>",
+                    meta=dict(family=c["label"], branch=c["branch"], stability=cls)))
+                shown.add(cls)
+                start = i
+    sym = {"hanging": ("circle", "#0072B2"), "inverted": ("circle", "#D55E00"), "eq38": ("diamond", "#000000")}
+    for name in ("hanging", "inverted", "eq38"):
+        pts = [p for p in d["points"] if p["label"] == name]
+        s, col = sym[name]
+        fig.add_trace(go.Scatter(
+            x=[p["mu"] for p in pts], y=[p["energy"] for p in pts], mode="markers", name=name,
+            marker=dict(symbol=s, color=col, size=10, line=dict(color="white", width=1)),
+            hovertemplate=f"{name}<br>mu = %{{x:.5g}}<br>E = %{{y:.5g}}<extra></extra>", meta=dict(family=name)))
+    if marker is not None:
+        mu, E = marker
+        fig.add_trace(go.Scatter(x=[mu], y=[E], mode="markers", name="current",
+                                 marker=dict(symbol="x", size=13, color="#56B4E9", line=dict(width=2)),
+                                 hovertemplate="current<br>mu = %{x:.5g}<br>E = %{y:.5g}<extra></extra>"))
+    e_max = 3.0 * mgr if e_max is None else e_max
+    # mu range: what the families reach below e_max
+    mus = [np.abs(c["mu"][c["energy"] <= e_max]) for c in d["curves"]]
+    mu_max = max([m.max() for m in mus if len(m)] + [1e-3]) * 1.05
+    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=50),
+                      title=dict(text="Energy–momentum diagram of the relative equilibria", font=dict(size=13)),
+                      xaxis=dict(title="μ (vertical angular momentum)", range=[-mu_max, mu_max]),
+                      yaxis=dict(title="E", range=[-1.15 * mgr, e_max]),
+                      legend=dict(title="LR stability"))
+    return fig
+
+
+__all__ = ["energy_momentum_figure", "STABILITY_COLOURS", "STABILITY_CLASSES"]

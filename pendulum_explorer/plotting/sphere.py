@@ -1,0 +1,171 @@
+"""Relative equilibria on the sphere of reduced attitudes (paper Fig. 1 (b)-(d)).
+
+Pure functions: an :class:`~pendulum_explorer.equilibria.EquilibriumSet` in, a plotly ``go.Figure`` out.
+
+Trace layout of :func:`equilibria_sphere_figure` (tests and the dashboard rely on it)
+------------------------------------------------------------------------------------
+* trace 0: the translucent unit sphere (``go.Surface``, ``name="sphere"``);
+* family traces (``go.Scatter3d``, mode "lines"): one per maximal run of equal linear stability of each
+  family (branch +1; the branch -1 has the same Gamma), ``meta = {"family", "stable", "kind"}``; the
+  vertex colours ``line.color`` are :func:`~pendulum_explorer.equilibria.alpha_colour_value` of alpha
+  (``(2/pi) arctan(alpha J2)`` in [-1, 1]: -inf blue ... +inf red, diverging RdYlBu, colour-blind safe);
+  linearly stable runs are drawn thick and solid, unstable runs thin and dashed.  The L1 family is split at
+  the (38) point, where alpha jumps from +inf to -inf.
+* marker traces: "hanging" (blue), "inverted" (vermillion), "eq38" (black diamonds).
+
+The paper's Fig. 1 draws Gamma = -e3 at the top: the 3D view uses ``up = -e3``; "top" looks from -e3
+(inverted side) and "bottom" from +e3.
+"""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..equilibria import alpha_colour_value
+
+HANGING_COLOUR = "#0072B2"   # Okabe-Ito blue
+INVERTED_COLOUR = "#D55E00"  # Okabe-Ito vermillion
+EQ38_COLOUR = "#000000"
+COLOURSCALE = [[0.0, "#313695"], [0.1, "#4575b4"], [0.2, "#74add1"], [0.3, "#abd9e9"], [0.4, "#e0f3f8"],
+               [0.5, "#ffffbf"], [0.6, "#fee090"], [0.7, "#fdae61"], [0.8, "#f46d43"], [0.9, "#d73027"],
+               [1.0, "#a50026"]]  # ColorBrewer RdYlBu reversed: blue (-inf) ... red (+inf)
+
+CAMERAS = {
+    "3d": dict(eye=dict(x=1.45, y=1.25, z=-0.9), up=dict(x=0, y=0, z=-1), center=dict(x=0, y=0, z=0)),
+    "top": dict(eye=dict(x=0, y=0, z=-2.2), up=dict(x=0, y=1, z=0), center=dict(x=0, y=0, z=0)),
+    "bottom": dict(eye=dict(x=0, y=0, z=2.2), up=dict(x=0, y=1, z=0), center=dict(x=0, y=0, z=0)),
+}
+
+
+def _sphere_trace(n=48):
+    u = np.linspace(0, np.pi, n)
+    v = np.linspace(0, 2 * np.pi, 2 * n)
+    x = np.outer(np.sin(u), np.cos(v))
+    y = np.outer(np.sin(u), np.sin(v))
+    z = np.outer(np.cos(u), np.ones_like(v))
+    return go.Surface(x=x, y=y, z=z, opacity=0.18, showscale=False, hoverinfo="skip", name="sphere",
+                      colorscale=[[0, "#bbbbbb"], [1, "#bbbbbb"]], surfacecolor=np.zeros_like(z),
+                      lighting=dict(ambient=0.9, diffuse=0.2, specular=0.0))
+
+
+def _fmt_vec(v):
+    return "(" + ", ".join(f"{x:.4g}" for x in v) + ")"
+
+
+def _hover(f, idx):
+    out = []
+    for i in idx:
+        a = f.alpha[i]
+        out.append(f"{f.label}<br>alpha = {a:.6g}<br>mu = +-{abs(f.mu[i]):.6g}<br>E = {f.energy[i]:.6g}"
+                   f"<br>Gamma = {_fmt_vec(f.Gamma[i])}<br>omega_e = +-{_fmt_vec(f.omega[i])}"
+                   f"<br>{f.stability[i]}")
+    return out
+
+
+def _runs(mask_breaks, stable):
+    """Split indices 0..n-1 into runs of constant ``stable``; extra breaks where ``mask_breaks`` is True
+    (a break between i and i+1).  Adjacent runs share their boundary vertex so the line stays connected."""
+    n = len(stable)
+    runs = []
+    start = 0
+    for i in range(n - 1):
+        if mask_breaks[i]:
+            runs.append((start, i + 1, stable[start], False))
+            start = i + 1
+        elif stable[i + 1] != stable[i]:
+            runs.append((start, i + 2, stable[start], True))
+            start = i + 1
+    runs.append((start, n, stable[start], False))
+    return runs
+
+
+def family_traces(eq, families=None, colorbar=True):
+    """The Scatter3d traces of the families (see the module docstring)."""
+    scale = eq.alpha_scale
+    traces = []
+    first = True
+    for f in eq.curves(+1):
+        if families is not None and f.label not in families and f.kind not in families:
+            continue
+        curves = [f]
+        if f.kind == "eq7a":  # two-parameter family: draw rotated copies of the meridian
+            ax = f.axis / np.linalg.norm(f.axis)
+            K = np.array([[0, -ax[2], ax[1]], [ax[2], 0, -ax[0]], [-ax[1], ax[0], 0]])
+            curves = []
+            for th in np.linspace(0, np.pi, 6, endpoint=False):
+                R = np.eye(3) + np.sin(th) * K + (1 - np.cos(th)) * K @ K
+                curves.append((R, f))
+        else:
+            curves = [(np.eye(3), f)]
+        for R, ff in curves:
+            G = ff.Gamma @ R.T
+            c = alpha_colour_value(ff.alpha, scale)
+            stable = ff.stable
+            jump = np.sign(ff.alpha[1:]) * np.sign(ff.alpha[:-1]) < 0  # alpha through +-inf (the (38) point)
+            jump &= np.abs(ff.alpha[1:]) > 1.0 / scale
+            for s0, s1, st, _ in _runs(jump, stable):
+                idx = np.arange(s0, s1)
+                if len(idx) < 2 and not st:
+                    continue
+                traces.append(go.Scatter3d(
+                    x=G[idx, 0], y=G[idx, 1], z=G[idx, 2], mode="lines",
+                    line=dict(color=c[idx], colorscale=COLOURSCALE, cmin=-1, cmax=1, width=7 if st else 3,
+                              dash="solid" if st else "dash",
+                              showscale=bool(colorbar and first),
+                              colorbar=dict(title="alpha", tickvals=[-1, -0.5, 0, 0.5, 1],
+                                            ticktext=["-inf", f"-1/J2", "0", "1/J2", "+inf"], len=0.6)),
+                    name=f"{ff.label} ({'stable' if st else 'unstable'})", legendgroup=ff.label,
+                    showlegend=False, hovertext=_hover(ff, idx), hoverinfo="text",
+                    meta=dict(family=ff.label, stable=bool(st), kind=ff.kind)))
+                first = False
+    return traces
+
+
+def _point_trace(points, name, colour, symbol, size):
+    G = np.array([p.Gamma for p in points])
+    text = [f"{name}<br>Gamma = {_fmt_vec(p.Gamma)}<br>omega_e = {_fmt_vec(p.omega)}<br>mu = {p.mu:.6g}"
+            f"<br>E = {p.energy:.6g}<br>alpha = {p.alpha:.6g}<br>{p.stability}" for p in points]
+    return go.Scatter3d(x=G[:, 0], y=G[:, 1], z=G[:, 2], mode="markers", name=name,
+                        marker=dict(color=colour, size=size, symbol=symbol, line=dict(color="white", width=1)),
+                        hovertext=text, hoverinfo="text", meta=dict(family=name))
+
+
+def equilibria_sphere_figure(eq, view="3d", families=None, height=520):
+    """Fig. 1 (b)-(d): the relative equilibria attitudes on S^2.
+
+    Parameters
+    ----------
+    eq : EquilibriumSet
+        From :func:`pendulum_explorer.equilibria.equilibria`.
+    view : {"3d", "top", "bottom"}
+        Camera preset: the 3D view has Gamma = -e3 up (as in the paper); "top" looks from -e3, "bottom"
+        from +e3.
+    families : iterable of str, optional
+        Labels (or kinds) of the families to draw; default all.
+    height : int
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    if view not in CAMERAS:
+        raise ValueError(f"view must be one of {', '.join(CAMERAS)}; got {view!r}")
+    fig = go.Figure()
+    fig.add_trace(_sphere_trace())
+    for tr in family_traces(eq, families):
+        fig.add_trace(tr)
+    fig.add_trace(_point_trace([eq.hanging], "hanging", HANGING_COLOUR, "circle", 7))
+    fig.add_trace(_point_trace([eq.inverted], "inverted", INVERTED_COLOUR, "circle", 7))
+    fig.add_trace(_point_trace(eq.point("eq38")[:1], "eq38", EQ38_COLOUR, "diamond", 5))
+    ax = dict(range=[-1.05, 1.05], showbackground=False, zeroline=False)
+    fig.update_layout(
+        height=height, margin=dict(l=0, r=0, t=30, b=0),
+        title=dict(text=f"Relative equilibria on S² ({view} view); solid = linearly stable, dashed = unstable",
+                   font=dict(size=13)),
+        scene=dict(xaxis=dict(title="Γ₁", **ax), yaxis=dict(title="Γ₂", **ax), zaxis=dict(title="Γ₃", **ax),
+                   aspectmode="cube", camera=CAMERAS[view]),
+        legend=dict(x=0.0, y=1.0), uirevision=view)
+    return fig
+
+
+__all__ = ["equilibria_sphere_figure", "family_traces", "CAMERAS", "COLOURSCALE"]

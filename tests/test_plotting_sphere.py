@@ -1,0 +1,79 @@
+"""Figures of the relative equilibria: the traces carry the right data."""
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from pendulum_explorer.equilibria import alpha_colour_value, equilibria
+from pendulum_explorer.plotting.diagrams import energy_momentum_figure
+from pendulum_explorer.plotting.sphere import CAMERAS, equilibria_sphere_figure
+from pendulum_explorer.presets import lagrange_top, paper_fig1
+
+
+@pytest.fixture(scope="module")
+def eq1():
+    return equilibria(paper_fig1().pendulum)
+
+
+def _family_traces(fig):
+    return [t for t in fig.data if isinstance(t, go.Scatter3d) and t.mode == "lines"]
+
+
+@pytest.mark.parametrize("view", ["3d", "top", "bottom"])
+def test_sphere_figure_traces(eq1, view):
+    fig = equilibria_sphere_figure(eq1, view=view)
+    assert isinstance(fig.data[0], go.Surface)
+    assert fig.layout.scene.camera.eye.z == CAMERAS[view]["eye"]["z"]
+    fam = _family_traces(fig)
+    for f in eq1.curves():
+        trs = [t for t in fam if t.meta["family"] == f.label]
+        assert trs
+        # every sample is drawn and every vertex is a sample; colours are the transformed alpha
+        G = np.vstack([np.column_stack([t.x, t.y, t.z]) for t in trs])
+        assert len(f) <= len(G) <= len(f) + len(trs)
+        d = np.linalg.norm(G[:, None, :] - f.Gamma[None, :, :], axis=2)
+        assert d.min(axis=0).max() == 0.0 and d.min(axis=1).max() == 0.0
+        c = np.concatenate([np.asarray(t.line.color) for t in trs])
+        for g, cv in zip(G[::7], c[::7]):
+            i = int(np.argmin(np.linalg.norm(f.Gamma - g, axis=1)))
+            assert cv == pytest.approx(float(alpha_colour_value(f.alpha[i], eq1.alpha_scale)), abs=1e-12)
+        for t in trs:  # stable parts thick and solid, unstable thin and dashed
+            assert (t.line.width, t.line.dash) == ((7, "solid") if t.meta["stable"] else (3, "dash"))
+            assert len(t.hovertext) == len(t.x) and "alpha" in t.hovertext[0]
+    pts = {t.meta["family"]: t for t in fig.data if isinstance(t, go.Scatter3d) and t.mode == "markers"}
+    np.testing.assert_allclose([pts["hanging"].x[0], pts["hanging"].y[0], pts["hanging"].z[0]], eq1.hanging.Gamma)
+    np.testing.assert_allclose([pts["inverted"].x[0], pts["inverted"].y[0], pts["inverted"].z[0]],
+                               eq1.inverted.Gamma)
+    assert pts["hanging"].marker.color == "#0072B2"
+    assert sum(bool(t.line.showscale) for t in fam) == 1  # one colour bar
+
+
+def test_alpha_colour_value():
+    v = alpha_colour_value(np.array([-np.inf, -1.0, 0.0, 1.0, np.inf]), 1.0)
+    np.testing.assert_allclose(v, [-1, -0.5, 0, 0.5, 1])
+
+
+def test_sphere_family_filter_and_eq7a():
+    eq = equilibria(lagrange_top().pendulum)
+    fig = equilibria_sphere_figure(eq, families=["eq7a"])
+    fam = _family_traces(fig)
+    assert fam and all(t.meta["family"] == "eq7a" for t in fam)
+    with pytest.raises(ValueError):
+        equilibria_sphere_figure(eq, view="side")
+
+
+def test_energy_momentum_figure(eq1):
+    fig = energy_momentum_figure(eq1, marker=(0.5, -1.0))
+    lines = [t for t in fig.data if t.mode == "lines"]
+    for f in eq1.families:
+        trs = [t for t in lines if t.meta["family"] == f.label and t.meta["branch"] == f.branch]
+        assert sum(len(t.x) for t in trs) - (len(trs) - 1) == len(f)
+        x = np.concatenate([t.x for t in trs])
+        assert set(np.round(x, 12)) == set(np.round(f.mu, 12))
+        for t in trs:
+            idx = [int(np.argmin(np.abs(f.mu - xv) + np.abs(f.energy - yv))) for xv, yv in zip(t.x, t.y)]
+            core = idx[:-1] if len(idx) > 1 else idx  # the last vertex is shared with the next run
+            assert set(f.stability[core]) == {t.meta["stability"]}
+    cur = [t for t in fig.data if t.name == "current"][0]
+    assert (cur.x[0], cur.y[0]) == (0.5, -1.0)
+    hang = [t for t in fig.data if t.name == "hanging"][0]
+    assert hang.y[0] == pytest.approx(eq1.hanging.energy)
