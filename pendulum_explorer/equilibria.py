@@ -846,6 +846,7 @@ def _refine_transitions(f, ctx, n_bisect=18):
     for n, i in enumerate(idx):
         xl[n], xh[n] = _common_base(info, info["base"][i], info["x"][i], info["base"][i + 1], info["x"][i + 1])
     cl = cls[idx].copy()
+    xl0, xh0 = xl.copy(), xh.copy()
     for _ in range(n_bisect):
         xm = 0.5 * (xl + xh)
         Gp, s, _ = _eval_adapted(info, bases, xm)
@@ -853,9 +854,12 @@ def _refine_transitions(f, ctx, n_bisect=18):
         left = cm == cl
         xl = np.where(left, xm, xl)
         xh = np.where(left, xh, xm)
-    ins = np.repeat(idx + 1, 2)
-    bb = np.repeat(bases, 2)
-    xx = np.column_stack([xl, xh]).ravel()
+    keep = np.column_stack([xl != xl0, xh != xh0]).ravel()  # do not duplicate the original samples
+    ins = np.repeat(idx + 1, 2)[keep]
+    bb = np.repeat(bases, 2)[keep]
+    xx = np.column_stack([xl, xh]).ravel()[keep]
+    if len(xx) == 0:
+        return f
     Gp, s, al = _eval_adapted(info, bb, xx)
     Gb, W, k, E, mu, ev, cm = ctx.finish(Gp, s, f.branch)
     par = xx if info["type"] == "circ" else info["phis"][bb] + xx
