@@ -367,7 +367,8 @@ class PoincareSection:
         Returns ``(section, (Gamma0, omega0))``; the section's mu = c e3^T J [1,1,1] depends on E.
         """
         G0, w0, _c = paper_initial_state(pendulum, energy, sign)
-        return cls.from_state(pendulum, G0, w0, **kw), (G0, w0)
+        # the level is (target E, mu of the state); E of the state equals the target up to rounding
+        return cls(pendulum, energy, mu_lp(G0, w0, pendulum.params()), **kw), (G0, w0)
 
     # --- the potential and section states -------------------------------------------------------
     def _vmin_rough(self):

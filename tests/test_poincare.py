@@ -317,7 +317,7 @@ def test_paper_initial_state(fig2, E):
     assert c > 0
     assert math.isclose(c * c / 2 * 0.58 - 9.81 * 0.3, E, abs_tol=1e-12)
     sec, seed = PoincareSection.from_paper_ic(fig2, E)
-    assert sec.energy == energy_lp(G0, w0, p)
+    assert sec.energy == E and abs(energy_lp(G0, w0, p) - E) <= 1e-14 * max(1, abs(E))
     assert sec.mu == pytest.approx(c * 0.17, rel=1e-15)
     _, wm, cm = paper_initial_state(fig2, E, sign=-1)
     assert cm == -c
@@ -546,3 +546,15 @@ def test_reseed_from_a_late_crossing(fig2):
     for s in (r.Gamma[-1], (r.Gamma[-1], r.omega[-1])):
         c = sec.crossings(s, 3)
         assert c.complete
+
+
+def test_section_seed_is_not_its_own_first_crossing(sec0):
+    sec, _ = sec0
+    rng = np.random.default_rng(11)
+    G = _random_unit(rng, 300)
+    Y, ok = sec.states_at(G)
+    seeds = [g for g, o in zip(G, ok) if o][:30]
+    b = sec.batch(seeds, 1)
+    assert np.all(b.n_found == 1)
+    # the seed (g = e3^T Gammadot = 0 up to rounding, either sign) is at t = 0; the first return is later
+    assert b.t[:, 0].min() > 1e-2

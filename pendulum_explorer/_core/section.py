@@ -181,6 +181,9 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
     t_last = 0.0
     status = OK
     g_old = _g(model, y)
+    if abs(g_old) <= G_POLISH:
+        # a seed on the section (g = 0 up to rounding): its own root at t = 0 is not a crossing
+        g_old = 0.0
     while found < n:
         if t >= t_max:
             status = MAX_TIME
