@@ -17,8 +17,9 @@ from .._jit import njit
 
 
 @njit(inline="always")
-def _solve_cayley(g0, g1, g2, p, f0, f1, f2):
-    """Newton's method for ``phi(f) = g + g x f + (g.f) f - 2 J f = 0`` from the guess ``f``.
+def _newton_cayley(g0, g1, g2, J0, J1, J2, J3, J4, J5, J6, J7, J8, f0, f1, f2):
+    """Newton's method for ``phi(f) = g + g x f + (g.f) f - 2 J f = 0`` from the guess ``f``; ``J0..J8`` is J
+    row-major (scalars, so that the inlined code carries no array references).
 
     Returns f and the number of iterations used (-1 if Newton did not converge: step too large).
     """
@@ -26,19 +27,19 @@ def _solve_cayley(g0, g1, g2, p, f0, f1, f2):
     for k in range(1, 31):
         gf = g0 * f0 + g1 * f1 + g2 * f2
         # residual
-        r0 = g0 + (g1 * f2 - g2 * f1) + gf * f0 - 2.0 * (p[0] * f0 + p[1] * f1 + p[2] * f2)
-        r1 = g1 + (g2 * f0 - g0 * f2) + gf * f1 - 2.0 * (p[3] * f0 + p[4] * f1 + p[5] * f2)
-        r2 = g2 + (g0 * f1 - g1 * f0) + gf * f2 - 2.0 * (p[6] * f0 + p[7] * f1 + p[8] * f2)
+        r0 = g0 + (g1 * f2 - g2 * f1) + gf * f0 - 2.0 * (J0 * f0 + J1 * f1 + J2 * f2)
+        r1 = g1 + (g2 * f0 - g0 * f2) + gf * f1 - 2.0 * (J3 * f0 + J4 * f1 + J5 * f2)
+        r2 = g2 + (g0 * f1 - g1 * f0) + gf * f2 - 2.0 * (J6 * f0 + J7 * f1 + J8 * f2)
         # Jacobian: hat(g) + (g.f) I + f g^T - 2 J
-        a00 = gf + f0 * g0 - 2.0 * p[0]
-        a01 = -g2 + f0 * g1 - 2.0 * p[1]
-        a02 = g1 + f0 * g2 - 2.0 * p[2]
-        a10 = g2 + f1 * g0 - 2.0 * p[3]
-        a11 = gf + f1 * g1 - 2.0 * p[4]
-        a12 = -g0 + f1 * g2 - 2.0 * p[5]
-        a20 = -g1 + f2 * g0 - 2.0 * p[6]
-        a21 = g0 + f2 * g1 - 2.0 * p[7]
-        a22 = gf + f2 * g2 - 2.0 * p[8]
+        a00 = gf + f0 * g0 - 2.0 * J0
+        a01 = -g2 + f0 * g1 - 2.0 * J1
+        a02 = g1 + f0 * g2 - 2.0 * J2
+        a10 = g2 + f1 * g0 - 2.0 * J3
+        a11 = gf + f1 * g1 - 2.0 * J4
+        a12 = -g0 + f1 * g2 - 2.0 * J5
+        a20 = -g1 + f2 * g0 - 2.0 * J6
+        a21 = g0 + f2 * g1 - 2.0 * J7
+        a22 = gf + f2 * g2 - 2.0 * J8
         c00 = a11 * a22 - a12 * a21
         c01 = a12 * a20 - a10 * a22
         c02 = a10 * a21 - a11 * a20
@@ -61,55 +62,92 @@ def _solve_cayley(g0, g1, g2, p, f0, f1, f2):
 
 
 @njit(inline="always")
+def _solve_cayley(g0, g1, g2, p, f0, f1, f2):
+    """:func:`_newton_cayley` with J read from the parameter vector ``p``.
+
+    Returns f and the number of iterations used (-1 if Newton did not converge: step too large).
+    """
+    return _newton_cayley(g0, g1, g2, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], f0, f1, f2)
+
+
+@njit(inline="always")
+def _cayley(f0, f1, f2):
+    """cay(f) = I + 2/(1+|f|^2) (hat f + hat f^2) as a row-major 9-tuple."""
+    s = 2.0 / (1.0 + f0 * f0 + f1 * f1 + f2 * f2)
+    return (1.0 - s * (f1 * f1 + f2 * f2), s * (-f2 + f0 * f1), s * (f1 + f0 * f2),
+            s * (f2 + f0 * f1), 1.0 - s * (f0 * f0 + f2 * f2), s * (-f0 + f1 * f2),
+            s * (-f1 + f0 * f2), s * (f0 + f1 * f2), 1.0 - s * (f0 * f0 + f1 * f1))
+
+
+@njit(inline="always")
 def _cayley_into(f0, f1, f2, F):
     """F = cay(f) = I + 2/(1+|f|^2) (hat f + hat f^2)."""
-    s = 2.0 / (1.0 + f0 * f0 + f1 * f1 + f2 * f2)
-    F[0, 0] = 1.0 - s * (f1 * f1 + f2 * f2)
-    F[1, 1] = 1.0 - s * (f0 * f0 + f2 * f2)
-    F[2, 2] = 1.0 - s * (f0 * f0 + f1 * f1)
-    F[0, 1] = s * (-f2 + f0 * f1)
-    F[1, 0] = s * (f2 + f0 * f1)
-    F[0, 2] = s * (f1 + f0 * f2)
-    F[2, 0] = s * (-f1 + f0 * f2)
-    F[1, 2] = s * (-f0 + f1 * f2)
-    F[2, 1] = s * (f0 + f1 * f2)
+    c = _cayley(f0, f1, f2)
+    for i in range(3):
+        for j in range(3):
+            F[i, j] = c[3 * i + j]
+
+
+@njit(inline="always")
+def _step_scalar(R, Pi0, Pi1, Pi2, f0, f1, f2, h, J, m0, m1, m2):
+    """One LGVI step on scalars: ``R`` and ``J`` are row-major 9-tuples, ``m = m g rho``.
+
+    Returns ``(R_new, Pi_new (3), f_new (3), F, it)``; everything stays in registers (no arrays, hence no
+    reference counting or memory traffic in the caller's loop).
+    """
+    R00, R01, R02, R10, R11, R12, R20, R21, R22 = R
+    # M_k = m g rho x Gamma_k, Gamma_k = R^T e3 = third row of R
+    M0 = m1 * R22 - m2 * R21
+    M1 = m2 * R20 - m0 * R22
+    M2 = m0 * R21 - m1 * R20
+    hh = 0.5 * h * h
+    f0, f1, f2, it = _newton_cayley(h * Pi0 + hh * M0, h * Pi1 + hh * M1, h * Pi2 + hh * M2,
+                                    J[0], J[1], J[2], J[3], J[4], J[5], J[6], J[7], J[8], f0, f1, f2)
+    F = _cayley(f0, f1, f2)
+    F00, F01, F02, F10, F11, F12, F20, F21, F22 = F
+    # R <- R F
+    Rn = (R00 * F00 + R01 * F10 + R02 * F20, R00 * F01 + R01 * F11 + R02 * F21,
+          R00 * F02 + R01 * F12 + R02 * F22,
+          R10 * F00 + R11 * F10 + R12 * F20, R10 * F01 + R11 * F11 + R12 * F21,
+          R10 * F02 + R11 * F12 + R12 * F22,
+          R20 * F00 + R21 * F10 + R22 * F20, R20 * F01 + R21 * F11 + R22 * F21,
+          R20 * F02 + R21 * F12 + R22 * F22)
+    # Pi_{k+1} = F^T (Pi_k + h/2 M_k) + h/2 M_{k+1}
+    H0 = Pi0 + 0.5 * h * M0
+    H1 = Pi1 + 0.5 * h * M1
+    H2 = Pi2 + 0.5 * h * M2
+    G0, G1, G2 = Rn[6], Rn[7], Rn[8]
+    N0 = m1 * G2 - m2 * G1
+    N1 = m2 * G0 - m0 * G2
+    N2 = m0 * G1 - m1 * G0
+    P0 = F00 * H0 + F10 * H1 + F20 * H2 + 0.5 * h * N0
+    P1 = F01 * H0 + F11 * H1 + F21 * H2 + 0.5 * h * N1
+    P2 = F02 * H0 + F12 * H1 + F22 * H2 + 0.5 * h * N2
+    return Rn, P0, P1, P2, f0, f1, f2, F, it
 
 
 @njit
 def lgvi_step(R, Pi, h, p, F, Rn, f):
     """One LGVI step in place: ``R <- R F``, ``Pi <- F^T Pi + h/2 F^T M_k + h/2 M_{k+1}``.
 
-    ``F`` and ``Rn`` are 3x3 work arrays; ``f`` (3) holds the previous step's Cayley vector, used as the
-    Newton starting guess, and receives the new one.  Returns the number of Newton iterations.
+    ``F`` (3x3) receives cay(f); ``Rn`` (3x3) is an unused work array kept for compatibility; ``f`` (3)
+    holds the previous step's Cayley vector, used as the Newton starting guess, and receives the new one.
+    Returns the number of Newton iterations (-1 if Newton did not converge).
     """
-    G0, G1, G2 = R[2, 0], R[2, 1], R[2, 2]
-    # M_k = m g rho x Gamma_k
-    M0 = p[19] * G2 - p[20] * G1
-    M1 = p[20] * G0 - p[18] * G2
-    M2 = p[18] * G1 - p[19] * G0
-    hh = 0.5 * h * h
-    f0, f1, f2, it = _solve_cayley(h * Pi[0] + hh * M0, h * Pi[1] + hh * M1, h * Pi[2] + hh * M2, p,
-                                   f[0], f[1], f[2])
+    Rt = (R[0, 0], R[0, 1], R[0, 2], R[1, 0], R[1, 1], R[1, 2], R[2, 0], R[2, 1], R[2, 2])
+    Jt = (p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8])
+    Rt, P0, P1, P2, f0, f1, f2, Ft, it = _step_scalar(Rt, Pi[0], Pi[1], Pi[2], f[0], f[1], f[2], h, Jt,
+                                                      p[18], p[19], p[20])
+    for i in range(3):
+        for j in range(3):
+            R[i, j] = Rt[3 * i + j]
+            F[i, j] = Ft[3 * i + j]
+    Pi[0] = P0
+    Pi[1] = P1
+    Pi[2] = P2
     f[0] = f0
     f[1] = f1
     f[2] = f2
-    _cayley_into(f0, f1, f2, F)
-    for i in range(3):
-        for j in range(3):
-            Rn[i, j] = R[i, 0] * F[0, j] + R[i, 1] * F[1, j] + R[i, 2] * F[2, j]
-    for i in range(3):
-        for j in range(3):
-            R[i, j] = Rn[i, j]
-    H0 = Pi[0] + 0.5 * h * M0
-    H1 = Pi[1] + 0.5 * h * M1
-    H2 = Pi[2] + 0.5 * h * M2
-    G0, G1, G2 = R[2, 0], R[2, 1], R[2, 2]
-    N0 = p[19] * G2 - p[20] * G1
-    N1 = p[20] * G0 - p[18] * G2
-    N2 = p[18] * G1 - p[19] * G0
-    Pi[0] = F[0, 0] * H0 + F[1, 0] * H1 + F[2, 0] * H2 + 0.5 * h * N0
-    Pi[1] = F[0, 1] * H0 + F[1, 1] * H1 + F[2, 1] * H2 + 0.5 * h * N1
-    Pi[2] = F[0, 2] * H0 + F[1, 2] * H1 + F[2, 2] * H2 + 0.5 * h * N2
     return it
 
 
@@ -121,24 +159,28 @@ def integrate_lgvi(R0, omega0, h, n_steps, stride, p, Rout, Wout):
     ``n_steps == (n_out - 1) * stride``.  Returns ``[n_steps, total Newton iterations, max iterations,
     status]`` with status 0, or the index of the step whose implicit equation did not converge.
     """
-    R = R0.copy()
-    Pi = np.empty(3)
-    for i in range(3):
-        Pi[i] = p[3 * i] * omega0[0] + p[3 * i + 1] * omega0[1] + p[3 * i + 2] * omega0[2]
-    F = np.empty((3, 3))
-    Rn = np.empty((3, 3))
+    Pi0 = p[0] * omega0[0] + p[1] * omega0[1] + p[2] * omega0[2]
+    Pi1 = p[3] * omega0[0] + p[4] * omega0[1] + p[5] * omega0[2]
+    Pi2 = p[6] * omega0[0] + p[7] * omega0[1] + p[8] * omega0[2]
     # first Newton guess from the linearisation g - 2 J f = 0, f = J^{-1} g / 2 with g ~ h Pi
-    f = np.empty(3)
+    f0 = 0.5 * h * (p[9] * Pi0 + p[10] * Pi1 + p[11] * Pi2)
+    f1 = 0.5 * h * (p[12] * Pi0 + p[13] * Pi1 + p[14] * Pi2)
+    f2 = 0.5 * h * (p[15] * Pi0 + p[16] * Pi1 + p[17] * Pi2)
+    Rt = (R0[0, 0], R0[0, 1], R0[0, 2], R0[1, 0], R0[1, 1], R0[1, 2], R0[2, 0], R0[2, 1], R0[2, 2])
+    Jt = (p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8])
+    m0, m1, m2 = p[18], p[19], p[20]
+    Ji = (p[9], p[10], p[11], p[12], p[13], p[14], p[15], p[16], p[17])
     for i in range(3):
-        f[i] = 0.5 * h * (p[9 + 3 * i] * Pi[0] + p[9 + 3 * i + 1] * Pi[1] + p[9 + 3 * i + 2] * Pi[2])
-    Rout[0] = R
-    Wout[0, :] = omega0
+        for j in range(3):
+            Rout[0, i, j] = R0[i, j]
+        Wout[0, i] = omega0[i]
     k_out = 1
     total_it = 0
     max_it = 0
     status = 0
+    # the state lives in registers (tuples of floats) for the whole loop
     for k in range(1, n_steps + 1):
-        it = lgvi_step(R, Pi, h, p, F, Rn, f)
+        Rt, Pi0, Pi1, Pi2, f0, f1, f2, Ft, it = _step_scalar(Rt, Pi0, Pi1, Pi2, f0, f1, f2, h, Jt, m0, m1, m2)
         if it < 0:
             status = k  # the step at which the implicit equation had no (Newton) solution
             break
@@ -146,9 +188,10 @@ def integrate_lgvi(R0, omega0, h, n_steps, stride, p, Rout, Wout):
         if it > max_it:
             max_it = it
         if k % stride == 0:
-            Rout[k_out] = R
             for i in range(3):
-                Wout[k_out, i] = p[9 + 3 * i] * Pi[0] + p[9 + 3 * i + 1] * Pi[1] + p[9 + 3 * i + 2] * Pi[2]
+                for j in range(3):
+                    Rout[k_out, i, j] = Rt[3 * i + j]
+                Wout[k_out, i] = Ji[3 * i] * Pi0 + Ji[3 * i + 1] * Pi1 + Ji[3 * i + 2] * Pi2
             k_out += 1
     stats = np.zeros(4, dtype=np.int64)
     stats[0] = n_steps
