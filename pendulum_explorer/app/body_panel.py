@@ -141,7 +141,8 @@ class BodyPanel:
         self.custom.selected_index = None
         controls = w.VBox([self.preset, self.g, self.custom, self.msg, self.summary],
                           layout=w.Layout(width="480px", min_width="420px"))
-        self.widget = w.VBox([w.HBox([controls, w.VBox([self.preview], layout=w.Layout(flex="1 1 auto"))]),
+        self.widget = w.VBox([w.HBox([controls, w.VBox([self.preview], layout=w.Layout(width="100%", min_width="500px"))],
+                                     layout=w.Layout(width="100%")),
                               about(ABOUT, "About: the body and its small oscillations")])
         self.widget.layout.padding = "4px"
 

@@ -88,7 +88,7 @@ class SectionPanel:
             b.add_class(c)
             b.layout.width = b.layout.width or "110px"
         self.downloads = w.HTML()
-        self.paper = w.Dropdown(options=[("paper Fig. 2 presets…", None)] + PAPER_FIG2_ENERGIES, value=None,
+        self.paper = w.Dropdown(options=[("paper Fig. 2 presets…", "")] + PAPER_FIG2_ENERGIES, value="",
                                 layout=w.Layout(width="220px"))
         self.paper.add_class("pe-paper-preset")
         self.status = w.HTML()
@@ -450,7 +450,7 @@ class SectionPanel:
     @guarded(what="loading the paper preset")
     def _on_paper(self, change):
         E = change["new"]
-        if E is None:
+        if E is None or E == "":
             return
         self.paper_preset(E)
 
