@@ -321,17 +321,16 @@ def show_panel(page, cls, timeout=30_000):
             while (node && node.parentElement) {
                 const parent = node.parentElement;
                 // a lumino StackedPanel inside a TabPanel / ipywidgets Tab
-                if (parent.classList.contains('lm-StackedPanel') || parent.classList.contains('p-StackedPanel')) {
+                const pc = parent.classList;
+                if (pc.contains('lm-StackedPanel') || pc.contains('p-StackedPanel') || pc.contains('widget-tab-contents')
+                    || pc.contains('jupyter-widget-TabPanel-tabContents')) {
                     const idx = Array.from(parent.children).filter(
                         c => c.classList.contains('lm-Widget') || c.classList.contains('p-Widget')).indexOf(node);
                     const tabPanel = parent.parentElement;
-                    const bar = tabPanel && tabPanel.querySelector(':scope > .lm-TabBar, :scope > .p-TabBar');
+                    const bar = tabPanel && tabPanel.querySelector(':scope > .lm-TabBar, :scope > .p-TabBar, :scope > .widget-tab-bar');
                     if (bar && idx >= 0) {
                         const tabs = bar.querySelectorAll('.lm-TabBar-tab, .p-TabBar-tab');
-                        if (tabs[idx]) {
-                            const r = tabs[idx].getBoundingClientRect();
-                            return {x: r.x + r.width / 2, y: r.y + r.height / 2, title: tabs[idx].innerText};
-                        }
+                        if (tabs[idx]) return {kind: 'tab', index: idx, title: tabs[idx].innerText.trim()};
                     }
                 }
                 // accordion (ipywidgets 8): .jupyter-widget-Collapse with a header
@@ -339,15 +338,17 @@ def show_panel(page, cls, timeout=30_000):
                     parent.classList.contains('lm-Collapse-contents')) {
                     const head = parent.parentElement.querySelector(
                         ':scope > .jupyter-widget-Collapse-header, :scope > .lm-Collapse-header');
-                    if (head) { const r = head.getBoundingClientRect();
-                        return {x: r.x + r.width / 2, y: r.y + r.height / 2, title: head.innerText}; }
+                    if (head) return {kind: 'accordion', title: head.innerText.trim()};
                 }
                 node = parent;
             }
             return null;
         }""", cls)
     if opened:
-        page.mouse.click(opened["x"], opened["y"])
+        # lumino re-renders its tab nodes: find the tab again by its title and let playwright scroll to it
+        sel = ".lm-TabBar-tab, .p-TabBar-tab" if opened["kind"] == "tab" else \
+            ".jupyter-widget-Collapse-header, .lm-Collapse-header"
+        page.locator(sel).filter(has_text=opened["title"]).first.click()
     try:
         loc.wait_for(state="visible", timeout=timeout)
     except Exception as exc:
