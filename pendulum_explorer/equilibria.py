@@ -63,9 +63,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._core.fields import LP, energy_lp, lr_accel, mu_lp, rhs
-from ._jit import njit
+from ._core.fields import LP, invariants_batch, mu_lp, rhs
+from ._core.linearize import lr_jacobian_batch
 from .bodies import Pendulum
+from .reduction import attitude_from_gamma
 
 __all__ = [
     "equilibria", "equilibria_at_mu", "amended_potential", "energy_momentum_data", "equilibrium_attitude",
@@ -262,30 +263,10 @@ def amended_potential(pendulum, mu, Gamma):
 
 
 def equilibrium_attitude(Gamma, angle=0.0):
-    """A rotation ``R_e`` in SO(3) with ``R_e^T e3 = Gamma`` (the third row of R_e is Gamma).
-
-    Parameters
-    ----------
-    Gamma : (3,) array_like
-        Unit vector (normalised here).
-    angle : float
-        Rotation about the vertical: the result is ``exp(angle hat(e3)) R_0`` (the S^1 symmetry of Sec. 5.1);
-        all these share the same Gamma.
-
-    Returns
-    -------
-    (3, 3) array
-    """
+    """A rotation ``R_e`` in SO(3) with ``R_e^T e3 = Gamma``, rotated by ``angle`` about the vertical
+    (the S^1 symmetry of Sec. 5.1); see :func:`pendulum_explorer.reduction.attitude_from_gamma`."""
     G = np.asarray(Gamma, dtype=float)
-    G = G / np.linalg.norm(G)
-    a = np.eye(3)[np.argmin(np.abs(G))]
-    r1 = np.cross(a, G)
-    r1 /= np.linalg.norm(r1)
-    r2 = np.cross(G, r1)
-    R0 = np.vstack([r1, r2, G])  # rows r1, r2, G: right-handed since r1 x r2 = G
-    c, s = np.cos(angle), np.sin(angle)
-    Rz = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-    return Rz @ R0
+    return attitude_from_gamma(G / np.linalg.norm(G), angle)
 
 
 def equilibrium_manifold(pendulum, which="hanging", n=36):
@@ -329,66 +310,6 @@ def classify_eigenvalues(ev, rtol=STAB_RTOL):
 # ================================================================================================
 # linearisations (Eq 62 in a tangent chart; Eqs 31-32 in R^6)
 # ================================================================================================
-@njit
-def _lr_jac_batch(G, T1, T2, mu, p, hx, hv, out):
-    """(n, 4, 4) Jacobians of x'' = f(x, x') in the chart Gamma = normalise(G + x1 T1 + x2 T2)."""
-    n = G.shape[0]
-    q = p.copy()
-    a = np.empty(3)
-    g = np.empty(3)
-    v = np.empty(3)
-    zero = np.zeros(3)
-    for k in range(n):
-        q[21] = mu[k]
-        for i in range(4):
-            for j in range(4):
-                out[k, i, j] = 0.0
-        out[k, 0, 2] = 1.0
-        out[k, 1, 3] = 1.0
-        for col in range(2):
-            # position derivative: d a / d x_col (Gamma-dot = 0)
-            acc0 = 0.0
-            acc1 = 0.0
-            for st in range(4):
-                m = (2.0, -2.0, 1.0, -1.0)[st]
-                w = (-1.0, 1.0, 8.0, -8.0)[st]
-                nn = 0.0
-                for i in range(3):
-                    t = T1[k, i] if col == 0 else T2[k, i]
-                    g[i] = G[k, i] + m * hx * t
-                    nn += g[i] * g[i]
-                nn = np.sqrt(nn)
-                for i in range(3):
-                    g[i] /= nn
-                lr_accel(g, zero, q, a)
-                acc0 += w * (a[0] * T1[k, 0] + a[1] * T1[k, 1] + a[2] * T1[k, 2])
-                acc1 += w * (a[0] * T2[k, 0] + a[1] * T2[k, 1] + a[2] * T2[k, 2])
-            out[k, 2, col] = acc0 / (12.0 * hx)
-            out[k, 3, col] = acc1 / (12.0 * hx)
-            # velocity derivative (exactly quadratic: the stencil is exact up to rounding)
-            acc0 = 0.0
-            acc1 = 0.0
-            for st in range(4):
-                m = (2.0, -2.0, 1.0, -1.0)[st]
-                w = (-1.0, 1.0, 8.0, -8.0)[st]
-                for i in range(3):
-                    t = T1[k, i] if col == 0 else T2[k, i]
-                    v[i] = m * hv[k] * t
-                    g[i] = G[k, i]
-                lr_accel(g, v, q, a)
-                acc0 += w * (a[0] * T1[k, 0] + a[1] * T1[k, 1] + a[2] * T1[k, 2])
-                acc1 += w * (a[0] * T2[k, 0] + a[1] * T2[k, 1] + a[2] * T2[k, 2])
-            out[k, 2, 2 + col] = acc0 / (12.0 * hv[k])
-            out[k, 3, 2 + col] = acc1 / (12.0 * hv[k])
-
-
-@njit
-def _energy_mu_batch(G, W, p, out):
-    for k in range(G.shape[0]):
-        out[k, 0] = energy_lp(G[k], W[k], p)
-        out[k, 1] = mu_lp(G[k], W[k], p)
-
-
 def _tangent_basis(G):
     """Orthonormal tangent vectors (n, 3) x 2 at the rows of G."""
     G = np.atleast_2d(G)
@@ -411,7 +332,7 @@ def _lr_stability(pendulum, G, mu, k):
     w0 = np.sqrt(pendulum.m * pendulum.g * np.linalg.norm(pendulum.rho) / J1)
     hv = 1e-3 * (np.abs(k) + w0)
     A = np.empty((n, 4, 4))
-    _lr_jac_batch(G, np.ascontiguousarray(t1), np.ascontiguousarray(t2), np.ascontiguousarray(mu, dtype=float),
+    lr_jacobian_batch(G, np.ascontiguousarray(t1), np.ascontiguousarray(t2), np.ascontiguousarray(mu, dtype=float),
                   pendulum.params(0.0), 1e-3, hv, A)
     ev = _sort_rows(np.linalg.eigvals(A))
     return ev, classify_eigenvalues(ev)
@@ -439,7 +360,7 @@ def lr_linearization(pendulum, Gamma, mu):
     k = np.array([mu / (G[0] @ pendulum.J @ G[0])])
     J1 = pendulum.principal_moments[0]
     w0 = np.sqrt(pendulum.m * pendulum.g * np.linalg.norm(pendulum.rho) / J1)
-    _lr_jac_batch(np.ascontiguousarray(G), t1, t2, np.array([float(mu)]), pendulum.params(0.0), 1e-3,
+    lr_jacobian_batch(np.ascontiguousarray(G), t1, t2, np.array([float(mu)]), pendulum.params(0.0), 1e-3,
                   1e-3 * (np.abs(k) + w0), A)
     ev = _sort_rows(np.linalg.eigvals(A))[0]
     return A[0], ev, classify_eigenvalues(ev)
@@ -803,7 +724,7 @@ class _Ctx:
         k = branch * np.sqrt(self.mg * s)
         W = k[:, None] * Gb
         em = np.empty((len(Gb), 2))
-        _energy_mu_batch(np.ascontiguousarray(Gb), np.ascontiguousarray(W), self.p, em)
+        invariants_batch(LP, np.ascontiguousarray(np.concatenate([Gb, W], axis=1)), self.p, em)
         if self.stability:
             ev, cls = _lr_stability(self.pendulum, Gb, em[:, 1], k)
         else:
@@ -820,7 +741,7 @@ def _mirror(f, ctx):
     """
     W = -f.omega
     em = np.empty((len(W), 2))
-    _energy_mu_batch(np.ascontiguousarray(f.Gamma), np.ascontiguousarray(W), ctx.p, em)
+    invariants_batch(LP, np.ascontiguousarray(np.concatenate([f.Gamma, W], axis=1)), ctx.p, em)
     return Family(f.label, f.kind, -1, f.param.copy(), f.alpha.copy(), f.Gamma.copy(), W, em[:, 1], em[:, 0],
                   f.stability.copy(), f.eigenvalues.copy(), f.axis, f.static_ends, f._eval)
 
