@@ -515,7 +515,9 @@ def test_figures(sec0):
     sph = section_sphere_figure(sec, [r, r2])
     assert sph.data[0].type == "surface"
     assert sum(t.type == "scatter3d" and t.mode == "markers" for t in sph.data) >= 2
-    assert sph.layout.scene.camera.up.z == -1
+    assert sph.layout.scene.camera.up.z == 1
+    m0 = [t for t in sph.data if t.type == "scatter3d" and t.mode == "markers"][0]
+    np.testing.assert_allclose(np.column_stack([m0.x, -np.asarray(m0.y), -np.asarray(m0.z)]) / 1.005, r.Gamma)
 
 
 # ------------------------------------------------------------------------------------------------

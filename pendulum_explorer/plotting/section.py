@@ -103,47 +103,51 @@ def _sphere_mesh(n=40):
 
 def section_sphere_figure(section: PoincareSection, crossings=None, *, region=None, names=None, colours=None,
                           marker_size=2.0, title=None, show_equilibria=True, height=520, n_mesh=40):
-    """The section on the unit sphere S^2 in the body frame (Gamma), with the inaccessible region shaded.
+    """The section on the unit sphere S^2 of Gamma (body frame), with the inaccessible region shaded.
 
-    The camera's up vector is -e3 (e3 points down), so the hanging pole +e3 is at the bottom as in the paper.
+    Drawn in the display frame ``(X, Y, Z) = (Gamma1, -Gamma2, -Gamma3)`` — a half-turn about e1, so a proper
+    rotation (no mirror image) — in which Z points *up*: the hanging pole +e3 is at the bottom as in the paper.
+    Hover labels give the true Gamma.
     """
     from ..poincare import amended_potential
 
     X, Y, Z = _sphere_mesh(n_mesh)
-    V = amended_potential(section.pendulum, section.mu, np.stack([X, Y, Z], axis=-1))
+    V = amended_potential(section.pendulum, section.mu, np.stack([X, -Y, -Z], axis=-1))
     shade = np.where(V <= section.energy, 0.0, 1.0)
     fig = go.Figure()
     fig.add_trace(go.Surface(x=X, y=Y, z=Z, surfacecolor=shade, cmin=0.0, cmax=1.0,
                              colorscale=[[0.0, "rgb(245,245,245)"], [1.0, "rgb(150,150,150)"]], showscale=False,
-                             opacity=0.9, name="S^2", hoverinfo="skip", lighting=dict(ambient=0.9, diffuse=0.2)))
+                             opacity=1.0, name="S^2", hoverinfo="skip", lighting=dict(ambient=0.9, diffuse=0.2)))
     reg = region if region is not None else section.accessible_region()
     G = reg.boundary_Gamma
     if G.shape[0]:
         s = 1.003
-        fig.add_trace(go.Scatter3d(x=s * G[:, 0], y=s * G[:, 1], z=s * G[:, 2], mode="lines",
+        fig.add_trace(go.Scatter3d(x=s * G[:, 0], y=-s * G[:, 1], z=-s * G[:, 2], mode="lines",
                                    line=dict(color="black", width=2), name="V_mu = E", hoverinfo="skip"))
     for k, c in enumerate(_as_list(crossings)):
         if c.n_found == 0:
             continue
         nm = names[k] if names is not None and k < len(names) else f"trajectory {k + 1} ({c.n_found})"
         P = 1.005 * c.Gamma
-        fig.add_trace(go.Scatter3d(x=P[:, 0], y=P[:, 1], z=P[:, 2], mode="markers", name=nm,
-                                   marker=dict(size=marker_size, color=_colour(k, colours))))
-    fig.add_trace(go.Scatter3d(x=[0, 0], y=[0, 0], z=[1.0, -1.0], mode="markers+text",
+        fig.add_trace(go.Scatter3d(x=P[:, 0], y=-P[:, 1], z=-P[:, 2], mode="markers", name=nm, customdata=c.Gamma,
+                                   marker=dict(size=marker_size, color=_colour(k, colours)),
+                                   hovertemplate="Gamma = (%{customdata[0]:.4f}, %{customdata[1]:.4f}, "
+                                                 "%{customdata[2]:.4f})<extra>" + nm + "</extra>"))
+    fig.add_trace(go.Scatter3d(x=[0, 0], y=[0, 0], z=[-1.02, 1.02], mode="markers+text",
                                marker=dict(size=5, color=["royalblue", "crimson"]),
                                text=["+e3 (hanging)", "-e3 (inverted)"], name="poles"))
     if show_equilibria:
         eqs = section.relative_equilibria()
         if eqs:
             E = 1.01 * np.array(eqs)
-            fig.add_trace(go.Scatter3d(x=E[:, 0], y=E[:, 1], z=E[:, 2], mode="markers", name="relative equilibria",
+            fig.add_trace(go.Scatter3d(x=E[:, 0], y=-E[:, 1], z=-E[:, 2], mode="markers", name="relative equilibria",
                                        marker=dict(symbol="x", size=6, color="black")))
     ax = dict(range=[-1.1, 1.1], showbackground=False)
     fig.update_layout(
         title=title or f"Poincaré section on S^2  E = {section.energy:.4g},  mu = {section.mu:.4g}",
-        scene=dict(xaxis=dict(title="Gamma1", **ax), yaxis=dict(title="Gamma2", **ax),
-                   zaxis=dict(title="Gamma3", **ax), aspectmode="cube",
-                   camera=dict(up=dict(x=0, y=0, z=-1), eye=dict(x=1.6, y=1.2, z=-0.6))),
+        scene=dict(xaxis=dict(title="Gamma1", **ax), yaxis=dict(title="-Gamma2", **ax),
+                   zaxis=dict(title="-Gamma3 (up)", **ax), aspectmode="cube",
+                   camera=dict(up=dict(x=0, y=0, z=1), eye=dict(x=1.5, y=-1.3, z=0.6))),
         height=height, margin=dict(l=0, r=0, t=50, b=0), legend=dict(itemsizing="constant"))
     return fig
 
