@@ -1,14 +1,15 @@
-"""Run every numba kernel once on a small problem so that numba's on-disk cache is filled."""
-import importlib
+"""Run every numba kernel once on a small problem so that numba's on-disk cache is filled.
 
+Called by ``pendulum-explorer warmup`` (and so by ``tools/dev.py`` and Binder's ``postBuild``) and before
+``serve``: with a warm cache, import plus first call of any kernel takes well under a second.
+"""
 import numpy as np
-
-#: optional modules whose ``_warmup()`` function is called too (when present)
-OPTIONAL = ("pendulum_explorer.equilibria", "pendulum_explorer.poincare")
 
 
 def run():
-    from .presets import paper_fig2
+    from .equilibria import equilibria, equilibria_at_mu
+    from .poincare import PoincareSection
+    from .presets import paper_fig1, paper_fig2
     from .reduction import simulate_lr
     from .trajectory import simulate
 
@@ -16,11 +17,11 @@ def run():
     simulate(P, np.eye(3), [1.0, 1.0, 1.0], 0.1, method="dop853", n_out=3)
     simulate(P, np.eye(3), [1.0, 1.0, 1.0], 0.1, method="lgvi", dt=0.01, n_out=3)
     simulate_lr(P, [0.0, 0.0, 1.0], [0.1, -0.1, 0.0], 0.3, 0.1, n_out=3)
-    for name in OPTIONAL:
-        try:
-            mod = importlib.import_module(name)
-        except ImportError:
-            continue
-        fn = getattr(mod, "_warmup", None)
-        if fn is not None:
-            fn()
+    P1 = paper_fig1().pendulum
+    eq = equilibria(P1)
+    equilibria_at_mu(P1, 0.1, eq=eq)
+    sec, seed = PoincareSection.from_paper_ic(P, energy=0.0)
+    sec.accessible_region(n_phi=9, n_z=7)
+    sec.crossings(seed, 3)
+    res = sec.crossings(seed, 2)
+    sec.batch(np.asarray(res.Gamma), 2)
