@@ -121,7 +121,9 @@ def main():
             seeds.append(v)
     seeds = np.array(seeds)
     b = sec.batch(seeds, nb)  # warm
+    c0 = time.process_time()
     tp, _ = timeit(lambda: sec.batch(seeds, nb), 3)
+    cpu_per_wall = (time.process_time() - c0) / (3 * tp)
     nthreads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
@@ -133,6 +135,8 @@ def main():
     print(f"2. Batch: {m} seeds x {nb} crossings (accessible fraction of the sphere {reg.area_fraction:.2f})")
     print(f"   {'prange, ' + str(nthreads) + ' threads':34s} {tp:8.2f} s")
     print(f"   {'one thread':34s} {t1:8.2f} s")
+    print(f"   (CPU time / wall time while the prange batch ran: {cpu_per_wall:.2f}; a value near 1 means the other "
+          f"threads got no core — the machine load average is {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     print(f"   parallel speed-up {t1 / tp:.2f}x on {nthreads} threads; identical results: {same}; "
           f"statuses: {dict((x, b.status.count(x)) for x in sorted(set(b.status)))}; batch <= 3 s: {'PASS' if tp <= 3 else 'FAIL'}")
     print("   ('no_crossing': orbits that never return to P with e3^T(Gamma x Gammadot) > 0 within max_gap = "
