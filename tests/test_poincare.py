@@ -560,3 +560,22 @@ def test_section_seed_is_not_its_own_first_crossing(sec0):
     assert np.all(b.n_found == 1)
     # the seed (g = e3^T Gammadot = 0 up to rounding, either sign) is at t = 0; the first return is later
     assert b.t[:, 0].min() > 1e-2
+
+
+def test_lr_kernel_agrees_with_lp_kernel(fig2):
+    """The kernels also run on the Lagrange-Routh model (Eq 62); on a regular orbit both models give the same
+    crossings (an independent check of the LR right-hand side through the section)."""
+    sec, (G0, w0) = PoincareSection.from_paper_ic(fig2, -2.65)
+    p = fig2.params(sec.mu)
+    out = {}
+    for model, y0 in ((ksec.LP, np.concatenate([G0, w0])), (ksec.LR, np.concatenate([G0, np.cross(G0, w0)]))):
+        n = 20
+        G, W, D, T = np.empty((n, 3)), np.empty((n, 3)), np.empty((n, 3)), np.empty(n)
+        info = np.zeros(ksec.N_INFO, dtype=np.int64)
+        k = ksec.crossings(model, y0, p, n, 1e4, 1e3, 10 ** 6, 1e-12, 1e-12, G, W, D, T, info)
+        assert k == n and info[1] == ksec.OK
+        assert np.abs(D[:, 2]).max() <= 1e-10
+        out[model] = (G, W, T)
+    np.testing.assert_allclose(out[ksec.LR][0], out[ksec.LP][0], atol=1e-8)
+    np.testing.assert_allclose(out[ksec.LR][1], out[ksec.LP][1], atol=1e-7)
+    np.testing.assert_allclose(out[ksec.LR][2], out[ksec.LP][2], atol=1e-8)
