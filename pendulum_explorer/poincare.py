@@ -617,7 +617,7 @@ class PoincareSection:
             each chunk runs the single-threaded kernel.  Default: all seeds in this process with numba
             ``prange`` across cores.  The results are identical either way.
         n_chunks : int, optional
-            Number of chunks for the executor (default: min(#seeds, 4 * workers or 8)).
+            Number of chunks submitted to the executor (default: min(#seeds, 8)).
         """
         if isinstance(seeds, np.ndarray) and seeds.ndim == 2 and seeds.shape[1] in (3, 6):
             seed_list = list(seeds)
