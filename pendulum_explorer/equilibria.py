@@ -66,6 +66,7 @@ import numpy as np
 from ._core.fields import LP, invariants_batch, mu_lp, rhs
 from ._core.linearize import lr_jacobian_batch
 from .bodies import Pendulum
+from .poincare import amended_potential  # noqa: F401  (V_mu, Eq 76: one implementation, re-exported)
 from .reduction import attitude_from_gamma
 
 __all__ = [
@@ -240,26 +241,6 @@ def alpha_colour_value(alpha, scale):
     -inf -> -1 (blue), 0 -> 0, +inf -> +1 (red); with ``scale = J2`` the pole 1/J2 maps to 0.5.
     """
     return (2.0 / np.pi) * np.arctan(np.asarray(alpha, dtype=float) * scale)
-
-
-def amended_potential(pendulum, mu, Gamma):
-    """Amended potential ``V_mu(Gamma) = mu^2 / (2 Gamma^T J Gamma) - m g rho^T Gamma``.
-
-    Its critical points on S^2 are the Lagrange–Routh equilibria at ``mu`` (Eq 76).
-
-    Parameters
-    ----------
-    pendulum : Pendulum
-    mu : float
-    Gamma : (..., 3) array_like
-
-    Returns
-    -------
-    ndarray of shape ``Gamma.shape[:-1]``
-    """
-    G = np.asarray(Gamma, dtype=float)
-    gJg = np.einsum("...i,ij,...j->...", G, pendulum.J, G)
-    return mu * mu / (2.0 * gJg) - G @ pendulum.mgrho
 
 
 def equilibrium_attitude(Gamma, angle=0.0):
