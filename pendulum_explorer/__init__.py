@@ -3,7 +3,8 @@
 Public API
 ----------
 Pendulum, Body, presets, simulate, Trajectory, simulate_lr (Lagrange-Routh + reconstruction),
-the body builders (elliptic_cylinder, box, ellipsoid) and the error classes.
+geometric_phase, equilibria / equilibria_at_mu / energy_momentum_data (Props 9, 20), PoincareSection
+(Sec. 5.6), the body builders (elliptic_cylinder, box, ellipsoid) and the error classes.
 """
 from . import errors, presets
 from .bodies import Body, Mesh, Pendulum, box, build_body, ellipsoid, elliptic_cylinder
@@ -16,12 +17,16 @@ from .errors import (
     InvalidStateError,
     PendulumError,
 )
+from .equilibria import amended_potential, energy_momentum_data, equilibria, equilibria_at_mu
+from .poincare import PoincareSection, chart_from_sphere, paper_initial_state, sphere_from_chart
 from .reduction import attitude_from_gamma, geometric_phase, lp_from_lr, lr_from_lp, simulate_lr
 from .trajectory import Trajectory, simulate
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "equilibria", "equilibria_at_mu", "amended_potential", "energy_momentum_data",
+    "PoincareSection", "chart_from_sphere", "sphere_from_chart", "paper_initial_state",
     "Pendulum", "Body", "Mesh", "presets", "errors", "simulate", "simulate_lr", "Trajectory",
     "geometric_phase", "elliptic_cylinder", "box", "ellipsoid", "build_body", "attitude_from_gamma", "lr_from_lp", "lp_from_lr",
     "PendulumError", "InvalidPendulumError", "BalancedPendulumError", "InaccessibleError",
