@@ -58,28 +58,31 @@ def expm_so3(w):
 
 @njit
 def logm_so3(R):
-    """Logarithm on SO(3): the vector ``w`` with ``|w| <= pi`` and ``expm_so3(w) == R``."""
+    """Logarithm on SO(3): the vector ``w`` with ``|w| <= pi`` and ``expm_so3(w) == R``.
+
+    The angle is ``atan2(sin, cos)`` (accurate everywhere); near ``pi`` the axis comes from the symmetric
+    part ``(R + R^T)/4 + I/2 = cos^2(th/2) I + sin^2(th/2) n n^T`` and its sign from the skew part.
+    """
     c = 0.5 * (R[0, 0] + R[1, 1] + R[2, 2] - 1.0)
-    c = min(1.0, max(-1.0, c))
-    th = np.arccos(c)
     s = np.empty(3)
     s[0] = R[2, 1] - R[1, 2]
     s[1] = R[0, 2] - R[2, 0]
     s[2] = R[1, 0] - R[0, 1]
+    sin_th = 0.5 * np.sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2])
+    th = np.arctan2(sin_th, c)
     if th < 1e-4:
-        # sin(th)/th ~ 1 - th^2/6; s = 2 sin(th) * axis
+        # th / (2 sin th) = 1/2 (1 + th^2/6 + ...)
         return 0.5 * (1.0 + th * th / 6.0) * s
-    if np.pi - th > 1e-4:
-        return th / (2.0 * np.sin(th)) * s
-    # Near pi: axis from the symmetric part, B = (R + I)/2 = n n^T (approximately)
-    B = 0.5 * (R + np.eye(3))
+    if np.pi - th > 1e-2:
+        return th / (2.0 * sin_th) * s
+    B = 0.25 * (R + R.T) + 0.5 * np.eye(3)
     k = 0
     for i in range(1, 3):
         if B[i, i] > B[k, k]:
             k = i
-    n = B[:, k] / np.sqrt(max(B[k, k], 1e-300))
+    n = B[:, k].copy()
+    n[k] -= np.cos(0.5 * th) ** 2  # remove the cos^2(th/2) I part
     n = n / np.sqrt(n[0] ** 2 + n[1] ** 2 + n[2] ** 2)
-    # fix the sign with the (small) skew part
     if n[0] * s[0] + n[1] * s[1] + n[2] * s[2] < 0.0:
         n = -n
     return th * n
