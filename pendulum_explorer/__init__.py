@@ -17,6 +17,7 @@ from .errors import (
     InvalidStateError,
     PendulumError,
 )
+from .chaos import LyapunovResult, lyapunov_exponent
 from .equilibria import amended_potential, energy_momentum_data, equilibria, equilibria_at_mu
 from .poincare import PoincareSection, chart_from_sphere, paper_initial_state, sphere_from_chart
 from .reduction import attitude_from_gamma, geometric_phase, lp_from_lr, lr_from_lp, simulate_lr
@@ -25,7 +26,7 @@ from .trajectory import Trajectory, simulate
 __version__ = "0.1.0"
 
 __all__ = [
-    "equilibria", "equilibria_at_mu", "amended_potential", "energy_momentum_data",
+    "lyapunov_exponent", "LyapunovResult", "equilibria", "equilibria_at_mu", "amended_potential", "energy_momentum_data",
     "PoincareSection", "chart_from_sphere", "sphere_from_chart", "paper_initial_state",
     "Pendulum", "Body", "Mesh", "presets", "errors", "simulate", "simulate_lr", "Trajectory",
     "geometric_phase", "elliptic_cylinder", "box", "ellipsoid", "build_body", "attitude_from_gamma", "lr_from_lp", "lp_from_lr",

@@ -7,6 +7,7 @@ import numpy as np
 
 
 def run():
+    from .chaos import lyapunov_exponent
     from .equilibria import equilibria, equilibria_at_mu
     from .poincare import PoincareSection
     from .presets import paper_fig1, paper_fig2
@@ -25,3 +26,4 @@ def run():
     sec.crossings(seed, 3)
     res = sec.crossings(seed, 2)
     sec.batch(np.asarray(res.Gamma), 2)
+    lyapunov_exponent(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], t_total=0.2, tau=0.1)
