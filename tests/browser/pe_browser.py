@@ -207,6 +207,21 @@ def kernel_pids(server_pid):
     return [p for p in descendants(server_pid) if "ipykernel" in cmdline(p)]
 
 
+def memory(pid):
+    """RSS, PSS and USS (private) bytes of a process from /proc (0 when it is gone)."""
+    out = {"rss": rss_bytes(pid), "pss": 0, "uss": 0}
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            k, _, v = line.partition(":")
+            if k == "Pss":
+                out["pss"] = int(v.split()[0]) * 1024
+            elif k in ("Private_Clean", "Private_Dirty"):
+                out["uss"] += int(v.split()[0]) * 1024
+    except OSError:
+        pass
+    return out
+
+
 def rss_bytes(pid):
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
