@@ -58,8 +58,11 @@ _define_constants()
 
 
 @njit(inline="always")
-def _stages(model, t, y, h, p, K, s0, s1, ytmp):
-    """Fill K[s0:s1] with the Runge-Kutta stages (K[0:s0] already known); s0 >= 1, s1 <= 16, s != 12.
+def _stages(model, t, y, h, p, K, s0, s1, ytmp, y_new):
+    """Fill K[s0:s1] with the Runge-Kutta stages (K[0:s0] already known), 1 <= s0 < s1 <= 16.
+
+    Stage 12 is the first-same-as-last stage: its argument is the 8th-order solution, which is also
+    written to ``y_new`` (A[12] is the B row), and ``K[12] = f(t + h, y_new)``.
 
     Inlined into its callers, together with the right-hand side, so that the step loop makes no calls.
     """
@@ -98,6 +101,11 @@ def _stages(model, t, y, h, p, K, s0, s1, ytmp):
         elif s == 11:
             for i in range(n):
                 ytmp[i] = y[i] + h * (_A11_0 * K[0, i] + _A11_3 * K[3, i] + _A11_4 * K[4, i] + _A11_5 * K[5, i] + _A11_6 * K[6, i] + _A11_7 * K[7, i] + _A11_8 * K[8, i] + _A11_9 * K[9, i] + _A11_10 * K[10, i])
+        elif s == 12:
+            for i in range(n):
+                yn = y[i] + h * (_B0 * K[0, i] + _B5 * K[5, i] + _B6 * K[6, i] + _B7 * K[7, i] + _B8 * K[8, i] + _B9 * K[9, i] + _B10 * K[10, i] + _B11 * K[11, i])
+                ytmp[i] = yn
+                y_new[i] = yn
         elif s == 13:  # the dense-output stages 13-15 (K[12] is the FSAL stage f(t + h, y_new))
             for i in range(n):
                 ytmp[i] = y[i] + h * (_A13_0 * K[0, i] + _A13_6 * K[6, i] + _A13_7 * K[7, i] + _A13_8 * K[8, i] + _A13_9 * K[9, i] + _A13_10 * K[10, i] + _A13_11 * K[11, i] + _A13_12 * K[12, i])
@@ -108,15 +116,14 @@ def _stages(model, t, y, h, p, K, s0, s1, ytmp):
             for i in range(n):
                 ytmp[i] = y[i] + h * (_A15_0 * K[0, i] + _A15_5 * K[5, i] + _A15_6 * K[6, i] + _A15_7 * K[7, i] + _A15_8 * K[8, i] + _A15_12 * K[12, i] + _A15_13 * K[13, i] + _A15_14 * K[14, i])
         _rhs(model, t + C[s] * h, ytmp, p, K[s])
+    # (unconditional last use of the arrays: lets numba prune the refcounts of the inlined arguments)
+    return y.shape[0] + K.shape[0] + ytmp.shape[0] + y_new.shape[0] + p.shape[0]
 
 
 @njit(inline="always")
 def _step(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
     n = y.shape[0]
-    _stages(model, t, y, h, p, K, 1, N_STAGES, ytmp)
-    for i in range(n):
-        y_new[i] = y[i] + h * (_B0 * K[0, i] + _B5 * K[5, i] + _B6 * K[6, i] + _B7 * K[7, i] + _B8 * K[8, i] + _B9 * K[9, i] + _B10 * K[10, i] + _B11 * K[11, i])
-    _rhs(model, t + h, y_new, p, K[N_STAGES])
+    _stages(model, t, y, h, p, K, 1, N_STAGES + 1, ytmp, y_new)
     err5 = 0.0
     err3 = 0.0
     for i in range(n):
@@ -145,7 +152,7 @@ def step(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
 def dense_prepare(model, t, y, y_new, h, p, K, F, ytmp):
     """Interpolation coefficients ``F`` (7 x n) of the accepted step ``t -> t + h``."""
     n = y.shape[0]
-    _stages(model, t, y, h, p, K, N_STAGES + 1, N_STAGES_EXTENDED, ytmp)
+    _stages(model, t, y, h, p, K, N_STAGES + 1, N_STAGES_EXTENDED, ytmp, ytmp)
     for i in range(n):
         dlt = y_new[i] - y[i]
         F[0, i] = dlt
@@ -231,7 +238,7 @@ def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
     Y[0, :] = y0
     k_out = 1
     dt_out = t_final / (n_out - 1) if n_out > 1 else t_final
-    _rhs(model, t, y, p, K[0])
+    rhs(model, t, y, p, K[0])
     nfev = 1
     h = initial_step(model, t, y, K[0], p, rtol, atol, t_final, ytmp, f1)
     nfev += 1
@@ -246,7 +253,7 @@ def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
         if h < 1e-14 * max(1.0, abs(t)):
             status = STEP_TOO_SMALL
             break
-        err = _step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+        err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
         nfev += N_STAGES
         if not np.isfinite(err):
             h *= MIN_FACTOR
@@ -301,9 +308,9 @@ def integrate_fixed(model, y0, h, n_steps, p):
     y_new = np.empty(n)
     ytmp = np.empty(n)
     t = 0.0
-    _rhs(model, t, y, p, K[0])
+    rhs(model, t, y, p, K[0])
     for _ in range(n_steps):
-        _step(model, t, y, h, p, K, y_new, ytmp, 1.0, 1.0)
+        step(model, t, y, h, p, K, y_new, ytmp, 1.0, 1.0)
         t += h
         for i in range(n):
             y[i] = y_new[i]

@@ -1,0 +1,279 @@
+"""Side-by-side benchmark of the integrators (issue #2, section 8).  Not a test: nothing here is asserted.
+
+Problem: the body of Fig. 2 (J = diag(0.13, 0.28, 0.17), rho = [0, 0, 0.3], m = 1, g = 9.81) from R0 = I,
+omega0 = c [1, 1, 1] with c chosen so that E = 0, integrated to T = 1000 s and sampled on 1001 evenly spaced
+times (the errors below are maxima over these samples).
+
+Rows
+----
+* project DOP853, LP model (6-dim kernel ``integrate_uniform``), rtol 1e-10 / atol 1e-12 and 1e-12 / 1e-14;
+* project DOP853 through ``simulate`` (LP model carrying the attitude, 15 dims, plus Trajectory assembly);
+* project LGVI (``integrate_lgvi`` kernel, h = 0.005, 200 000 steps);
+* scipy ``solve_ivp(method="DOP853", rtol=1e-10, atol=1e-12)`` on the same 6-dim right-hand side (a Python
+  wrapper calling the numba ``rhs``), run once (about half a minute);
+* heyoka ``taylor_adaptive`` at its default tolerance (machine epsilon) on the same ODE built in heyoka's
+  expression system (skipped with a note when heyoka is not importable: a bench extra, never a dependency).
+
+Wall times are warm (compilation excluded) and the best of a few repeats for the fast rows; 2 CPU cores are
+shared with other work, so best-of is the meaningful number.  Energy errors are divided by the energy scale
+m g |rho| (= 2.943 J here; E itself is 0).  Then two subprocesses measure the cold JIT compilation of every
+kernel (``PENDULUM_EXPLORER_NO_CACHE=1``: import + ``pendulum_explorer._warmup.run()``) and import plus first
+call from a warm cache.
+
+Run:  python benchmarks/bench_integrators.py [--quick]   (--quick: T = 100 s, for a smoke test)
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+import pendulum_explorer as pe  # noqa: E402
+from pendulum_explorer._core import dop853 as dop  # noqa: E402
+from pendulum_explorer._core import fields as F  # noqa: E402
+from pendulum_explorer._core.lgvi import integrate_lgvi  # noqa: E402
+from pendulum_explorer.presets import paper_fig2  # noqa: E402
+from pendulum_explorer.trajectory import orthogonality_errors  # noqa: E402
+
+QUICK = "--quick" in sys.argv
+T_FINAL = 100.0 if QUICK else 1000.0
+N_OUT = 1001
+H_LGVI = 0.005
+REPEATS = 5
+
+# targets (issue #2, section 8)
+SPEEDUP_VS_SCIPY = 1000.0
+LGVI_NS_PER_STEP = 150.0
+COLD_JIT_S = 20.0
+WARM_FIRST_CALL_S = 1.0
+
+P = paper_fig2().pendulum
+p = P.params()
+J = np.asarray(P.J)
+mgrho = p[18:21].copy()
+E_SCALE = float(np.linalg.norm(mgrho))  # m g |rho|
+R0 = np.eye(3)
+C0 = np.sqrt(2.0 * mgrho[2] / np.sum(J))  # E = c^2/2 * sum(J) - m g rho_3 = 0 for omega0 = c [1, 1, 1]
+W0 = C0 * np.ones(3)
+Y0_LP = np.concatenate([R0[2, :], W0])
+T_GRID = np.linspace(0.0, T_FINAL, N_OUT)
+
+
+def invariants_lp(Y):
+    """E and mu on rows (Gamma, omega)."""
+    inv = np.empty((Y.shape[0], 2))
+    F.invariants_batch(F.LP, np.ascontiguousarray(Y[:, :6]), p, inv)
+    return inv[:, 0], inv[:, 1]
+
+
+def errors(Y, R=None):
+    E, mu = invariants_lp(Y)
+    d = {"dE": float(np.max(np.abs(E - E[0]))) / E_SCALE, "dmu": float(np.max(np.abs(mu - mu[0])))}
+    d["orth"] = float(orthogonality_errors(R).max()) if R is not None else None
+    return d
+
+
+def best_of(fn, repeats):
+    best = np.inf
+    out = None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+rows = []
+
+
+def add(name, wall, steps, err, note=""):
+    rows.append({"name": name, "wall": wall, "steps": steps, "err": err, "note": note})
+
+
+# ---------------------------------------------------------------------------------------------------------
+# project DOP853, 6-dim LP kernel
+TOLS = ((1e-10, 1e-12), (1e-12, 1e-14))
+for rtol, atol in TOLS:
+    Y = np.empty((N_OUT, 6))
+    dop.integrate_uniform(F.LP, Y0_LP, 1.0, 3, p, rtol, atol, 10**9, Y[:3])  # compile / load
+
+    def run(rtol=rtol, atol=atol, Y=Y):
+        return dop.integrate_uniform(F.LP, Y0_LP, T_FINAL, N_OUT, p, rtol, atol, 10**9, Y)
+
+    wall, st = best_of(run, REPEATS)
+    add(f"DOP853 LP kernel (6)  rtol {rtol:.0e}", wall, int(st[0]), errors(Y),
+        f"{int(st[1])} rejected, {int(st[2])} f-evals")
+
+# project DOP853 through simulate (LP + attitude, 15 dims)
+for rtol, atol in TOLS:
+    pe.simulate(P, R0, W0, 1.0, method="dop853", rtol=rtol, atol=atol, n_out=3)
+
+    def run(rtol=rtol, atol=atol):
+        return pe.simulate(P, R0, W0, T_FINAL, method="dop853", rtol=rtol, atol=atol, n_out=N_OUT)
+
+    wall, tr = best_of(run, REPEATS)
+    add(f"DOP853 simulate (15)  rtol {rtol:.0e}", wall, tr.stats["n_steps"],
+        errors(np.concatenate([tr.Gamma, tr.omega], axis=1), tr.R), f"{tr.stats['n_rejected']} rejected")
+
+# project LGVI kernel
+n_steps = int(round(T_FINAL / H_LGVI))
+stride = n_steps // (N_OUT - 1)
+RL = np.empty((N_OUT, 3, 3))
+WL = np.empty((N_OUT, 3))
+integrate_lgvi(R0, W0, H_LGVI, 10, 10, p, RL[:2], WL[:2])
+wall, st = best_of(lambda: integrate_lgvi(R0, W0, H_LGVI, n_steps, stride, p, RL, WL), REPEATS)
+add(f"LGVI kernel  h = {H_LGVI}", wall, n_steps, errors(np.concatenate([RL[:, 2, :], WL], axis=1), RL),
+    f"{int(st[1]) / n_steps:.2f} Newton it/step")
+
+# scipy
+try:
+    from scipy.integrate import solve_ivp
+
+    def f_py(t, y):
+        dy = np.empty(6)
+        F.rhs(F.LP, t, y, p, dy)
+        return dy
+
+    f_py(0.0, Y0_LP)
+    t0 = time.perf_counter()
+    sol = solve_ivp(f_py, (0.0, T_FINAL), Y0_LP, method="DOP853", rtol=1e-10, atol=1e-12, t_eval=T_GRID)
+    wall = time.perf_counter() - t0
+    steps = (sol.nfev - 2) // 12  # 12 evaluations per step attempt (+2 for the start)
+    add("scipy solve_ivp DOP853 rtol 1e-10", wall, steps, errors(sol.y.T), f"{sol.nfev} f-evals, steps=attempts")
+    SCIPY = rows[-1]
+except ImportError:
+    SCIPY = None
+    print("note: scipy not importable, scipy row skipped")
+
+# heyoka
+HEYOKA = None
+try:
+    import heyoka as hy
+except ImportError:
+    print("note: heyoka not importable (bench extra: pip install heyoka, Linux only), heyoka row skipped")
+else:
+    G = hy.make_vars("G0", "G1", "G2")
+    w = hy.make_vars("w0", "w1", "w2")
+    Ji = np.linalg.inv(J)
+    Jw = [sum(float(J[i, k]) * w[k] for k in range(3)) for i in range(3)]
+
+    def cross(a, b):
+        return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+
+    tq = cross(Jw, w)
+    tg = cross([float(v) for v in mgrho], G)
+    tot = [tq[i] + tg[i] for i in range(3)]
+    wdot = [sum(float(Ji[i, k]) * tot[k] for k in range(3)) for i in range(3)]
+    Gdot = cross(G, w)
+    sys_ = [(G[i], Gdot[i]) for i in range(3)] + [(w[i], wdot[i]) for i in range(3)]
+    t0 = time.perf_counter()
+    ta = hy.taylor_adaptive(sys_, list(Y0_LP))
+    t_build = time.perf_counter() - t0
+
+    def run_hy():
+        ta.time = 0.0
+        ta.state[:] = Y0_LP
+        return ta.propagate_grid(T_GRID)
+
+    wall, res = best_of(run_hy, REPEATS)
+    add("heyoka taylor_adaptive (default tol)", wall, int(res[3]), errors(res[5]),
+        f"tol {ta.tol:.1e}, order {ta.order}, build {t_build:.1f} s")
+    HEYOKA = rows[-1]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# compilation: cold (no cache) and warm cache
+def run_sub(code, env_extra):
+    env = dict(os.environ)
+    env.update(env_extra)
+    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True,
+                         text=True, check=True)
+    return time.perf_counter() - t0, float(out.stdout.strip().splitlines()[-1])
+
+
+COLD = """
+    import time
+    t0 = time.perf_counter()
+    import pendulum_explorer
+    from pendulum_explorer import _warmup
+    _warmup.run()
+    print(time.perf_counter() - t0)
+"""
+FIRST_CALL = """
+    import time
+    t0 = time.perf_counter()
+    import numpy as np
+    import pendulum_explorer as pe
+    from pendulum_explorer.presets import paper_fig2
+    pe.simulate(paper_fig2().pendulum, np.eye(3), [1.0, 1.0, 1.0], 1.0, method="dop853", n_out=11)
+    print(time.perf_counter() - t0)
+"""
+cold_proc, cold = run_sub(COLD, {"PENDULUM_EXPLORER_NO_CACHE": "1"})
+run_sub(COLD, {})  # make sure the on-disk cache is warm (normally done by the set-up command)
+warm = min(run_sub(FIRST_CALL, {})[1] for _ in range(3))
+
+# ---------------------------------------------------------------------------------------------------------
+# table
+scipy_wall = SCIPY["wall"] if SCIPY else np.nan
+print()
+print(f"Fig. 2 body, E = 0 (omega0 = {C0:.6f} [1, 1, 1], R0 = I), T = {T_FINAL:g} s, {N_OUT} samples; "
+      f"E-scale = m g |rho| = {E_SCALE:.4g} J")
+print(f"python {sys.version.split()[0]}, numpy {np.__version__}, numba "
+      f"{__import__('numba').__version__}" + (f", heyoka {hy.__version__}" if HEYOKA else ""))
+hdr = (f"{'integrator':38s} {'wall':>10s} {'steps':>8s} {'ns/step':>8s} {'max|dE|/mg|rho|':>15s} "
+       f"{'max|dmu|':>9s} {'|RtR-I|':>9s} {'vs scipy':>9s}  notes")
+print(hdr)
+print("-" * len(hdr))
+for r in rows:
+    e = r["err"]
+    wall = r["wall"]
+    ws = f"{wall * 1e3:8.2f}ms" if wall < 10 else f"{wall:9.2f}s"
+    orth = f"{e['orth']:9.1e}" if e["orth"] is not None else f"{'-':>9s}"
+    print(f"{r['name']:38s} {ws:>10s} {r['steps']:8d} {wall / r['steps'] * 1e9:8.0f} {e['dE']:15.2e} "
+          f"{e['dmu']:9.1e} {orth} {scipy_wall / wall:8.0f}x  {r['note']}")
+print("(ns/step = wall / accepted steps; DOP853 tolerances: rtol 1e-10 with atol 1e-12, rtol 1e-12 with "
+      "atol 1e-14)")
+print(f"cold JIT of all kernels (import + _warmup.run(), PENDULUM_EXPLORER_NO_CACHE=1): {cold:.1f} s "
+      f"(subprocess {cold_proc:.1f} s)")
+print(f"import + first simulate() from a warm cache: {warm:.2f} s (best of 3, in-process timer)")
+
+# targets
+print()
+res = []
+
+
+def target(name, ok, detail):
+    res.append(ok)
+    print(f"{'PASS' if ok else 'MISS'}  {name}: {detail}")
+
+
+kern = {rt: r for rt, r in zip((1e-10, 1e-12), rows[0:2])}
+if SCIPY:
+    cands = [r for r in rows[:4] if r["err"]["dE"] <= SCIPY["err"]["dE"]]
+    best = min(cands, key=lambda r: r["wall"]) if cands else None
+    if best is None:
+        target("DOP853 >= 1000x scipy at equal or smaller |dE|", False, "no project DOP853 run reaches scipy's error")
+    else:
+        target("DOP853 >= 1000x scipy at equal or smaller |dE|", scipy_wall / best["wall"] >= SPEEDUP_VS_SCIPY,
+               f"{best['name'].strip()}: {scipy_wall / best['wall']:.0f}x, |dE| {best['err']['dE']:.1e} <= scipy "
+               f"{SCIPY['err']['dE']:.1e}")
+if HEYOKA:
+    k = kern[1e-12]
+    target("DOP853 rtol 1e-12 no slower than heyoka (default tol)", k["wall"] <= HEYOKA["wall"],
+           f"{k['wall'] * 1e3:.1f} ms (|dE| {k['err']['dE']:.1e}) vs heyoka {HEYOKA['wall'] * 1e3:.1f} ms "
+           f"(|dE| {HEYOKA['err']['dE']:.1e}); 15-dim simulate: {rows[3]['wall'] * 1e3:.1f} ms")
+lg = rows[4]
+target(f"LGVI <= {LGVI_NS_PER_STEP:g} ns/step (h = {H_LGVI})", lg["wall"] / lg["steps"] * 1e9 <= LGVI_NS_PER_STEP,
+       f"{lg['wall'] / lg['steps'] * 1e9:.0f} ns/step")
+target(f"cold JIT <= {COLD_JIT_S:g} s", cold <= COLD_JIT_S, f"{cold:.1f} s")
+target(f"import + first call (warm cache) <= {WARM_FIRST_CALL_S:g} s", warm <= WARM_FIRST_CALL_S, f"{warm:.2f} s")
