@@ -61,6 +61,16 @@ def test_sphere_family_filter_and_eq7a():
         equilibria_sphere_figure(eq, view="side")
 
 
+def test_sphere_selected_marker_and_view_case(eq1):
+    p = eq1.isolated[0]
+    fig = equilibria_sphere_figure(eq1, view="3D", selected=p)
+    assert fig.layout.scene.camera.eye.z == CAMERAS["3d"]["eye"]["z"]
+    sel = fig.data[-1]
+    assert sel.name == "selected" and sel.marker.symbol == "circle-open"
+    np.testing.assert_allclose([sel.x[0], sel.y[0], sel.z[0]], p.Gamma)
+    assert all(t.name != "selected" for t in equilibria_sphere_figure(eq1).data)
+
+
 def test_energy_momentum_figure(eq1):
     fig = energy_momentum_figure(eq1, marker=(0.5, -1.0))
     lines = [t for t in fig.data if t.mode == "lines"]

@@ -515,6 +515,36 @@ def test_figures(sec0):
     np.testing.assert_allclose(np.column_stack([m0.x, -np.asarray(m0.y), -np.asarray(m0.z)]) / 1.005, r.Gamma)
 
 
+def test_figures_dashboard_options(sec0):
+    """What the dashboard uses: a clickable chart, one crossings trace per launch, arrays of Gamma as input."""
+    from pendulum_explorer.plotting.colours import OKABE_ITO
+    from pendulum_explorer.plotting.section import (CLICK_HINT, PALETTE, crossings_trace, section_chart_figure,
+                                                    section_sphere_figure)
+
+    sec, seed = sec0
+    r = sec.crossings(seed, 40)
+    assert tuple(PALETTE) == tuple(OKABE_ITO)
+    fig = section_chart_figure(sec, clickable=True, title="T")
+    assert fig.data[0].type == "heatmap" and fig.layout.title.text.startswith("T") and CLICK_HINT in fig.layout.title.text
+    assert fig.layout.showlegend is False and fig.layout.dragmode is False
+    assert fig.layout.xaxis.fixedrange and fig.layout.yaxis.fixedrange
+    assert tuple(fig.layout.yaxis.range) == (1.0, -1.0)
+    plain = section_chart_figure(sec)
+    assert CLICK_HINT not in plain.layout.title.text and plain.layout.dragmode is None
+    empty = crossings_trace(name="#1", colour="#000000", webgl=True)
+    assert empty.type == "scattergl" and len(empty.x) == 0 and empty.name == "#1"
+    t1, t2 = crossings_trace(r, name="a", colour="red"), crossings_trace(r.Gamma, name="a", colour="red")
+    np.testing.assert_allclose(t1.x, chart_from_sphere(r.Gamma)[0])
+    np.testing.assert_allclose(t1.y, t2.y)
+    # (n, 3) arrays of Gamma work like Crossings, in both figures
+    a = section_chart_figure(sec, [r.Gamma], names=["x"], colours=["#123456"])
+    tr = [t for t in a.data if t.name == "x"][0]
+    assert tr.marker.color == "#123456"
+    np.testing.assert_allclose(tr.y, chart_from_sphere(r.Gamma)[1])
+    sph = section_sphere_figure(sec, [r.Gamma, np.zeros((0, 3))], names=["#1", "#2"], showlegend=False)
+    assert [t.name for t in sph.data if t.name in ("#1", "#2")] == ["#1"] and sph.layout.showlegend is False
+
+
 # ------------------------------------------------------------------------------------------------
 # Fig. 2: regular at the lowest and highest energies, scattered at E = 0 and 2.03
 # ------------------------------------------------------------------------------------------------

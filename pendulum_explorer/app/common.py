@@ -12,6 +12,8 @@ import json
 import ipywidgets as w
 from plotly.io.json import to_json_plotly
 
+from ..plotting.colours import OKABE_ITO
+
 log = logging.getLogger("pendulum_explorer.app")
 if not log.handlers:  # the server log (Voila's stderr)
     _h = logging.StreamHandler()
@@ -20,8 +22,8 @@ if not log.handlers:  # the server log (Voila's stderr)
     log.setLevel(logging.INFO)
     log.propagate = False
 
-#: Okabe-Ito colour-blind-safe palette (trajectories cycle through it, black last)
-PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+#: trajectory colours: the Okabe-Ito colour-blind-safe palette of the plotting layer (black last)
+PALETTE = list(OKABE_ITO)
 
 _STYLES = {
     "info": "color:#1a1a1a;background:#eef5fb;border-left:4px solid #0072B2;",

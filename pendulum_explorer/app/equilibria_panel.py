@@ -6,8 +6,9 @@ import html
 import ipywidgets as w
 import numpy as np
 
+from ..plotting.diagrams import energy_momentum_figure
+from ..plotting.sphere import equilibria_sphere_figure
 from .common import Messages, Task, about, figure_output, guarded, show_figure
-from .figures import energy_momentum_figure, equilibria_sphere_figure
 
 ABOUT = r"""
 <p>A relative equilibrium is a steady spin about the vertical: \(\Gamma\) is constant in the body and
@@ -22,10 +23,11 @@ $$\Gamma_e = -\frac{n_\alpha}{\|n_\alpha\|},\qquad n_\alpha = (J - I/\alpha)^{-1
 Lagrange&ndash;Routh picture it is a critical point of the amended potential \(V_\mu\), and its stability follows from
 the four eigenvalues of the linearisation of (62): purely imaginary pairs (elliptic&ndash;elliptic) mean linearly
 stable; a real pair means a saddle.</p>
-<p><b>Reading the picture.</b> The sphere is the set of directions of gravity seen from the body. Thick blue
-curves are stable relative equilibria, dotted orange / vermilion ones are unstable. The energy&ndash;momentum
-diagram plots the same families in the \((\mu, E)\) plane: for a given \(\mu\) the lowest curve is the ground
-state. Pick a point below to read its numbers, then <i>launch nearby</i> to watch a slightly perturbed motion
+<p><b>Reading the picture.</b> The sphere is the set of directions of gravity seen from the body. Thick solid
+curves are linearly stable relative equilibria, thin dashed ones are unstable; their colour gives \(\alpha\)
+(blue \(-\infty\) &hellip; red \(+\infty\)), and a ring marks the selected point. The energy&ndash;momentum
+diagram plots the same families in the \((\mu, E)\) plane, coloured by stability class (green solid =
+elliptic&ndash;elliptic = stable): for a given \(\mu\) the lowest curve is the ground state. Pick a point below to read its numbers, then <i>launch nearby</i> to watch a slightly perturbed motion
 in the section and motion panels.</p>
 """
 

@@ -17,8 +17,9 @@ from ..bodies import Pendulum, build_body
 from ..errors import InaccessibleError, InvalidStateError, PendulumError
 from ..poincare import PoincareSection, chart_from_sphere, paper_initial_state, sphere_from_chart
 from ..reduction import attitude_from_gamma
+from ..plotting.diagrams import energy_momentum_figure
+from ..plotting.section import crossings_trace, section_chart_figure, section_sphere_figure
 from .common import PALETTE, Messages, Task, about, figure_output, guarded, log, report_error, show_figure
-from .figures import crossings_trace, energy_momentum_figure, section_chart_figure, section_sphere_figure
 from .state import Launch
 
 #: the five energies of the paper's Fig. 2 (a)-(e)
@@ -227,8 +228,9 @@ class SectionPanel:
 
     # ================================================================== drawing
     def _draw_chart(self):
-        fig = section_chart_figure(self.region, title=f"Poincaré section at E = {self.section.energy:.4g}, "
-                                                      f"μ = {self.section.mu:.4g} (click in the white region)")
+        fig = section_chart_figure(self.section, region=self.region, clickable=True, height=470,
+                                   title=f"Poincaré section at E = {self.section.energy:.4g}, "
+                                         f"μ = {self.section.mu:.4g}")
         with self.chart.batch_update():
             self.chart.data = []
             self.chart.layout = fig.layout
@@ -254,7 +256,7 @@ class SectionPanel:
 
     def _add_trace(self, launch):
         name = f"#{launch.id}"
-        self.chart.add_trace(crossings_trace([], [], launch.colour, name))
+        self.chart.add_trace(crossings_trace(name=name, colour=launch.colour, marker_size=3, webgl=True))
         self.chart.data[-1].on_click(self._on_chart_click)
         launch.trace_name = name
 
@@ -279,7 +281,11 @@ class SectionPanel:
 
     @guarded(what="drawing the sphere view")
     def _on_sphere(self, _b=None):
-        show_figure(self.sphere_out, section_sphere_figure(self.state.launches, self.region))
+        launches = list(self.state.launches)
+        show_figure(self.sphere_out, section_sphere_figure(
+            self.section, [L.crossings for L in launches], region=self.region, names=[f"#{L.id}" for L in launches],
+            colours=[L.colour for L in launches], height=330, showlegend=False,
+            title="the same crossings on the sphere (body frame)"))
 
     # ================================================================== launching
     def _on_chart_click(self, trace, points, selector):

@@ -15,13 +15,13 @@ from plotly.subplots import make_subplots
 
 from ..reduction import attitude_from_gamma
 
-#: Okabe-Ito colour-blind-safe palette
-OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
-BODY_COLOUR = "#56B4E9"
-PIVOT_COLOUR = "#000000"
-COM_COLOUR = "#D55E00"
-GRAVITY_COLOUR = "#009E73"
-AXIS_COLOURS = ["#0072B2", "#E69F00", "#CC79A7"]
+from .colours import BLACK, BLUE, BLUISH_GREEN, OKABE_ITO, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION
+
+BODY_COLOUR = SKY_BLUE
+PIVOT_COLOUR = BLACK
+COM_COLOUR = VERMILLION
+GRAVITY_COLOUR = BLUISH_GREEN
+AXIS_COLOURS = [BLUE, ORANGE, REDDISH_PURPLE]
 
 DISPLAY = np.diag([1.0, -1.0, -1.0])
 

@@ -12,14 +12,16 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..equilibria import STABILITY_CLASSES, energy_momentum_data
+from .colours import (BLACK, BLUE, BLUISH_GREEN, GREY, ORANGE, REDDISH_PURPLE, SKY_BLUE,
+                      VERMILLION)
 
 STABILITY_COLOURS = {  # Okabe-Ito (colour-blind safe)
-    "elliptic-elliptic": "#009E73",
-    "saddle-centre": "#E69F00",
-    "saddle-saddle": "#D55E00",
-    "focus-focus": "#CC79A7",
-    "degenerate": "#999999",
-    "": "#999999",
+    "elliptic-elliptic": BLUISH_GREEN,
+    "saddle-centre": ORANGE,
+    "saddle-saddle": VERMILLION,
+    "focus-focus": REDDISH_PURPLE,
+    "degenerate": GREY,
+    "": GREY,
 }
 STABILITY_DASH = {"elliptic-elliptic": "solid", "saddle-centre": "dash", "saddle-saddle": "dot",
                   "focus-focus": "dashdot", "degenerate": "solid", "": "solid"}
@@ -63,7 +65,7 @@ def energy_momentum_figure(eq, marker=None, e_max=None, height=460):
                     meta=dict(family=c["label"], branch=c["branch"], stability=cls)))
                 shown.add(cls)
                 start = i
-    sym = {"hanging": ("circle", "#0072B2"), "inverted": ("circle", "#D55E00"), "eq38": ("diamond", "#000000")}
+    sym = {"hanging": ("circle", BLUE), "inverted": ("circle", VERMILLION), "eq38": ("diamond", BLACK)}
     for name in ("hanging", "inverted", "eq38"):
         pts = [p for p in d["points"] if p["label"] == name]
         s, col = sym[name]
@@ -74,7 +76,7 @@ def energy_momentum_figure(eq, marker=None, e_max=None, height=460):
     if marker is not None:
         mu, E = marker
         fig.add_trace(go.Scatter(x=[mu], y=[E], mode="markers", name="current",
-                                 marker=dict(symbol="x", size=13, color="#56B4E9", line=dict(width=2)),
+                                 marker=dict(symbol="x", size=13, color=SKY_BLUE, line=dict(width=2)),
                                  hovertemplate="current<br>mu = %{x:.5g}<br>E = %{y:.5g}<extra></extra>"))
     e_max = 3.0 * mgr if e_max is None else e_max
     # mu range: what the families reach below e_max

@@ -7,6 +7,9 @@ Chart figure layout (the dashboard relies on it): trace 0 is a heatmap covering 
 the chart is clickable); its ``z`` is 1 where the point is inaccessible (V_mu > E, shaded) and 0 where it
 is on the section (transparent); ``customdata`` holds V_mu.  The y axis is reversed so that the hanging
 direction Gamma = +e3 (e3 points down) is at the bottom and the inverted one at the top, as in the paper.
+With ``clickable=True`` (the dashboard) the chart has no legend and no zoom/pan, so every click lands on the
+heatmap, and the title invites a click in the white (accessible) region.  :func:`crossings_trace` is the
+trace of one trajectory's crossings (the dashboard appends one per launch and streams points into it).
 """
 from __future__ import annotations
 
@@ -14,20 +17,31 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..poincare import BatchCrossings, Crossings, PoincareSection, chart_from_sphere
+from .colours import BLACK, BLUE, OKABE_ITO, VERMILLION
 
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22")
+#: trajectory colours (Okabe-Ito, colour-blind safe; the dashboard cycles through the same list)
+PALETTE = OKABE_ITO
 SHADE = "rgba(120,120,120,0.55)"
+CLICK_HINT = "click in the white region"
+
+
+def _gammas(c):
+    """Gamma at the crossings, (n, 3): from a Crossings or an array of Gammas."""
+    if c is None:
+        return np.zeros((0, 3))
+    if isinstance(c, Crossings):
+        return np.asarray(c.Gamma, float).reshape(-1, 3)[: c.n_found]
+    return np.asarray(c, float).reshape(-1, 3)
 
 
 def _as_list(crossings):
+    """One (n, 3) array of Gammas per trajectory: from Crossings, BatchCrossings, a (n, 3) array or a list of
+    Crossings / arrays."""
     if crossings is None:
         return []
-    if isinstance(crossings, Crossings):
-        return [crossings]
-    if isinstance(crossings, BatchCrossings):
-        return list(crossings)
-    return list(crossings)
+    if isinstance(crossings, (Crossings, np.ndarray)):
+        return [_gammas(crossings)]
+    return [_gammas(c) for c in crossings]
 
 
 def _colour(k, colours):
@@ -35,27 +49,54 @@ def _colour(k, colours):
     return c[k % len(c)]
 
 
+def _name(k, names, n):
+    return names[k] if names is not None and k < len(names) else f"trajectory {k + 1} ({n})"
+
+
 def _pole_traces_chart():
     return [
-        go.Scatter(x=[-np.pi, np.pi], y=[1.0, 1.0], mode="lines", line=dict(color="royalblue", width=4),
+        go.Scatter(x=[-np.pi, np.pi], y=[1.0, 1.0], mode="lines", line=dict(color=BLUE, width=4),
                    name="+e3 (hanging pole)", hoverinfo="name", showlegend=True),
-        go.Scatter(x=[-np.pi, np.pi], y=[-1.0, -1.0], mode="lines", line=dict(color="crimson", width=4),
+        go.Scatter(x=[-np.pi, np.pi], y=[-1.0, -1.0], mode="lines", line=dict(color=VERMILLION, width=4),
                    name="-e3 (inverted pole)", hoverinfo="name", showlegend=True),
     ]
 
 
+def crossings_trace(crossings=None, *, name, colour, marker_size=2.5, webgl=False):
+    """The chart trace of one trajectory's crossings (markers at ``chart_from_sphere(Gamma)``).
+
+    Parameters
+    ----------
+    crossings : Crossings or (n, 3) array of Gamma, optional
+        ``None`` gives an empty trace (to be filled as the crossings arrive).
+    name, colour : str
+    webgl : bool
+        ``Scattergl`` instead of ``Scatter`` (faster for > 10^4 points in a browser).
+    """
+    G = _gammas(crossings)
+    phi, z = chart_from_sphere(G) if len(G) else (np.zeros(0), np.zeros(0))
+    Sc = go.Scattergl if webgl else go.Scatter
+    return Sc(x=phi, y=z, mode="markers", name=name, marker=dict(size=marker_size, color=colour),
+              hovertemplate="phi = %{x:.4f}<br>Gamma3 = %{y:.4f}<extra>" + name + "</extra>")
+
+
 def section_chart_figure(section: PoincareSection, crossings=None, *, region=None, names=None, colours=None,
-                         marker_size=2.5, title=None, show_equilibria=True, webgl=False, height=480):
+                         marker_size=2.5, title=None, show_equilibria=True, webgl=False, height=480,
+                         clickable=False):
     """The section on the equal-area chart (azimuth phi about e3 vs Gamma_3 = cos theta).
 
     Parameters
     ----------
     section : PoincareSection
-    crossings : Crossings, BatchCrossings or a list of Crossings, optional; one colour per trajectory.
+    crossings : Crossings, BatchCrossings, an (n, 3) array of Gamma or a list of those, optional; one colour
+        per trajectory.
     region : AccessibleRegion, optional (default ``section.accessible_region()``, cached).
     names : list of str, optional (legend names of the trajectories).
     webgl : bool
         Use ``Scattergl`` for the points (faster for > 10^4 points in a browser).
+    clickable : bool
+        Layout for a click-to-launch chart: no legend, fixed axes and no drag mode (every click lands on the
+        heatmap), and the title ends with the hint "click in the white region".
     """
     reg = region if region is not None else section.accessible_region()
     shade = np.where(reg.accessible, 0.0, 1.0)
@@ -67,15 +108,11 @@ def section_chart_figure(section: PoincareSection, crossings=None, *, region=Non
     if reg.boundary_phi.size:
         fig.add_trace(go.Scatter(x=reg.boundary_phi, y=reg.boundary_z, mode="lines",
                                  line=dict(color="black", width=1), name="V_mu = E", hoverinfo="skip"))
-    Sc = go.Scattergl if webgl else go.Scatter
-    for k, c in enumerate(_as_list(crossings)):
-        if c.n_found == 0:
+    for k, G in enumerate(_as_list(crossings)):
+        if len(G) == 0:
             continue
-        phi, z = chart_from_sphere(c.Gamma)
-        nm = names[k] if names is not None and k < len(names) else f"trajectory {k + 1} ({c.n_found})"
-        fig.add_trace(Sc(x=phi, y=z, mode="markers", name=nm,
-                         marker=dict(size=marker_size, color=_colour(k, colours)),
-                         hovertemplate="phi = %{x:.4f}<br>Gamma3 = %{y:.4f}<extra>" + nm + "</extra>"))
+        fig.add_trace(crossings_trace(G, name=_name(k, names, len(G)), colour=_colour(k, colours),
+                                      marker_size=marker_size, webgl=webgl))
     for tr in _pole_traces_chart():
         fig.add_trace(tr)
     if show_equilibria:
@@ -83,14 +120,22 @@ def section_chart_figure(section: PoincareSection, crossings=None, *, region=Non
         if eqs:
             phi, z = chart_from_sphere(np.array(eqs))
             fig.add_trace(go.Scatter(x=phi, y=z, mode="markers", name="relative equilibria",
-                                     marker=dict(symbol="x", size=10, color="black")))
+                                     marker=dict(symbol="x", size=10, color=BLACK)))
+    title = title or f"Poincaré section  E = {section.energy:.4g},  mu = {section.mu:.4g}"
+    if clickable and CLICK_HINT not in title:
+        title = f"{title}  ({CLICK_HINT})"
     fig.update_layout(
-        title=title or f"Poincaré section  E = {section.energy:.4g},  mu = {section.mu:.4g}",
+        title=title,
         xaxis=dict(title="phi = atan2(Gamma2, Gamma1)  [rad]", range=[-np.pi, np.pi], zeroline=False,
                    tickvals=[-np.pi, -np.pi / 2, 0, np.pi / 2, np.pi], ticktext=["-pi", "-pi/2", "0", "pi/2", "pi"]),
         yaxis=dict(title="Gamma3 = cos theta   (+1: hanging, bottom)", range=[1.0, -1.0], zeroline=False),
         plot_bgcolor="white", height=height, margin=dict(l=60, r=20, t=50, b=50),
         legend=dict(itemsizing="constant"), clickmode="event", hovermode="closest")
+    if clickable:
+        fig.update_layout(showlegend=False, dragmode=False, title_font_size=14, title_x=0.01,
+                          margin=dict(l=60, r=10, t=40, b=50))
+        fig.update_xaxes(fixedrange=True, showgrid=False)
+        fig.update_yaxes(fixedrange=True, showgrid=False)
     return fig
 
 
@@ -102,8 +147,12 @@ def _sphere_mesh(n=40):
 
 
 def section_sphere_figure(section: PoincareSection, crossings=None, *, region=None, names=None, colours=None,
-                          marker_size=2.0, title=None, show_equilibria=True, height=520, n_mesh=40):
+                          marker_size=2.0, title=None, show_equilibria=True, height=520, n_mesh=40,
+                          showlegend=True):
     """The section on the unit sphere S^2 of Gamma (body frame), with the inaccessible region shaded.
+
+    ``crossings``, ``names``, ``colours`` as in :func:`section_chart_figure`; ``showlegend=False`` for a small
+    figure (the dashboard's side view).
 
     Drawn in the display frame ``(X, Y, Z) = (Gamma1, -Gamma2, -Gamma3)`` — a half-turn about e1, so a proper
     rotation (no mirror image) — in which Z points *up*: the hanging pole +e3 is at the bottom as in the paper.
@@ -124,32 +173,32 @@ def section_sphere_figure(section: PoincareSection, crossings=None, *, region=No
         s = 1.003
         fig.add_trace(go.Scatter3d(x=s * G[:, 0], y=-s * G[:, 1], z=-s * G[:, 2], mode="lines",
                                    line=dict(color="black", width=2), name="V_mu = E", hoverinfo="skip"))
-    for k, c in enumerate(_as_list(crossings)):
-        if c.n_found == 0:
+    for k, Gk in enumerate(_as_list(crossings)):
+        if len(Gk) == 0:
             continue
-        nm = names[k] if names is not None and k < len(names) else f"trajectory {k + 1} ({c.n_found})"
-        P = 1.005 * c.Gamma
-        fig.add_trace(go.Scatter3d(x=P[:, 0], y=-P[:, 1], z=-P[:, 2], mode="markers", name=nm, customdata=c.Gamma,
+        nm = _name(k, names, len(Gk))
+        P = 1.005 * Gk
+        fig.add_trace(go.Scatter3d(x=P[:, 0], y=-P[:, 1], z=-P[:, 2], mode="markers", name=nm, customdata=Gk,
                                    marker=dict(size=marker_size, color=_colour(k, colours)),
                                    hovertemplate="Gamma = (%{customdata[0]:.4f}, %{customdata[1]:.4f}, "
                                                  "%{customdata[2]:.4f})<extra>" + nm + "</extra>"))
     fig.add_trace(go.Scatter3d(x=[0, 0], y=[0, 0], z=[-1.02, 1.02], mode="markers+text",
-                               marker=dict(size=5, color=["royalblue", "crimson"]),
+                               marker=dict(size=5, color=[BLUE, VERMILLION]),
                                text=["+e3 (hanging)", "-e3 (inverted)"], name="poles"))
     if show_equilibria:
         eqs = section.relative_equilibria()
         if eqs:
             E = 1.01 * np.array(eqs)
             fig.add_trace(go.Scatter3d(x=E[:, 0], y=-E[:, 1], z=-E[:, 2], mode="markers", name="relative equilibria",
-                                       marker=dict(symbol="x", size=6, color="black")))
+                                       marker=dict(symbol="x", size=6, color=BLACK)))
     ax = dict(range=[-1.1, 1.1], showbackground=False)
     fig.update_layout(
         title=title or f"Poincaré section on S^2  E = {section.energy:.4g},  mu = {section.mu:.4g}",
         scene=dict(xaxis=dict(title="Gamma1", **ax), yaxis=dict(title="-Gamma2", **ax),
                    zaxis=dict(title="-Gamma3 (up)", **ax), aspectmode="cube",
                    camera=dict(up=dict(x=0, y=0, z=1), eye=dict(x=1.5, y=-1.3, z=0.6))),
-        height=height, margin=dict(l=0, r=0, t=50, b=0), legend=dict(itemsizing="constant"))
+        height=height, margin=dict(l=0, r=0, t=50, b=0), legend=dict(itemsizing="constant"), showlegend=showlegend)
     return fig
 
 
-__all__ = ["section_chart_figure", "section_sphere_figure", "PALETTE"]
+__all__ = ["section_chart_figure", "section_sphere_figure", "crossings_trace", "PALETTE", "CLICK_HINT"]

@@ -11,7 +11,8 @@ Trace layout of :func:`equilibria_sphere_figure` (tests and the dashboard rely o
   (``(2/pi) arctan(alpha J2)`` in [-1, 1]: -inf blue ... +inf red, diverging RdYlBu, colour-blind safe);
   linearly stable runs are drawn thick and solid, unstable runs thin and dashed.  The L1 family is split at
   the (38) point, where alpha jumps from +inf to -inf.
-* marker traces: "hanging" (blue), "inverted" (vermillion), "eq38" (black diamonds).
+* marker traces: "hanging" (blue), "inverted" (vermillion), "eq38" (black diamonds);
+* if ``selected`` is given, last: an open black ring around that point (``name = "selected"``).
 
 The paper's Fig. 1 draws Gamma = -e3 at the top: the 3D view uses ``up = -e3``; "top" looks from -e3
 (inverted side) and "bottom" from +e3.
@@ -22,10 +23,11 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..equilibria import alpha_colour_value
+from .colours import BLACK, BLUE, VERMILLION
 
-HANGING_COLOUR = "#0072B2"   # Okabe-Ito blue
-INVERTED_COLOUR = "#D55E00"  # Okabe-Ito vermillion
-EQ38_COLOUR = "#000000"
+HANGING_COLOUR = BLUE        # Okabe-Ito blue
+INVERTED_COLOUR = VERMILLION  # Okabe-Ito vermillion
+EQ38_COLOUR = BLACK
 COLOURSCALE = [[0.0, "#313695"], [0.1, "#4575b4"], [0.2, "#74add1"], [0.3, "#abd9e9"], [0.4, "#e0f3f8"],
                [0.5, "#ffffbf"], [0.6, "#fee090"], [0.7, "#fdae61"], [0.8, "#f46d43"], [0.9, "#d73027"],
                [1.0, "#a50026"]]  # ColorBrewer RdYlBu reversed: blue (-inf) ... red (+inf)
@@ -130,7 +132,16 @@ def _point_trace(points, name, colour, symbol, size):
                         hovertext=text, hoverinfo="text", meta=dict(family=name))
 
 
-def equilibria_sphere_figure(eq, view="3d", families=None, height=520):
+def selected_trace(point):
+    """An open black ring marking one equilibrium (anything with a ``Gamma``, e.g. an EquilibriumPoint)."""
+    G = np.asarray(point.Gamma, float)
+    return go.Scatter3d(x=[G[0]], y=[G[1]], z=[G[2]], mode="markers", name="selected", showlegend=False,
+                        marker=dict(size=10, color="rgba(0,0,0,0)", line=dict(color=BLACK, width=3),
+                                    symbol="circle-open"),
+                        hoverinfo="skip", meta=dict(family="selected"))
+
+
+def equilibria_sphere_figure(eq, view="3d", families=None, height=520, selected=None):
     """Fig. 1 (b)-(d): the relative equilibria attitudes on S^2.
 
     Parameters
@@ -138,18 +149,22 @@ def equilibria_sphere_figure(eq, view="3d", families=None, height=520):
     eq : EquilibriumSet
         From :func:`pendulum_explorer.equilibria.equilibria`.
     view : {"3d", "top", "bottom"}
-        Camera preset: the 3D view has Gamma = -e3 up (as in the paper); "top" looks from -e3, "bottom"
-        from +e3.
+        Camera preset (case-insensitive): the 3D view has Gamma = -e3 up (as in the paper); "top" looks from
+        -e3, "bottom" from +e3.
     families : iterable of str, optional
         Labels (or kinds) of the families to draw; default all.
     height : int
+    selected : EquilibriumPoint, optional
+        A point to mark with an open ring (:func:`selected_trace`).
 
     Returns
     -------
     plotly.graph_objects.Figure
     """
-    if view not in CAMERAS:
+    key = view.lower() if isinstance(view, str) else view
+    if key not in CAMERAS:
         raise ValueError(f"view must be one of {', '.join(CAMERAS)}; got {view!r}")
+    view = key
     fig = go.Figure()
     fig.add_trace(_sphere_trace())
     for tr in family_traces(eq, families):
@@ -157,6 +172,8 @@ def equilibria_sphere_figure(eq, view="3d", families=None, height=520):
     fig.add_trace(_point_trace([eq.hanging], "hanging", HANGING_COLOUR, "circle", 7))
     fig.add_trace(_point_trace([eq.inverted], "inverted", INVERTED_COLOUR, "circle", 7))
     fig.add_trace(_point_trace(eq.point("eq38")[:1], "eq38", EQ38_COLOUR, "diamond", 5))
+    if selected is not None:
+        fig.add_trace(selected_trace(selected))
     ax = dict(range=[-1.05, 1.05], showbackground=False, zeroline=False)
     fig.update_layout(
         height=height, margin=dict(l=0, r=0, t=30, b=0),
@@ -168,4 +185,4 @@ def equilibria_sphere_figure(eq, view="3d", families=None, height=520):
     return fig
 
 
-__all__ = ["equilibria_sphere_figure", "family_traces", "CAMERAS", "COLOURSCALE"]
+__all__ = ["equilibria_sphere_figure", "family_traces", "selected_trace", "CAMERAS", "COLOURSCALE"]
