@@ -475,6 +475,9 @@ def element_screenshot(page, selector, name):
 # ------------------------------------------------------------------------------------------------
 # timings
 # ------------------------------------------------------------------------------------------------
+_FRESH = set()
+
+
 def record_timings(section, values):
     """Merge ``values`` into ``test-artifacts/browser-timings.json`` under ``section`` and print them."""
     ARTIFACTS.mkdir(exist_ok=True)
@@ -482,6 +485,9 @@ def record_timings(section, values):
         data = json.loads(TIMINGS_FILE.read_text())
     except (OSError, ValueError):
         data = {}
+    if section not in _FRESH:  # the first write of this run replaces the section's values of earlier runs
+        _FRESH.add(section)
+        data[section] = {}
     data.setdefault(section, {}).update(values)
     data["_updated"] = time.strftime("%Y-%m-%d %H:%M:%S")
     tmp = TIMINGS_FILE.with_suffix(f".{os.getpid()}.tmp")
