@@ -7,6 +7,10 @@ Environment switches
 ``PENDULUM_EXPLORER_NO_JIT=1``
     Run every kernel as plain Python (for debugging, ``pdb`` and coverage).  The numerics are the same
     code; only the speed differs.
+``PENDULUM_EXPLORER_CACHE_DIR=path``
+    Root of the on-disk cache (default: ``pendulum_explorer/__pycache__``, or ``~/.cache/pendulum_explorer``
+    when the package folder is read-only); the cache lives in a sub-folder named after a hash of the kernel
+    sources, so editing any file in ``_core/`` can never load a stale compiled kernel.
 ``PENDULUM_EXPLORER_NO_CACHE=1``
     Compile in memory only, without writing numba's on-disk cache (``cache=True`` is the default, so that
     a warmed cache makes import plus first call fast).
@@ -17,6 +21,36 @@ import os
 
 JIT_DISABLED = os.environ.get("PENDULUM_EXPLORER_NO_JIT", "0").lower() in ("1", "true", "yes")
 CACHE = os.environ.get("PENDULUM_EXPLORER_NO_CACHE", "0").lower() not in ("1", "true", "yes")
+
+def _source_hash():
+    """Hash of every kernel source file: numba's cache does not notice when a *called* kernel changes."""
+    import hashlib
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for f in sorted([here / "_jit.py", *(here / "_core").glob("*.py")]):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_dir():
+    """numba's cache folder, keyed by the kernel sources (``PENDULUM_EXPLORER_CACHE_DIR`` overrides the root).
+
+    A new folder is used whenever any file in ``_core/`` changes, so a stale compiled kernel is never loaded.
+    """
+    from pathlib import Path
+
+    root = os.environ.get("PENDULUM_EXPLORER_CACHE_DIR")
+    if root:
+        base = Path(root)
+    else:
+        base = Path(__file__).resolve().parent / "__pycache__"
+        if not os.access(base.parent, os.W_OK):
+            base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pendulum_explorer"
+    return str(base / f"numba-{_source_hash()}")
+
 
 if JIT_DISABLED:
     prange = range
@@ -31,6 +65,8 @@ else:
     import numba
 
     prange = numba.prange
+    if CACHE:
+        numba.config.CACHE_DIR = cache_dir()
 
     def njit(*args, **kwargs):
         """``numba.njit`` with the project's defaults (``cache=True``, no fastmath)."""

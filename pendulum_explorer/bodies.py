@@ -133,6 +133,7 @@ class Pendulum:
             return self._p0
         p = self._p0.copy()
         p[21] = mu
+        p.setflags(write=False)  # same array type as params(0): numba compiles each kernel once
         return p
 
     def require_unbalanced(self, what="this analysis"):
