@@ -228,7 +228,10 @@ class SectionPanel:
 
     # ================================================================== drawing
     def _draw_chart(self):
+        # no relative-equilibria markers: PoincareSection.relative_equilibria keeps its own cache of whole
+        # EquilibriumSets (~6 MB per body) beside state.equilibria(), which the kernel memory budget cannot afford
         fig = section_chart_figure(self.section, region=self.region, clickable=True, height=470,
+                                   show_equilibria=False,
                                    title=f"Poincaré section at E = {self.section.energy:.4g}, "
                                          f"μ = {self.section.mu:.4g}")
         with self.chart.batch_update():
