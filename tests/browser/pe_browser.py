@@ -480,19 +480,23 @@ _FRESH = set()
 
 def record_timings(section, values):
     """Merge ``values`` into ``test-artifacts/browser-timings.json`` under ``section`` and print them."""
+    import fcntl
+
     ARTIFACTS.mkdir(exist_ok=True)
-    try:
-        data = json.loads(TIMINGS_FILE.read_text())
-    except (OSError, ValueError):
-        data = {}
-    if section not in _FRESH:  # the first write of this run replaces the section's values of earlier runs
-        _FRESH.add(section)
-        data[section] = {}
-    data.setdefault(section, {}).update(values)
-    data["_updated"] = time.strftime("%Y-%m-%d %H:%M:%S")
-    tmp = TIMINGS_FILE.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, default=str))
-    tmp.replace(TIMINGS_FILE)
+    with open(ARTIFACTS / ".browser-timings.lock", "w") as lock:  # xdist workers write concurrently
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            data = json.loads(TIMINGS_FILE.read_text())
+        except (OSError, ValueError):
+            data = {}
+        if section not in _FRESH:  # the first write of this run replaces the section's values of earlier runs
+            _FRESH.add(section)
+            data[section] = {}
+        data.setdefault(section, {}).update(values)
+        data["_updated"] = time.strftime("%Y-%m-%d %H:%M:%S")
+        tmp = TIMINGS_FILE.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, indent=2, default=str))
+        tmp.replace(TIMINGS_FILE)
     for k, v in values.items():
         print(f"[browser timings] {section}.{k} = {fmt(v)}", flush=True)
 
