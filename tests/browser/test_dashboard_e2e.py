@@ -221,6 +221,10 @@ def test_first_view(visit):
         raise
     page.wait_for_timeout(1500)  # let late requests (fonts, lazy chunks) finish before counting bytes
     net = visit.net.summary()
+    # where the time went: Voila streams the page while the kernel runs the notebook (first byte -> DOM ready)
+    nav = page.evaluate("""() => { const n = performance.getEntriesByType('navigation')[0]; if (!n) return null;
+        return {first_byte_s: n.responseStart / 1000, html_done_s: n.responseEnd / 1000,
+                dom_content_loaded_s: n.domContentLoadedEventEnd / 1000, load_s: n.loadEventEnd / 1000}; }""")
     new_kernels = [p for p in server.kernel_pids() if p not in rss0]
     rss = {p: pb.rss_bytes(p) for p in new_kernels}
     visit.kernel = new_kernels[0] if len(new_kernels) == 1 else None
@@ -230,6 +234,7 @@ def test_first_view(visit):
         "server_startup_s": getattr(server, "startup_s", None),
         "first_view_panels_attached_s": t_hooks,
         "first_view_interactive_s": tti,
+        "first_view_navigation": nav,
         "first_view_bytes_total": net["total_bytes"],
         "first_view_bytes_http": net["http_bytes"],
         "first_view_bytes_websocket": net["websocket_in_bytes"] + net["websocket_out_bytes"],
