@@ -11,7 +11,7 @@ import time
 
 import ipywidgets as w
 
-from .common import Messages, log, report_error
+from .common import Messages, limit_memory_arenas, log, report_error
 from .state import AppState
 
 TABS = [("body", "Body"), ("equilibria", "Equilibria"), ("section", "Poincaré section"), ("motion", "Motion")]
@@ -125,6 +125,7 @@ class Dashboard(w.VBox):
 
 def build_app(body=None, prewarm=True):
     """The dashboard widget (default body: the paper's Fig. 1 elliptic cylinder)."""
+    limit_memory_arenas()
     return Dashboard(body, prewarm=prewarm)
 
 
