@@ -65,6 +65,7 @@ import numpy as np
 
 from ._core.fields import LP, invariants_batch, mu_lp, rhs
 from ._core.linearize import lr_jacobian_batch
+from ._numerics import find_root
 from .bodies import Pendulum
 from .poincare import amended_potential  # noqa: F401  (V_mu, Eq 76: one implementation, re-exported)
 from .reduction import attitude_from_gamma
@@ -795,8 +796,6 @@ def equilibria_at_mu(pendulum, mu, eq=None, n_ring=72):
         the hanging and inverted equilibria.  Points of the families nearer to a pole than the sampled curve
         (|mu| beyond the range of the curves, energy above ``E_CAP_FACTOR m g |rho|``) are not returned.
     """
-    from scipy.optimize import brentq
-
     if eq is None:
         eq = equilibria(pendulum)
     mu = float(mu)
@@ -825,7 +824,7 @@ def equilibria_at_mu(pendulum, mu, eq=None, n_ring=72):
             elif m[i + 1] == 0.0:
                 x = xb
             else:
-                x = brentq(resid, xa, xb, xtol=1e-300, rtol=1e-15, maxiter=200)
+                x = find_root(resid, xa, xb, rtol=1e-15, maxiter=200)
             Gp, s, al = _eval_adapted(info, np.array([b0]), np.array([x]))
             Gb, W, k, E, mu_, ev, cls = ctx.finish(Gp, s, br)
             pt = EquilibriumPoint(Gb[0], W[0], float(mu_[0]), float(E[0]), float(al[0]), f.label, br, cls[0], ev[0])

@@ -33,6 +33,7 @@ import numpy as np
 
 from ._core import section as _sec
 from ._core.fields import LP, energy_lp, lr_omega, mu_lp
+from ._numerics import minimize_compass
 from .bodies import Pendulum
 from .errors import (InaccessibleError, IntegrationFailedError, InvalidIntegrationError,  # noqa: F401
                      InvalidStateError, PendulumError, ShapeError)
@@ -481,8 +482,6 @@ class PoincareSection:
 
     def _extremum(self, V, G, sgn):
         """min (sgn=+1) or max (sgn=-1) of V_mu on S^2, polished from the best grid point."""
-        from scipy.optimize import minimize
-
         k = np.argmin(sgn * V)
         G0 = G.reshape(-1, 3)[k]
         p = self._p
@@ -502,14 +501,9 @@ class PoincareSection:
         x0 = np.array([float(phi0), float(z0)])
         best = f(x0)
         xb = x0
-        try:
-            r = minimize(f, x0, method="Nelder-Mead",
-                         options={"xatol": 1e-11, "fatol": 1e-15, "maxiter": 2000,
-                                  "initial_simplex": x0 + np.array([[0.0, 0.0], [0.03, 0.0], [0.0, -0.03 * np.sign(z0 + 0.5)]])})
-            if r.fun < best:
-                best, xb = r.fun, r.x
-        except Exception:  # pragma: no cover - the grid value is a valid (slightly worse) bound
-            pass
+        x, fx = minimize_compass(f, x0, step=0.03, xtol=1e-11)
+        if fx < best:
+            best, xb = fx, x
         xb = sphere_from_chart(xb[0], min(1.0, max(-1.0, xb[1])))
         return float(sgn * best), np.asarray(xb, dtype=float)
 

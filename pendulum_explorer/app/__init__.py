@@ -11,7 +11,7 @@ import time
 
 import ipywidgets as w
 
-from .common import Messages, limit_memory_arenas, log, report_error
+from .common import Messages, import_figurewidget_lean, limit_memory_arenas, log, report_error
 from .state import AppState
 
 TABS = [("body", "Body"), ("equilibria", "Equilibria"), ("section", "Poincaré section"), ("motion", "Motion")]
@@ -79,7 +79,6 @@ class Dashboard(w.VBox):
             from plotly.basewidget import BaseFigureWidget  # noqa: F401
 
             self.state.equilibria()
-            import scipy.optimize  # noqa: F401 - used by the accessible region
         except Exception:  # noqa: BLE001
             log.exception("prewarm")
 
@@ -126,6 +125,7 @@ class Dashboard(w.VBox):
 def build_app(body=None, prewarm=True):
     """The dashboard widget (default body: the paper's Fig. 1 elliptic cylinder)."""
     limit_memory_arenas()
+    import_figurewidget_lean()
     return Dashboard(body, prewarm=prewarm)
 
 
