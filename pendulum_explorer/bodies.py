@@ -167,8 +167,7 @@ class Pendulum:
             Q[:, i] *= s
         if np.linalg.det(Q) < 0:
             Q[:, 2] *= -1.0
-        Jp = Q.T @ self._J @ Q
-        Jp = np.diag(np.diag(Jp))  # exact zeros off the diagonal
+        Jp = np.diag(w[order])  # the sorted eigenvalues: exactly diagonal and exactly ordered
         return Pendulum(Jp, Q.T @ self._rho, self._m, self._g), Q
 
     def rotated(self, Q):

@@ -72,6 +72,9 @@ def limit_memory_arenas(n=2):
 
         libc = ctypes.CDLL("libc.so.6")
         libc.mallopt(-8, int(n))  # M_ARENA_MAX
+        # M_MMAP_THRESHOLD fixed at 256 kB: big temporary buffers (figure JSON, grids, crossings) are mapped
+        # and unmapped instead of fragmenting the heap (glibc's default threshold grows up to 32 MB)
+        libc.mallopt(-3, 256 * 1024)
     except (OSError, AttributeError):
         pass
 
