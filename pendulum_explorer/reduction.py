@@ -12,7 +12,6 @@ import numpy as np
 
 from ._core import dop853 as _dop
 from ._core import fields as _f
-from ._core.so3 import expm_so3
 from .bodies import Pendulum, _as_array
 from .errors import IntegrationFailedError, InvalidIntegrationError, InvalidStateError
 from .trajectory import Trajectory, _validate_common, orthogonality_errors, validate_rotation
@@ -62,8 +61,9 @@ def momentum(pendulum, Gamma, omega):
 
 
 def rotation_about_vertical(theta):
-    """Phi_theta = exp(theta hat(e3)), the symmetry action of Sec. 4."""
-    return expm_so3(np.array([0.0, 0.0, float(theta)]))
+    """Phi_theta = exp(theta hat(e3)), the symmetry action of Sec. 4 (plain numpy: no kernel needed)."""
+    c, s = np.cos(float(theta)), np.sin(float(theta))
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
 def simulate_lr(pendulum, Gamma0, Gammadot0, mu, t_final, *, R0=None, rtol=1e-10, atol=1e-12, n_out=1001,
