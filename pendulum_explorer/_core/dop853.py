@@ -220,6 +220,35 @@ def _all_finite(y):
     return True
 
 
+@njit(inline="always")
+def control(err, h, t):
+    """Hairer's step-size control from the error norm ``err`` of a trial step of size ``h`` at ``t``; shared by
+    every adaptive loop.
+
+    Returns ``(accepted, h_next, status)``: ``h_next`` is the proposed next step (after an accepted step) or
+    the retry step (after a rejection); ``status`` is ``NON_FINITE`` when non-finite errors have shrunk the
+    step below round-off, else ``OK``.  Scalars only, so inlining it costs nothing.
+    """
+    if not np.isfinite(err):
+        h_next = h * MIN_FACTOR
+        return False, h_next, NON_FINITE if h_next < 1e-14 * max(1.0, abs(t)) else OK
+    if err <= 1.0:
+        return True, h * (MAX_FACTOR if err == 0.0 else min(MAX_FACTOR, SAFETY * err ** ERR_EXP)), OK
+    return False, h * max(MIN_FACTOR, SAFETY * err ** ERR_EXP), OK
+
+
+@njit(inline="always")
+def advance(model, y, y_new, K):
+    """Accept a step: ``y <- y_new`` and ``K[0] <- K[12]`` (first-same-as-last); a Lagrange-Routh state is
+    put back on TS^2 (:func:`fields.project`)."""
+    for i in range(y.shape[0]):
+        y[i] = y_new[i]
+        K[0, i] = K[N_STAGES, i]
+    if model == LR or model == LR_REC:  # (guarded here: a call per step costs ~50 ns)
+        project(model, y)
+    return y.shape[0] + K.shape[0]  # reading the sizes lets numba drop the arrays' reference counting
+
+
 @njit
 def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
     """Integrate ``y' = f(t, y)`` from 0 to ``t_final`` and write ``n_out`` evenly spaced samples into ``Y``.
@@ -254,15 +283,13 @@ def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
             status = STEP_TOO_SMALL
             break
         err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+        accepted, h_next, st = control(err, h, t)
         nfev += N_STAGES
-        if not np.isfinite(err):
-            h *= MIN_FACTOR
+        if st != OK:
             n_rej += 1
-            if h < 1e-14 * max(1.0, abs(t)):
-                status = NON_FINITE
-                break
-            continue
-        if err <= 1.0:
+            status = st
+            break
+        if accepted:
             t_new = t + h
             if t_final - t_new < 1e-12 * max(1.0, t_final):
                 t_new = t_final
@@ -280,17 +307,11 @@ def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
                     dense_eval(F, y, (k_out * dt_out - t) / h, Y[k_out])
                 k_out += 1
             t = t_new
-            for i in range(n):
-                y[i] = y_new[i]
-                K[0, i] = K[N_STAGES, i]
-            if model == LR or model == LR_REC:  # (guarded here: a call per step costs ~50 ns)
-                project(model, y)  # back onto TS^2 for the Lagrange-Routh models (no-op otherwise)
+            advance(model, y, y_new, K)
             n_acc += 1
-            fac = MAX_FACTOR if err == 0.0 else min(MAX_FACTOR, SAFETY * err ** ERR_EXP)
-            h *= fac
         else:
             n_rej += 1
-            h *= max(MIN_FACTOR, SAFETY * err ** ERR_EXP)
+        h = h_next
     stats[0] = n_acc
     stats[1] = n_rej
     stats[2] = nfev

@@ -39,8 +39,8 @@ for longer than ``max_gap``: trapped near a pole, on a relative equilibrium or a
 import numpy as np
 
 from .._jit import njit, prange
-from .dop853 import (ERR_EXP, MAX_FACTOR, MAX_STEPS, MIN_FACTOR, NON_FINITE, OK, SAFETY, STEP_TOO_SMALL,
-                     dense_prepare, initial_step, step)
+from .dop853 import (MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL, advance, control, dense_prepare,  # noqa: F401
+                     initial_step, step)
 from .dop853_tableau import N_STAGES, N_STAGES_EXTENDED
 from .fields import LP, LR, _energy, _mv, lr_omega, rhs
 
@@ -199,17 +199,15 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
             status = STEP_TOO_SMALL
             break
         err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+        accepted, h_next, st = control(err, h, t)
         nfev += N_STAGES
-        if not np.isfinite(err):
-            h *= MIN_FACTOR
+        if st != OK:
             n_rej += 1
-            if h < 1e-14 * max(1.0, abs(t)):
-                status = NON_FINITE
-                break
-            continue
-        if err > 1.0:
+            status = st
+            break
+        if not accepted:
             n_rej += 1
-            h *= max(MIN_FACTOR, SAFETY * err ** ERR_EXP)
+            h = h_next
             continue
         # ---- accepted step t -> t + h --------------------------------------------------------
         g_new = _g(model, y_new)
@@ -256,13 +254,10 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
                 t_last = Tc[found]
                 found += 1
         t = t + h
-        for i in range(dim):
-            y[i] = y_new[i]
-            K[0, i] = K[N_STAGES, i]
+        advance(model, y, y_new, K)
         g_old = g_new
         n_acc += 1
-        fac = MAX_FACTOR if err == 0.0 else min(MAX_FACTOR, SAFETY * err ** ERR_EXP)
-        h *= fac
+        h = h_next
     info[0] = found
     info[1] = status
     info[2] = n_acc
