@@ -152,13 +152,14 @@ class Pendulum:
         (Pendulum, Q)
             ``J' = Q^T J Q = diag(J1, J2, J3)`` with J1 >= J2 >= J3 (the convention of Sec. 4.3),
             ``rho' = Q^T rho``; the columns of ``Q`` are the principal axes in the original frame, det Q = +1.
-            Axis signs: each column is oriented so that ``rho'_i >= 0`` for i = 1, 2 where possible (its
-            largest entry positive when rho'_i = 0); the third follows from det Q = +1.
+            Axis signs: the second and third columns are oriented so that ``rho'_2 >= 0`` and ``rho'_3 >= 0``
+            where possible (the largest entry of the column positive when rho'_i = 0); the first follows from
+            det Q = +1.  For the paper's Fig. 1 body this reproduces the printed rho = [-0.0140, 0.1044, 0.4989].
         """
         w, V = np.linalg.eigh(self._J)
         order = np.argsort(w)[::-1]
         Q = V[:, order]
-        for i in range(2):
+        for i in (1, 2):
             r = Q[:, i] @ self._rho
             if abs(r) > 1e-14 * (np.linalg.norm(self._rho) + 1e-300):
                 s = np.sign(r)
@@ -166,7 +167,7 @@ class Pendulum:
                 s = np.sign(Q[np.argmax(np.abs(Q[:, i])), i])
             Q[:, i] *= s
         if np.linalg.det(Q) < 0:
-            Q[:, 2] *= -1.0
+            Q[:, 0] *= -1.0
         Jp = np.diag(w[order])  # the sorted eigenvalues: exactly diagonal and exactly ordered
         return Pendulum(Jp, Q.T @ self._rho, self._m, self._g), Q
 
