@@ -39,7 +39,7 @@ for longer than ``max_gap``: trapped near a pole, on a relative equilibrium or a
 import numpy as np
 
 from .._jit import njit, prange
-from .dop853 import (MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL, advance, control, dense_prepare,  # noqa: F401
+from .dop853 import (MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL, advance, control, dense_eval, dense_prepare,  # noqa: F401
                      initial_step, step)
 from .dop853_tableau import N_STAGES, N_STAGES_EXTENDED
 from .fields import LP, LR, _energy, _mv, lr_omega, rhs
@@ -107,19 +107,6 @@ def _dense_g(model, F, y_old, x, out):
         v = v * x1 + F[0, i]
         out[i] = y_old[i] + v * x
     return _g(model, out)
-
-
-@njit(inline="always")
-def _dense_full(F, y_old, x, out):
-    x1 = 1.0 - x
-    for i in range(y_old.shape[0]):
-        v = F[6, i] * x + F[5, i]
-        v = v * x1 + F[4, i]
-        v = v * x + F[3, i]
-        v = v * x1 + F[2, i]
-        v = v * x + F[1, i]
-        v = v * x1 + F[0, i]
-        out[i] = y_old[i] + v * x
 
 
 @njit
@@ -215,7 +202,7 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
             dense_prepare(model, t, y, y_new, h, p, K, F, ytmp)
             nfev += N_STAGES_EXTENDED - N_STAGES - 1
             x = _illinois(model, F, y, g_old, g_new, yc)
-            _dense_full(F, y, x, yc)
+            dense_eval(F, y, x, yc)
             if _side(model, yc) > 0.0:
                 # polish: exact steps from (t, y) of size hs, Newton on hs; keep the best (in f1)
                 hs = x * h

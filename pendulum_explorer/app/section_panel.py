@@ -412,8 +412,17 @@ class SectionPanel:
                 self._add_trace(L)
                 launches.append(L)
 
+        work = self._crossings_work(sec, [(L, n) for L in launches], "fill")
+        self.msg.info(f"fill: {len(launches)} trajectories × {n} crossings")
+        self.task.start(work, "fill", on_done=lambda: self.msg.ok(f"fill done: {len(launches)} trajectories"))
+        return launches
+
+    def _crossings_work(self, sec, items, label):
+        """The task body shared by fill and load: the crossings of each ``(launch, n)`` in ``items``, streamed
+        to the chart (while the section is still the one shown)."""
+
         def work(task):
-            for i, L in enumerate(launches):
+            for i, (L, n) in enumerate(items):
                 if task.cancelled:
                     break
                 res = sec.crossings((L.Gamma0, L.omega0), n)
@@ -422,11 +431,9 @@ class SectionPanel:
                 L.chart = np.stack([phi, z], -1)
                 if sec is self.section:
                     self._update_trace(L)
-                task.progress((i + 1) / len(launches), f"fill: {i + 1}/{len(launches)} trajectories")
+                task.progress((i + 1) / max(1, len(items)), f"{label}: {i + 1}/{len(items)} trajectories")
 
-        self.msg.info(f"fill: {len(launches)} trajectories × {n} crossings")
-        self.task.start(work, "fill", on_done=lambda: self.msg.ok(f"fill done: {len(launches)} trajectories"))
-        return launches
+        return work
 
     @guarded(what="clearing")
     def _on_clear(self, _b=None):
@@ -542,17 +549,7 @@ class SectionPanel:
                 self._add_trace(L)
                 new.append((L, int(rec.get("n", self.n_cross.value)) or int(self.n_cross.value)))
 
-        def work(task):
-            for i, (L, n) in enumerate(new):
-                if task.cancelled:
-                    break
-                res = sec.crossings((L.Gamma0, L.omega0), n)
-                L.crossings = res.Gamma
-                phi, z = chart_from_sphere(res.Gamma)
-                L.chart = np.stack([phi, z], -1)
-                self._update_trace(L)
-                task.progress((i + 1) / max(1, len(new)), f"loading: {i + 1}/{len(new)}")
-
+        work = self._crossings_work(sec, new, "loading")
         self.task.start(work, "loading the session",
                         on_done=lambda: self.msg.ok(f"session loaded: {body.name}, {len(new)} trajectories"))
         if wait:
