@@ -14,6 +14,9 @@ import ipywidgets as w
 from .common import Messages, import_figurewidget_lean, limit_memory_arenas, log, report_error
 from .state import AppState
 
+#: seconds between the first view being sent and the background warm-up of the other panels
+PREWARM_DELAY = 6.0
+
 TABS = [("body", "Body"), ("equilibria", "Equilibria"), ("section", "Poincaré section"), ("motion", "Motion")]
 
 _CSS = """<style>
@@ -69,8 +72,9 @@ class Dashboard(w.VBox):
 
     def _prewarm(self):
         """While the user looks at the body panel: import what the other panels need (FigureWidget pulls in
-        nbformat/jsonschema, ~3 s) and compute the default body's equilibria."""
-        time.sleep(1.0)
+        nbformat/jsonschema, ~3 s) and compute the default body's equilibria.  It waits until the browser has
+        had time to draw the first view, so the two do not compete for the CPU."""
+        time.sleep(PREWARM_DELAY)
         try:
             import plotly.graph_objects as go
 
