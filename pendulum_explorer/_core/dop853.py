@@ -221,6 +221,18 @@ def _all_finite(y):
 
 
 @njit(inline="always")
+def clip_step(t, t_end, h, n_attempts, max_steps):
+    """The checks every adaptive loop makes before an attempt: ``(h, status)`` with ``h`` clipped to end at
+    ``t_end``; status ``MAX_STEPS`` or ``STEP_TOO_SMALL`` stops the loop.  Scalars only (free to inline)."""
+    if n_attempts >= max_steps:
+        return h, MAX_STEPS
+    h = min(h, t_end - t)
+    if h < 1e-14 * max(1.0, abs(t)):
+        return h, STEP_TOO_SMALL
+    return h, OK
+
+
+@njit(inline="always")
 def control(err, h, t):
     """Hairer's step-size control from the error norm ``err`` of a trial step of size ``h`` at ``t``; shared by
     every adaptive loop.
@@ -275,12 +287,8 @@ def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
     n_rej = 0
     status = OK
     while t < t_final and k_out < n_out:
-        if n_acc + n_rej >= max_steps:
-            status = MAX_STEPS
-            break
-        h = min(h, t_final - t)
-        if h < 1e-14 * max(1.0, abs(t)):
-            status = STEP_TOO_SMALL
+        h, status = clip_step(t, t_final, h, n_acc + n_rej, max_steps)
+        if status != OK:
             break
         err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
         accepted, h_next, st = control(err, h, t)

@@ -39,7 +39,8 @@ for longer than ``max_gap``: trapped near a pole, on a relative equilibrium or a
 import numpy as np
 
 from .._jit import njit, prange
-from .dop853 import (MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL, advance, control, dense_eval, dense_prepare,  # noqa: F401
+from .dop853 import (MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL, advance, clip_step, control,  # noqa: F401
+                     dense_eval, dense_prepare,
                      initial_step, step)
 from .dop853_tableau import N_STAGES, N_STAGES_EXTENDED
 from .fields import LP, LR, _energy, _mv, lr_omega, rhs
@@ -178,12 +179,8 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
         if t - t_last > max_gap:
             status = NO_CROSSING
             break
-        if n_acc + n_rej >= max_steps:
-            status = MAX_STEPS
-            break
-        h = min(h, t_max - t)
-        if h < 1e-14 * max(1.0, abs(t)):
-            status = STEP_TOO_SMALL
+        h, status = clip_step(t, t_max, h, n_acc + n_rej, max_steps)
+        if status != OK:
             break
         err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
         accepted, h_next, st = control(err, h, t)
