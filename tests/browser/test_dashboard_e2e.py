@@ -276,18 +276,25 @@ def test_all_panels_drawn(visit):
         assert not _panel_errors(page, cls), f"error message in .{cls}: {_panel_errors(page, cls)}"
 
 
-def test_click_accessible_point_draws_crossings(visit):
-    """A click on the section chart at the pixel of an accessible point launches a trajectory: crossings appear."""
-    _require_first_view(visit)
-    page = visit.page
+def _section_cell(page, accessible):
+    """A heatmap cell of the section chart, accessible or shaded, far from the boundary: the plot, its data
+    coordinates (x, y), its clearance in pixels and its pixel position."""
     plot = _section_plot(page)
     hm = _ensure_mixed_region(page, plot)
     plot.scroll_into_view_if_needed()
     geom = pb.axis_geometry(plot)
-    pick = _pick_cell(hm, True, geom)
-    assert pick, "no accessible cell on the section chart"
+    pick = _pick_cell(hm, accessible, geom)
+    assert pick, f"no {'accessible' if accessible else 'inaccessible'} cell on the section chart"
     x, y, clearance = pick
     px, py = pb.data_to_pixel(geom, x, y)
+    return plot, x, y, clearance, px, py
+
+
+def test_click_accessible_point_draws_crossings(visit):
+    """A click on the section chart at the pixel of an accessible point launches a trajectory: crossings appear."""
+    _require_first_view(visit)
+    page = visit.page
+    plot, x, y, clearance, px, py = _section_cell(page, accessible=True)
     before = _crossing_counts(plot)
     n_before = sum(before.values())
     t_up = {}
@@ -326,14 +333,7 @@ def test_click_inaccessible_point_says_so(visit):
     """A click in the shaded (inaccessible) region shows a message and launches nothing."""
     _require_first_view(visit)
     page = visit.page
-    plot = _section_plot(page)
-    hm = _ensure_mixed_region(page, plot)
-    plot.scroll_into_view_if_needed()
-    geom = pb.axis_geometry(plot)
-    pick = _pick_cell(hm, False, geom)
-    assert pick, "no inaccessible cell on the section chart"
-    x, y, _ = pick
-    px, py = pb.data_to_pixel(geom, x, y)
+    plot, x, y, _, px, py = _section_cell(page, accessible=False)
     page.wait_for_timeout(300)
     before = _crossing_counts(plot)
     msg_before = _message(page, "pe-section")
