@@ -53,8 +53,6 @@ def cache_dir():
 
 
 if JIT_DISABLED:
-    prange = range
-
     def njit(*args, **kwargs):
         """Identity decorator used when JIT is disabled."""
         if len(args) == 1 and callable(args[0]) and not kwargs:
@@ -64,7 +62,6 @@ if JIT_DISABLED:
 else:
     import numba
 
-    prange = numba.prange
     if CACHE:
         numba.config.CACHE_DIR = cache_dir()
 
@@ -78,4 +75,4 @@ else:
         return numba.njit(*args, **kwargs)
 
 
-__all__ = ["njit", "prange", "JIT_DISABLED", "CACHE"]
+__all__ = ["njit", "JIT_DISABLED", "CACHE"]

@@ -14,7 +14,7 @@ Entry point: :class:`PoincareSection`::
     sec, seed = PoincareSection.from_paper_ic(paper_fig2().pendulum, energy=0.0)   # R0 = I, omega0 = c[1,1,1]
     res = sec.crossings(seed, 2000)            # res.Gamma (n x 3), res.omega, res.t, res.status
     res2 = sec.crossings([0.3, 0.1, 0.95], 500) # seeded at a Gamma on the section
-    b = sec.batch(seeds, 500)                   # parallel (numba prange), or executor=client.get_executor()
+    b = sec.batch(seeds, 500)                   # parallel (threads), or executor=client.get_executor()
 
 Integration: DOP853 on the Lagrange-Poincaré model (Gamma, omega) with event location on
 ``g = e3^T (Gamma x omega)``; see :mod:`pendulum_explorer._core.section` for the algorithm and the reason
@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -583,13 +585,9 @@ class PoincareSection:
         """
         y0 = self._seed_state(seed)
         n, t_max, max_gap, max_steps = self._limits(n, t_max, max_gap, max_steps)
-        G = np.empty((n, 3))
-        W = np.empty((n, 3))
-        D = np.empty((n, 3))
-        T = np.empty(n)
-        info = np.zeros(_sec.N_INFO, dtype=np.int64)
-        k = _sec.crossings(_MODEL, y0, self._p, n, t_max, max_gap, max_steps, self.rtol, self.atol,
-                           G, W, D, T, info)
+        G, W, D, T, info = _run_chunk(y0[None, :], self._p, n, t_max, max_gap, max_steps, self.rtol, self.atol)
+        G, W, D, T, info = G[0], W[0], D[0], T[0], info[0]
+        k = int(info[0])
         st = {"n_accepted": int(info[2]), "n_rejected": int(info[3]), "n_rhs": int(info[4])}
         return Crossings(G[:k], W[:k], D[:k], T[:k], STATUS_NAMES[int(info[1])], n, st)
 
@@ -608,10 +606,11 @@ class PoincareSection:
         n : int, crossings per seed.
         executor : concurrent.futures.Executor, optional
             Run chunks of seeds with ``executor.submit`` (e.g. ``dask.distributed.Client.get_executor()``);
-            each chunk runs the single-threaded kernel.  Default: all seeds in this process with numba
-            ``prange`` across cores.  The results are identical either way.
+            each chunk runs the single-threaded kernel.  Default: a thread pool of this process with one
+            thread per usable core (the kernel releases the GIL).  The results are identical either way.
         n_chunks : int, optional
-            Number of chunks submitted to the executor (default: min(#seeds, 8)).
+            Number of chunks submitted to the executor (default: min(#seeds, 8); with the default thread pool
+            min(#seeds, 4 x #threads), so that uneven trajectories still balance).
         """
         if isinstance(seeds, np.ndarray) and seeds.ndim == 2 and seeds.shape[1] in (3, 6):
             seed_list = list(seeds)
@@ -627,19 +626,17 @@ class PoincareSection:
         m = Y0.shape[0]
         args = (self._p, n, t_max, max_gap, max_steps, self.rtol, self.atol)
         if executor is None:
-            G, W, D, T, info = _alloc(m, n)
-            _sec.crossings_batch(_MODEL, Y0, self._p, n, t_max, max_gap, max_steps, self.rtol, self.atol,
-                                 G, W, D, T, info)
-        else:
-            if not hasattr(executor, "submit"):
-                raise TypeError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
-            if n_chunks is None:
-                n_chunks = min(m, 8)
-            n_chunks = min(_positive_int("n_chunks", n_chunks), m)
-            bounds = np.linspace(0, m, n_chunks + 1).astype(int)
-            futs = [executor.submit(_run_chunk, Y0[a:b], *args) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-            parts = [f.result() for f in futs]
-            G, W, D, T, info = (np.concatenate([pp[i] for pp in parts]) for i in range(5))
+            executor = _thread_pool()
+            n_chunks = min(m, 4 * _N_THREADS) if n_chunks is None else n_chunks
+        if not hasattr(executor, "submit"):
+            raise TypeError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
+        if n_chunks is None:
+            n_chunks = min(m, 8)
+        n_chunks = min(_positive_int("n_chunks", n_chunks), m)
+        bounds = np.linspace(0, m, n_chunks + 1).astype(int)
+        futs = [executor.submit(_run_chunk, Y0[a:b], *args) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        parts = [f.result() for f in futs]
+        G, W, D, T, info = (np.concatenate([pp[i] for pp in parts]) for i in range(5))
         nf = info[:, 0].copy()
         for k in range(m):
             c = nf[k]
@@ -705,12 +702,31 @@ def _alloc(m, n):
 
 
 def _run_chunk(Y0, p, n, t_max, max_gap, max_steps, rtol, atol):
-    """Executor task: one chunk of seeds on one thread (picklable, module level)."""
+    """One chunk of seeds on one thread (an executor task: picklable, module level)."""
     Y0 = np.ascontiguousarray(Y0, dtype=float)
     G, W, D, T, info = _alloc(Y0.shape[0], n)
     _sec.crossings_serial(_MODEL, Y0, np.asarray(p, dtype=float), n, t_max, max_gap, max_steps, rtol, atol,
                           G, W, D, T, info)
     return G, W, D, T, info
+
+
+def _usable_cores():
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+_N_THREADS = _usable_cores()
+_POOL = None
+
+
+def _thread_pool():
+    """The process-wide pool that runs batches (created on first use; the kernel releases the GIL)."""
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=_N_THREADS, thread_name_prefix="pe-batch")
+    return _POOL
 
 
 # ------------------------------------------------------------------------------------------------

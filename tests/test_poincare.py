@@ -1,5 +1,5 @@
 """Poincaré section engine (issue 4): section states, crossings, Lagrange-top turning points, an independent
-scipy event search, chart maps, batches (prange and a dask executor), figures and every error path."""
+scipy event search, chart maps, batches (default thread pool and a dask executor), figures and every error path."""
 import math
 
 import numpy as np
@@ -370,7 +370,7 @@ def batch_setup(fig2):
     return sec, seeds
 
 
-def test_batch_prange_equals_single(batch_setup):
+def test_batch_threads_equals_single(batch_setup):
     sec, seeds = batch_setup
     b = sec.batch(seeds, 40)
     assert len(b) == len(seeds) and b.Gamma.shape == (len(seeds), 40, 3)
@@ -401,7 +401,7 @@ def test_batch_reports_stopped_trajectories(fig2):
     assert b.status[0] == "no_crossing" and b.n_found[0] == 0 and np.all(np.isnan(b.Gamma[0]))
 
 
-def test_batch_with_dask_executor_equals_prange(batch_setup):
+def test_batch_with_dask_executor_equals_default(batch_setup):
     distributed = pytest.importorskip("distributed")
     sec, seeds = batch_setup
     ref = sec.batch(seeds, 40)
@@ -595,12 +595,12 @@ def test_lr_kernel_agrees_with_lp_kernel(fig2):
     out = {}
     for model, y0 in ((ksec.LP, np.concatenate([G0, w0])), (ksec.LR, np.concatenate([G0, np.cross(G0, w0)]))):
         n = 20
-        G, W, D, T = np.empty((n, 3)), np.empty((n, 3)), np.empty((n, 3)), np.empty(n)
-        info = np.zeros(ksec.N_INFO, dtype=np.int64)
-        k = ksec.crossings(model, y0, p, n, 1e4, 1e3, 10 ** 6, 1e-12, 1e-12, G, W, D, T, info)
-        assert k == n and info[1] == ksec.OK
-        assert np.abs(D[:, 2]).max() <= 1e-10
-        out[model] = (G, W, T)
+        G, W, D, T = np.empty((1, n, 3)), np.empty((1, n, 3)), np.empty((1, n, 3)), np.empty((1, n))
+        info = np.zeros((1, ksec.N_INFO), dtype=np.int64)
+        ksec.crossings_serial(model, y0[None, :], p, n, 1e4, 1e3, 10 ** 6, 1e-12, 1e-12, G, W, D, T, info)
+        assert info[0, 0] == n and info[0, 1] == ksec.OK
+        assert np.abs(D[0, :, 2]).max() <= 1e-10
+        out[model] = (G[0], W[0], T[0])
     np.testing.assert_allclose(out[ksec.LR][0], out[ksec.LP][0], atol=1e-8)
     np.testing.assert_allclose(out[ksec.LR][1], out[ksec.LP][1], atol=1e-7)
     np.testing.assert_allclose(out[ksec.LR][2], out[ksec.LP][2], atol=1e-8)

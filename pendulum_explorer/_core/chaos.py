@@ -19,16 +19,20 @@ def lyapunov_benettin(model, y0, dy0, p, tau, n_seg, rtol, atol, max_steps, out)
     for i in range(n):
         d0 += dy0[i] * dy0[i]
     d0 = np.sqrt(d0)
-    ya = y0.copy()
-    yb = y0 + dy0
-    Y = np.empty((2, n))
+    ya = np.empty(n)
+    yb = np.empty(n)
+    for i in range(n):
+        ya[i] = y0[i]
+        yb[i] = y0[i] + dy0[i]
+    Y = np.empty((2, n))  # (Y.shape[0] below, not a literal 2: a literal would compile a second copy)
     acc = 0.0
     for k in range(n_seg):
-        st = integrate_uniform(model, ya, tau, 2, p, rtol, atol, max_steps, Y)
+        st = integrate_uniform(model, ya, tau, Y.shape[0], p, rtol, atol, max_steps, Y)
         if st[3] != 0:
             return st[3]
-        ya[:] = Y[1]
-        st = integrate_uniform(model, yb, tau, 2, p, rtol, atol, max_steps, Y)
+        for i in range(n):
+            ya[i] = Y[1, i]
+        st = integrate_uniform(model, yb, tau, Y.shape[0], p, rtol, atol, max_steps, Y)
         if st[3] != 0:
             return st[3]
         d = 0.0

@@ -35,107 +35,75 @@ STEP_TOO_SMALL = 2
 NON_FINITE = 3
 
 
-# The tableau entries as module-level float constants (numba freezes global scalars into the machine code),
-# named _A{s}_{j}, _B{j}, _E5_{j}, _E3_{j}, _D{r}_{j}; only the nonzero ones are used below.  The stage sums
-# are unrolled with the tableau's sparsity and keep the summation order of the plain loop
-# ``acc = 0; for j: acc += A[s, j] * K[j, i]``, so results are bit-for-bit those of the loop version.
-def _define_constants():
-    g = globals()
-    for s in range(N_STAGES_EXTENDED):
-        for j in range(s):
-            g[f"_A{s}_{j}"] = float(A[s, j])
-    for j in range(N_STAGES):
-        g[f"_B{j}"] = float(B[j])
-    for j in range(N_STAGES + 1):
-        g[f"_E5_{j}"] = float(E5[j])
-        g[f"_E3_{j}"] = float(E3[j])
-    for r in range(4):
-        for j in range(N_STAGES_EXTENDED):
-            g[f"_D{r}_{j}"] = float(D[r, j])
+# The tableau as padded sparse rows (numba freezes global arrays into the compiled code): row r holds its
+# nonzero coefficients VAL[r, :] in the columns IDX[r, :], in increasing column order, padded with zeros
+# (column 0) to a fixed width, so that LLVM unrolls the sums completely.  Each sum
+# ``sum_j A[s, j] K[j, i]`` is therefore summed in the order of the plain dense loop; dropping or adding exact
+# zeros changes no bit.  Rows 0..15: the stages (row 12 is B), 9 nonzeros at most; then E5, E3 and the
+# dense-output rows D[0..3], 12 at most.  Loops over these tables keep the kernels small: numba compiles them
+# in a fraction of the time of fully unrolled sums (4.5 s instead of 21 s for ``integrate_uniform``).
+def _padded_rows(rows, width):
+    idx = np.zeros((len(rows), width), dtype=np.uint64)
+    val = np.zeros((len(rows), width))
+    for r, row in enumerate(rows):
+        nz = [j for j, v in enumerate(row) if v != 0.0]
+        assert len(nz) <= width
+        idx[r, :len(nz)] = nz
+        val[r, :len(nz)] = [row[j] for j in nz]
+    return idx, val
 
 
-_define_constants()
+STAGE_IDX, STAGE_VAL = _padded_rows([A[s, :s] for s in range(N_STAGES_EXTENDED)], 9)
+STAGE_WIDTH = STAGE_IDX.shape[1]
+_ROW_E5 = 0
+_ROW_E3 = 1
+_ROW_D = 2
+EXTRA_IDX, EXTRA_VAL = _padded_rows([E5[:N_STAGES], E3[:N_STAGES], *D[:, :N_STAGES_EXTENDED]], 12)
+EXTRA_WIDTH = EXTRA_IDX.shape[1]
+C_STAGE = C.copy()
 
 
-@njit(inline="always")
+@njit
+def _error_terms(K, i):
+    """The 5th- and 3rd-order error estimates of component ``i`` (rows E5, E3 of the extra table)."""
+    e5 = 0.0
+    e3 = 0.0
+    for q in range(EXTRA_WIDTH):
+        e5 += EXTRA_VAL[_ROW_E5, q] * K[EXTRA_IDX[_ROW_E5, q], i]
+        e3 += EXTRA_VAL[_ROW_E3, q] * K[EXTRA_IDX[_ROW_E3, q], i]
+    return e5, e3
+
+
+@njit
+def _combine(row, K, i):
+    """``sum_j T[row, j] K[j, i]`` for a row T of the extra table (error estimates, dense output)."""
+    acc = 0.0
+    for q in range(EXTRA_WIDTH):
+        acc += EXTRA_VAL[row, q] * K[EXTRA_IDX[row, q], i]
+    return acc
+
+
+@njit
 def _stages(model, t, y, h, p, K, s0, s1, ytmp, y_new):
     """Fill K[s0:s1] with the Runge-Kutta stages (K[0:s0] already known), 1 <= s0 < s1 <= 16.
 
     Stage 12 is the first-same-as-last stage: its argument is the 8th-order solution, which is also
-    written to ``y_new`` (A[12] is the B row), and ``K[12] = f(t + h, y_new)``.
-
-    Inlined into its callers, together with the right-hand side, so that the step loop makes no calls.
+    written to ``y_new`` (A[12] is the B row), and ``K[12] = f(t + h, y_new)``.  The right-hand side is
+    inlined here (one copy), so the stage loop makes no calls.
     """
     n = y.shape[0]
     for s in range(s0, s1):
-        if s == 1:
+        for i in range(n):
+            acc = 0.0
+            for q in range(STAGE_WIDTH):
+                acc += STAGE_VAL[s, q] * K[STAGE_IDX[s, q], i]
+            ytmp[i] = y[i] + h * acc
+        if s == N_STAGES:
             for i in range(n):
-                ytmp[i] = y[i] + h * (_A1_0 * K[0, i])
-        elif s == 2:
-            for i in range(n):
-                ytmp[i] = y[i] + h * (_A2_0 * K[0, i] + _A2_1 * K[1, i])
-        elif s == 3:
-            for i in range(n):
-                ytmp[i] = y[i] + h * (_A3_0 * K[0, i] + _A3_2 * K[2, i])
-        elif s == 4:
-            for i in range(n):
-                ytmp[i] = y[i] + h * (_A4_0 * K[0, i] + _A4_2 * K[2, i] + _A4_3 * K[3, i])
-        elif s == 5:
-            for i in range(n):
-                ytmp[i] = y[i] + h * (_A5_0 * K[0, i] + _A5_3 * K[3, i] + _A5_4 * K[4, i])
-        elif s == 6:
-            for i in range(n):
-                ytmp[i] = y[i] + h * (_A6_0 * K[0, i] + _A6_3 * K[3, i] + _A6_4 * K[4, i] + _A6_5 * K[5, i])
-        elif s == 7:
-            for i in range(n):
-                ytmp[i] = y[i] + h * (_A7_0 * K[0, i] + _A7_3 * K[3, i] + _A7_4 * K[4, i] + _A7_5 * K[5, i] + _A7_6 * K[6, i])
-        elif s == 8:
-            for i in range(n):
-                ytmp[i] = y[i] + h * (_A8_0 * K[0, i] + _A8_3 * K[3, i] + _A8_4 * K[4, i] + _A8_5 * K[5, i] + _A8_6 * K[6, i] + _A8_7 * K[7, i])
-        elif s == 9:
-            for i in range(n):
-                ytmp[i] = y[i] + h * (_A9_0 * K[0, i] + _A9_3 * K[3, i] + _A9_4 * K[4, i] + _A9_5 * K[5, i] + _A9_6 * K[6, i] + _A9_7 * K[7, i] + _A9_8 * K[8, i])
-        elif s == 10:
-            for i in range(n):
-                ytmp[i] = y[i] + h * (_A10_0 * K[0, i] + _A10_3 * K[3, i] + _A10_4 * K[4, i] + _A10_5 * K[5, i] + _A10_6 * K[6, i] + _A10_7 * K[7, i] + _A10_8 * K[8, i] + _A10_9 * K[9, i])
-        elif s == 11:
-            for i in range(n):
-                ytmp[i] = y[i] + h * (_A11_0 * K[0, i] + _A11_3 * K[3, i] + _A11_4 * K[4, i] + _A11_5 * K[5, i] + _A11_6 * K[6, i] + _A11_7 * K[7, i] + _A11_8 * K[8, i] + _A11_9 * K[9, i] + _A11_10 * K[10, i])
-        elif s == 12:
-            for i in range(n):
-                yn = y[i] + h * (_B0 * K[0, i] + _B5 * K[5, i] + _B6 * K[6, i] + _B7 * K[7, i] + _B8 * K[8, i] + _B9 * K[9, i] + _B10 * K[10, i] + _B11 * K[11, i])
-                ytmp[i] = yn
-                y_new[i] = yn
-        elif s == 13:  # the dense-output stages 13-15 (K[12] is the FSAL stage f(t + h, y_new))
-            for i in range(n):
-                ytmp[i] = y[i] + h * (_A13_0 * K[0, i] + _A13_6 * K[6, i] + _A13_7 * K[7, i] + _A13_8 * K[8, i] + _A13_9 * K[9, i] + _A13_10 * K[10, i] + _A13_11 * K[11, i] + _A13_12 * K[12, i])
-        elif s == 14:
-            for i in range(n):
-                ytmp[i] = y[i] + h * (_A14_0 * K[0, i] + _A14_5 * K[5, i] + _A14_6 * K[6, i] + _A14_7 * K[7, i] + _A14_10 * K[10, i] + _A14_11 * K[11, i] + _A14_12 * K[12, i] + _A14_13 * K[13, i])
-        elif s == 15:
-            for i in range(n):
-                ytmp[i] = y[i] + h * (_A15_0 * K[0, i] + _A15_5 * K[5, i] + _A15_6 * K[6, i] + _A15_7 * K[7, i] + _A15_8 * K[8, i] + _A15_12 * K[12, i] + _A15_13 * K[13, i] + _A15_14 * K[14, i])
-        _rhs(model, t + C[s] * h, ytmp, p, K[s])
+                y_new[i] = ytmp[i]
+        _rhs(model, t + C_STAGE[s] * h, ytmp, p, K[s])
     # (unconditional last use of the arrays: lets numba prune the refcounts of the inlined arguments)
     return y.shape[0] + K.shape[0] + ytmp.shape[0] + y_new.shape[0] + p.shape[0]
-
-
-@njit(inline="always")
-def _step(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
-    n = y.shape[0]
-    _stages(model, t, y, h, p, K, 1, N_STAGES + 1, ytmp, y_new)
-    err5 = 0.0
-    err3 = 0.0
-    for i in range(n):
-        sc = atol + rtol * max(abs(y[i]), abs(y_new[i]))
-        e5 = (_E5_0 * K[0, i] + _E5_5 * K[5, i] + _E5_6 * K[6, i] + _E5_7 * K[7, i] + _E5_8 * K[8, i] + _E5_9 * K[9, i] + _E5_10 * K[10, i] + _E5_11 * K[11, i]) / sc
-        e3 = (_E3_0 * K[0, i] + _E3_5 * K[5, i] + _E3_6 * K[6, i] + _E3_7 * K[7, i] + _E3_8 * K[8, i] + _E3_9 * K[9, i] + _E3_10 * K[10, i] + _E3_11 * K[11, i]) / sc
-        err5 += e5 * e5
-        err3 += e3 * e3
-    if err5 == 0.0 and err3 == 0.0:
-        return 0.0
-    denom = err5 + 0.01 * err3
-    return abs(h) * err5 / np.sqrt(denom * n)
 
 
 @njit
@@ -145,7 +113,21 @@ def step(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
     On return ``y_new`` is the 8th-order solution, ``K[12] = f(t + h, y_new)`` (first-same-as-last), and
     the returned value is the scaled error norm of Hairer's estimator.
     """
-    return _step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+    n = y.shape[0]
+    _stages(model, t, y, h, p, K, 1, N_STAGES + 1, ytmp, y_new)
+    err5 = 0.0
+    err3 = 0.0
+    for i in range(n):
+        sc = atol + rtol * max(abs(y[i]), abs(y_new[i]))
+        e5, e3 = _error_terms(K, i)
+        e5 /= sc
+        e3 /= sc
+        err5 += e5 * e5
+        err3 += e3 * e3
+    if err5 == 0.0 and err3 == 0.0:
+        return 0.0
+    denom = err5 + 0.01 * err3
+    return abs(h) * err5 / np.sqrt(denom * n)
 
 
 @njit
@@ -158,11 +140,9 @@ def dense_prepare(model, t, y, y_new, h, p, K, F, ytmp):
         F[0, i] = dlt
         F[1, i] = h * K[0, i] - dlt
         F[2, i] = 2.0 * dlt - h * (K[N_STAGES, i] + K[0, i])
-    for i in range(n):
-        F[3, i] = h * (_D0_0 * K[0, i] + _D0_5 * K[5, i] + _D0_6 * K[6, i] + _D0_7 * K[7, i] + _D0_8 * K[8, i] + _D0_9 * K[9, i] + _D0_10 * K[10, i] + _D0_11 * K[11, i] + _D0_12 * K[12, i] + _D0_13 * K[13, i] + _D0_14 * K[14, i] + _D0_15 * K[15, i])
-        F[4, i] = h * (_D1_0 * K[0, i] + _D1_5 * K[5, i] + _D1_6 * K[6, i] + _D1_7 * K[7, i] + _D1_8 * K[8, i] + _D1_9 * K[9, i] + _D1_10 * K[10, i] + _D1_11 * K[11, i] + _D1_12 * K[12, i] + _D1_13 * K[13, i] + _D1_14 * K[14, i] + _D1_15 * K[15, i])
-        F[5, i] = h * (_D2_0 * K[0, i] + _D2_5 * K[5, i] + _D2_6 * K[6, i] + _D2_7 * K[7, i] + _D2_8 * K[8, i] + _D2_9 * K[9, i] + _D2_10 * K[10, i] + _D2_11 * K[11, i] + _D2_12 * K[12, i] + _D2_13 * K[13, i] + _D2_14 * K[14, i] + _D2_15 * K[15, i])
-        F[6, i] = h * (_D3_0 * K[0, i] + _D3_5 * K[5, i] + _D3_6 * K[6, i] + _D3_7 * K[7, i] + _D3_8 * K[8, i] + _D3_9 * K[9, i] + _D3_10 * K[10, i] + _D3_11 * K[11, i] + _D3_12 * K[12, i] + _D3_13 * K[13, i] + _D3_14 * K[14, i] + _D3_15 * K[15, i])
+    for r in range(4):
+        for i in range(n):
+            F[3 + r, i] = h * _combine(_ROW_D + r, K, i)
 
 
 @njit
@@ -220,7 +200,7 @@ def _all_finite(y):
     return True
 
 
-@njit(inline="always")
+@njit
 def clip_step(t, t_end, h, n_attempts, max_steps):
     """The checks every adaptive loop makes before an attempt: ``(h, status)`` with ``h`` clipped to end at
     ``t_end``; status ``MAX_STEPS`` or ``STEP_TOO_SMALL`` stops the loop.  Scalars only (free to inline)."""
@@ -232,7 +212,7 @@ def clip_step(t, t_end, h, n_attempts, max_steps):
     return h, OK
 
 
-@njit(inline="always")
+@njit
 def control(err, h, t):
     """Hairer's step-size control from the error norm ``err`` of a trial step of size ``h`` at ``t``; shared by
     every adaptive loop.
@@ -249,7 +229,7 @@ def control(err, h, t):
     return False, h * max(MIN_FACTOR, SAFETY * err ** ERR_EXP), OK
 
 
-@njit(inline="always")
+@njit
 def advance(model, y, y_new, K):
     """Accept a step: ``y <- y_new`` and ``K[0] <- K[12]`` (first-same-as-last); a Lagrange-Routh state is
     put back on TS^2 (:func:`fields.project`)."""
@@ -276,7 +256,8 @@ def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
     f1 = np.empty(n)
     stats = np.zeros(5, dtype=np.int64)
     t = 0.0
-    Y[0, :] = y0
+    for i in range(n):
+        Y[0, i] = y0[i]
     k_out = 1
     dt_out = t_final / (n_out - 1) if n_out > 1 else t_final
     rhs(model, t, y, p, K[0])

@@ -49,19 +49,19 @@ def pack_params(J, mgrho, mu=0.0):
 
 # ---- scalar building blocks (tuples live on the stack: no heap allocation in the hot loop) ----
 
-@njit(inline="always")
+@njit
 def _cr(a0, a1, a2, b0, b1, b2):
     return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
 
 
-@njit(inline="always")
+@njit
 def _mv(p, off, x0, x1, x2):
     return (p[off] * x0 + p[off + 1] * x1 + p[off + 2] * x2,
             p[off + 3] * x0 + p[off + 4] * x1 + p[off + 5] * x2,
             p[off + 6] * x0 + p[off + 7] * x1 + p[off + 8] * x2)
 
 
-@njit(inline="always")
+@njit
 def _euler(G0, G1, G2, w0, w1, w2, p):
     """Eq (1)/(31): omega_dot = J^{-1} (J omega x omega + m g rho x Gamma)."""
     Jw0, Jw1, Jw2 = _mv(p, 0, w0, w1, w2)
@@ -70,7 +70,7 @@ def _euler(G0, G1, G2, w0, w1, w2, p):
     return _mv(p, 9, t0 + s0, t1 + s1, t2 + s2)
 
 
-@njit(inline="always")
+@njit
 def _lr_b_nu(G0, G1, G2, D0, D1, D2, p):
     """u = Gammadot x Gamma, J Gamma, Gamma.J Gamma, and b, nu of Eq (64)."""
     u0, u1, u2 = _cr(D0, D1, D2, G0, G1, G2)
@@ -81,7 +81,7 @@ def _lr_b_nu(G0, G1, G2, D0, D1, D2, p):
     return u0, u1, u2, JG0, JG1, JG2, gJg, b, nu
 
 
-@njit(inline="always")
+@njit
 def _lr_acc(G0, G1, G2, D0, D1, D2, p):
     """Eq (62) with Sigma, c, b, nu of Eqs (63)-(64)."""
     u0, u1, u2, JG0, JG1, JG2, gJg, b, nu = _lr_b_nu(G0, G1, G2, D0, D1, D2, p)
@@ -103,7 +103,7 @@ def _lr_acc(G0, G1, G2, D0, D1, D2, p):
     return a0 - gd2 * G0, a1 - gd2 * G1, a2 - gd2 * G2
 
 
-@njit(inline="always")
+@njit
 def _rot_rate(y, off, w0, w1, w2, dy):
     """dR = R hat(w) for R stored row-major at y[off:off+9] (Eq 2)."""
     for i in range(3):
@@ -217,13 +217,13 @@ def lr_omega(Gamma, Gammadot, p, out):
     return b, nu
 
 
-@njit(inline="always")
+@njit
 def _energy(G0, G1, G2, w0, w1, w2, p):
     Jw0, Jw1, Jw2 = _mv(p, 0, w0, w1, w2)
     return 0.5 * (w0 * Jw0 + w1 * Jw1 + w2 * Jw2) - (p[18] * G0 + p[19] * G1 + p[20] * G2)
 
 
-@njit(inline="always")
+@njit
 def _mu(G0, G1, G2, w0, w1, w2, p):
     JG0, JG1, JG2 = _mv(p, 0, G0, G1, G2)
     return w0 * JG0 + w1 * JG1 + w2 * JG2

@@ -38,7 +38,7 @@ for longer than ``max_gap``: trapped near a pole, on a relative equilibrium or a
 """
 import numpy as np
 
-from .._jit import njit, prange
+from .._jit import njit
 from .dop853 import (MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL, advance, clip_step, control,  # noqa: F401
                      dense_eval, dense_prepare,
                      initial_step, step)
@@ -56,7 +56,7 @@ N_INFO = 6  # info row: n_found, status, n_accepted, n_rejected, n_rhs, (t_end b
 # ------------------------------------------------------------------------------------------------
 # section function and its orientation
 # ------------------------------------------------------------------------------------------------
-@njit(inline="always")
+@njit
 def _g(model, y):
     """e3^T Gammadot."""
     if model == LR:
@@ -64,7 +64,7 @@ def _g(model, y):
     return y[0] * y[4] - y[1] * y[3]  # (Gamma x omega)_3
 
 
-@njit(inline="always")
+@njit
 def _gdot(model, y, f):
     """d/dt e3^T Gammadot from the state and its derivative ``f``."""
     if model == LR:
@@ -72,7 +72,7 @@ def _gdot(model, y, f):
     return f[0] * y[4] + y[0] * f[4] - f[1] * y[3] - y[1] * f[3]
 
 
-@njit(inline="always")
+@njit
 def _side(model, y):
     """e3^T (Gamma x Gammadot)."""
     if model == LR:
@@ -89,7 +89,7 @@ def section_function(model, y):
     return _g(model, y), _side(model, y)
 
 
-@njit(inline="always")
+@njit
 def _dense_g(model, F, y_old, x, out):
     """g of the interpolant at fraction x (evaluates only the components g needs)."""
     x1 = 1.0 - x
@@ -271,49 +271,29 @@ def _to_gamma_omega(model, Yc, p, count, G, W, D):
             D[k, 2] = g0 * w1 - g1 * w0
 
 
-@njit
-def _run_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info):
-    dim = y0.shape[0]
+@njit(nogil=True)
+def crossings_serial(model, Y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info):
+    """The next ``n`` crossings of each trajectory starting at a row of ``Y0``, one after the other.
+
+    Outputs have a leading seed axis: Gamma ``G``, omega ``W``, Gammadot ``D`` (m x n x 3), times ``T``
+    (m x n), ``info`` (m x N_INFO).  Releases the GIL, so the model layer runs chunks of seeds in threads.
+    """
+    dim = Y0.shape[1]
     Yc = np.empty((n, dim))
     K = np.empty((N_STAGES_EXTENDED, dim))
     Kp = np.empty((N_STAGES_EXTENDED, dim))
     F = np.empty((7, dim))
-    y = np.empty(dim)
-    y_new = np.empty(dim)
-    ytmp = np.empty(dim)
-    yp = np.empty(dim)
-    yc = np.empty(dim)
-    f1 = np.empty(dim)
-    found = crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
-                          Yc, T, K, Kp, F, y, y_new, ytmp, yp, yc, f1, info)
-    _to_gamma_omega(model, Yc, p, found, G, W, D)
-    return found
-
-
-@njit
-def crossings(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info):
-    """One trajectory: Gamma (n x 3), omega (n x 3), Gammadot (n x 3), t (n) of the next n crossings."""
-    return _run_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info)
-
-
-@njit(parallel=True)
-def crossings_batch(model, Y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info):
-    """Many trajectories in parallel (prange over the rows of ``Y0``); outputs have a leading seed axis."""
-    for k in prange(Y0.shape[0]):
-        _run_one(model, Y0[k], p, n, t_max, max_gap, max_steps, rtol, atol, G[k], W[k], D[k], T[k], info[k])
-
-
-@njit
-def crossings_serial(model, Y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info):
-    """Same as :func:`crossings_batch` on one thread (reference and chunk runner)."""
+    work = np.empty((6, dim))
     for k in range(Y0.shape[0]):
-        _run_one(model, Y0[k], p, n, t_max, max_gap, max_steps, rtol, atol, G[k], W[k], D[k], T[k], info[k])
+        found = crossings_one(model, Y0[k], p, n, t_max, max_gap, max_steps, rtol, atol,
+                              Yc, T[k], K, Kp, F, work[0], work[1], work[2], work[3], work[4], work[5], info[k])
+        _to_gamma_omega(model, Yc, p, found, G[k], W[k], D[k])
 
 
 # ------------------------------------------------------------------------------------------------
 # amended potential and section states
 # ------------------------------------------------------------------------------------------------
-@njit(inline="always")
+@njit
 def _v_mu(G0, G1, G2, p):
     """Amended potential V_mu(Gamma) = mu^2 / (2 Gamma^T J Gamma) - m g rho^T Gamma, evaluated as the energy
     (Eq 34) of the state whose angular velocity is the locked rotation omega = nu Gamma, nu = mu / Gamma^T J Gamma."""
