@@ -36,20 +36,58 @@ def _lp_state(P, E):
     return np.array([0, 0, 1.0, c, c, c])
 
 
-def test_dop853_fixed_step_order_8(fig2):
+@pytest.mark.parametrize("model", [F.LP, F.LP_ATT])  # the generated scalar step and the generic one
+def test_dop853_fixed_step_order_8(fig2, model):
     P = fig2.pendulum
     p = P.params()
     y0 = _lp_state(P, 2.03)
+    if model == F.LP_ATT:
+        y0 = np.concatenate([y0, np.eye(3).ravel()])
     Tf = 1.0
-    ref = D.integrate_fixed(F.LP, y0, Tf / 1024, 1024, p)
+    ref = D.integrate_fixed(model, y0, Tf / 1024, 1024, p)
     hs, errs = [], []
     for n in (12, 16, 24, 32):
-        y = D.integrate_fixed(F.LP, y0, Tf / n, n, p)
+        y = D.integrate_fixed(model, y0, Tf / n, n, p)
         hs.append(Tf / n)
         errs.append(np.abs(y - ref).max())
     slope = np.polyfit(np.log(hs), np.log(errs), 1)[0]
     assert 7.5 < slope < 9.0, (errs, slope)
     assert errs[-1] < 1e-9
+
+
+def test_generated_lp_step_is_up_to_date():
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("gen", root / "tools" / "gen_dop853_lp.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    assert (root / "pendulum_explorer" / "_core" / "dop853_lp.py").read_text() == gen.source(), \
+        "run python tools/gen_dop853_lp.py"
+
+
+def test_generated_lp_step_equals_generic_step_bit_for_bit(fig2):
+    """The scalar LP step (dop853_lp.step_lp, used by dop853.step for LP) is the generic array step to the bit:
+    same stages, same 8th-order solution, same error norm."""
+    P = fig2.pendulum
+    p = P.params()
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        G = rng.normal(size=3)
+        y = np.concatenate([G / np.linalg.norm(G), rng.normal(scale=3.0, size=3)])
+        h = 10 ** rng.uniform(-4, -0.5)
+        rtol, atol = 10 ** rng.uniform(-13, -6), 10 ** rng.uniform(-15, -8)
+        out = []
+        for fn in (lambda *a: D.step(F.LP, *a), lambda *a: D.step_generic(F.LP, *a)):
+            K = np.zeros((T.N_STAGES_EXTENDED, 6))
+            F.rhs(F.LP, 0.0, y, p, K[0])
+            y_new, ytmp = np.empty(6), np.empty(6)
+            err = fn(0.0, y, h, p, K, y_new, ytmp, rtol, atol)
+            out.append((err, y_new, K[: T.N_STAGES + 1].copy()))
+        assert out[0][0] == out[1][0] and np.isfinite(out[0][0])
+        np.testing.assert_array_equal(out[0][1], out[1][1])
+        np.testing.assert_array_equal(out[0][2], out[1][2])
 
 
 def test_dop853_agrees_with_scipy(fig2):

@@ -21,7 +21,8 @@ import numpy as np
 
 from .._jit import njit
 from .dop853_tableau import A, B, C, D, E3, E5, N_STAGES, N_STAGES_EXTENDED
-from .fields import LR, LR_REC, _rhs, project, rhs  # noqa: F401  (rhs re-exported for callers)
+from .dop853_lp import step_lp
+from .fields import LP, LR, LR_REC, _rhs, project, rhs  # noqa: F401  (rhs re-exported for callers)
 
 SAFETY = 0.9
 MIN_FACTOR = 0.2
@@ -110,9 +111,19 @@ def _stages(model, t, y, h, p, K, s0, s1, ytmp, y_new):
 def step(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
     """One DOP853 trial step of size ``h`` from ``(t, y)``; ``K[0]`` must hold ``f(t, y)``.
 
-    On return ``y_new`` is the 8th-order solution, ``K[12] = f(t + h, y_new)`` (first-same-as-last), and
-    the returned value is the scaled error norm of Hairer's estimator.
+    On return ``y_new`` is the 8th-order solution, ``K[1:13]`` the stages, ``K[12] = f(t + h, y_new)``
+    (first-same-as-last), and the returned value is the scaled error norm of Hairer's estimator.  The LP model
+    takes the generated scalar step (:mod:`.dop853_lp`, same bits, half the time); the others
+    :func:`step_generic`.
     """
+    if model == LP:
+        return step_lp(y, h, p, K, y_new, rtol, atol)
+    return step_generic(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+
+
+@njit
+def step_generic(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
+    """:func:`step` for a state of any size: stage sums as loops over the padded tableau rows."""
     n = y.shape[0]
     _stages(model, t, y, h, p, K, 1, N_STAGES + 1, ytmp, y_new)
     err5 = 0.0

@@ -104,6 +104,14 @@ def _lr_acc(G0, G1, G2, D0, D1, D2, p):
 
 
 @njit
+def lp_field(G0, G1, G2, w0, w1, w2, p):
+    """Eqs (31)-(32) on scalars: ``(Gammadot, omegadot)`` with ``Gammadot = Gamma x omega``."""
+    d0, d1, d2 = _cr(G0, G1, G2, w0, w1, w2)  # Eq (32)
+    a0, a1, a2 = _euler(G0, G1, G2, w0, w1, w2, p)  # Eq (31)
+    return d0, d1, d2, a0, a1, a2
+
+
+@njit
 def _rot_rate(y, off, w0, w1, w2, dy):
     """dR = R hat(w) for R stored row-major at y[off:off+9] (Eq 2)."""
     for i in range(3):
@@ -115,7 +123,7 @@ def _rot_rate(y, off, w0, w1, w2, dy):
         dy[off + 3 * i + 2] = r0 * w1 - r1 * w0
 
 
-@njit(inline="always")
+@njit
 def _rhs(model, t, y, p, dy):
     """The body of :func:`rhs`, inlined into the integrator kernels (a call across compiled functions costs
     more than the evaluation itself for these small systems)."""
@@ -128,10 +136,8 @@ def _rhs(model, t, y, p, dy):
         dy[10] = a1
         dy[11] = a2
     elif model == LP or model == LP_ATT:
-        G0, G1, G2 = y[0], y[1], y[2]
         w0, w1, w2 = y[3], y[4], y[5]
-        d0, d1, d2 = _cr(G0, G1, G2, w0, w1, w2)  # Eq (32)
-        a0, a1, a2 = _euler(G0, G1, G2, w0, w1, w2, p)  # Eq (31)
+        d0, d1, d2, a0, a1, a2 = lp_field(y[0], y[1], y[2], w0, w1, w2, p)
         dy[0] = d0
         dy[1] = d1
         dy[2] = d2
