@@ -22,7 +22,7 @@ import numpy as np
 from .._jit import njit
 from .dop853_tableau import A, B, C, D, E3, E5, N_STAGES, N_STAGES_EXTENDED
 from .dop853_lp import step_lp
-from .fields import LP, LR, LR_REC, _rhs, project, rhs  # noqa: F401  (rhs re-exported for callers)
+from .fields import LP, LR, LR_REC, project, rhs  # noqa: F401  (rhs re-exported for callers)
 
 SAFETY = 0.9
 MIN_FACTOR = 0.2
@@ -89,8 +89,7 @@ def _stages(model, t, y, h, p, K, s0, s1, ytmp, y_new):
     """Fill K[s0:s1] with the Runge-Kutta stages (K[0:s0] already known), 1 <= s0 < s1 <= 16.
 
     Stage 12 is the first-same-as-last stage: its argument is the 8th-order solution, which is also
-    written to ``y_new`` (A[12] is the B row), and ``K[12] = f(t + h, y_new)``.  The right-hand side is
-    inlined here (one copy), so the stage loop makes no calls.
+    written to ``y_new`` (A[12] is the B row), and ``K[12] = f(t + h, y_new)``.
     """
     n = y.shape[0]
     for s in range(s0, s1):
@@ -102,9 +101,8 @@ def _stages(model, t, y, h, p, K, s0, s1, ytmp, y_new):
         if s == N_STAGES:
             for i in range(n):
                 y_new[i] = ytmp[i]
-        _rhs(model, t + C_STAGE[s] * h, ytmp, p, K[s])
-    # (unconditional last use of the arrays: lets numba prune the refcounts of the inlined arguments)
-    return y.shape[0] + K.shape[0] + ytmp.shape[0] + y_new.shape[0] + p.shape[0]
+        rhs(model, t + C_STAGE[s] * h, ytmp, p, K[s])
+    return 0
 
 
 @njit

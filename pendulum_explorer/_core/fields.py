@@ -124,9 +124,8 @@ def _rot_rate(y, off, w0, w1, w2, dy):
 
 
 @njit
-def _rhs(model, t, y, p, dy):
-    """The body of :func:`rhs`, inlined into the integrator kernels (a call across compiled functions costs
-    more than the evaluation itself for these small systems)."""
+def rhs(model, t, y, p, dy):
+    """Evaluate ``dy = f(t, y)`` in place for the model id ``model`` (see module docstring)."""
     if model == FULL:
         G0, G1, G2 = y[6], y[7], y[8]  # third row of R = R^T e3
         w0, w1, w2 = y[9], y[10], y[11]
@@ -161,13 +160,7 @@ def _rhs(model, t, y, p, dy):
             # Eq (66): omega_hor = Gammadot x Gamma - b Gamma, Eq (65): R_hor' = R_hor hat(omega_hor)
             _rot_rate(y, 6, u0 - b * G0, u1 - b * G1, u2 - b * G2, dy)
             dy[15] = nu  # Eq (67)
-    return y.shape[0] + dy.shape[0] + p.shape[0]
-
-
-@njit
-def rhs(model, t, y, p, dy):
-    """Evaluate ``dy = f(t, y)`` in place for the model id ``model`` (see module docstring)."""
-    _rhs(model, t, y, p, dy)
+    return 0
 
 
 @njit
