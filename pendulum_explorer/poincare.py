@@ -338,7 +338,7 @@ class PoincareSection:
         self.atol = _positive_float("atol", atol)
         if self.rtol < 1e-15:
             raise InvalidIntegrationError(f"rtol must be >= 1e-15; got {self.rtol!r}")
-        self._p = np.array(pendulum.params(self.mu))
+        self._p = pendulum.params(self.mu)  # read-only, like every p: one compiled signature per kernel
         Jev = pendulum.principal_moments
         mgr = pendulum.m * pendulum.g * float(np.linalg.norm(pendulum.rho))
         #: scale used for "relative" energy errors (E may be 0)

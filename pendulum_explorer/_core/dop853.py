@@ -62,6 +62,9 @@ _ROW_D = 2
 EXTRA_IDX, EXTRA_VAL = _padded_rows([E5[:N_STAGES], E3[:N_STAGES], *D[:, :N_STAGES_EXTENDED]], 12)
 EXTRA_WIDTH = EXTRA_IDX.shape[1]
 C_STAGE = C.copy()
+# the stage ranges of a step (1..12) and of the dense-output extension (13..15), read from an array so that
+# numba sees run-time integers: integer constants in a call would compile one specialisation per value
+STAGE_RANGES = np.array([[1, N_STAGES + 1], [N_STAGES + 1, N_STAGES_EXTENDED]], dtype=np.int64)
 
 
 @njit
@@ -123,7 +126,7 @@ def step(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
 def step_generic(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
     """:func:`step` for a state of any size: stage sums as loops over the padded tableau rows."""
     n = y.shape[0]
-    _stages(model, t, y, h, p, K, 1, N_STAGES + 1, ytmp, y_new)
+    _stages(model, t, y, h, p, K, STAGE_RANGES[0, 0], STAGE_RANGES[0, 1], ytmp, y_new)
     err5 = 0.0
     err3 = 0.0
     for i in range(n):
@@ -143,7 +146,7 @@ def step_generic(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
 def dense_prepare(model, t, y, y_new, h, p, K, F, ytmp):
     """Interpolation coefficients ``F`` (7 x n) of the accepted step ``t -> t + h``."""
     n = y.shape[0]
-    _stages(model, t, y, h, p, K, N_STAGES + 1, N_STAGES_EXTENDED, ytmp, ytmp)
+    _stages(model, t, y, h, p, K, STAGE_RANGES[1, 0], STAGE_RANGES[1, 1], ytmp, ytmp)
     for i in range(n):
         dlt = y_new[i] - y[i]
         F[0, i] = dlt
