@@ -314,10 +314,18 @@ def _lr_stability(pendulum, G, mu, k):
     w0 = np.sqrt(pendulum.m * pendulum.g * np.linalg.norm(pendulum.rho) / J1)
     hv = 1e-3 * (np.abs(k) + w0)
     A = np.empty((n, 4, 4))
-    lr_jacobian_batch(G, np.ascontiguousarray(t1), np.ascontiguousarray(t2), np.ascontiguousarray(mu, dtype=float),
-                  pendulum.params(0.0), 1e-3, hv, A)
+    lr_jacobian_batch(G, np.ascontiguousarray(t1), np.ascontiguousarray(t2), _params_rows(pendulum, mu), 1e-3, hv, A)
     ev = _sort_rows(np.linalg.eigvals(A))
     return ev, classify_eigenvalues(ev)
+
+
+def _params_rows(pendulum, mu):
+    """Read-only (n, N_PARAMS) parameter vectors, one per momentum value in ``mu``."""
+    mu = np.asarray(mu, dtype=float).ravel()
+    P = np.repeat(pendulum.params(0.0)[None, :], mu.shape[0], axis=0)
+    P[:, 21] = mu
+    P.setflags(write=False)
+    return P
 
 
 def _sort_rows(ev):
@@ -342,8 +350,8 @@ def lr_linearization(pendulum, Gamma, mu):
     k = np.array([mu / (G[0] @ pendulum.J @ G[0])])
     J1 = pendulum.principal_moments[0]
     w0 = np.sqrt(pendulum.m * pendulum.g * np.linalg.norm(pendulum.rho) / J1)
-    lr_jacobian_batch(np.ascontiguousarray(G), t1, t2, np.array([float(mu)]), pendulum.params(0.0), 1e-3,
-                  1e-3 * (np.abs(k) + w0), A)
+    lr_jacobian_batch(np.ascontiguousarray(G), t1, t2, _params_rows(pendulum, [float(mu)]), 1e-3,
+                      1e-3 * (np.abs(k) + w0), A)
     ev = _sort_rows(np.linalg.eigvals(A))[0]
     return A[0], ev, classify_eigenvalues(ev)
 

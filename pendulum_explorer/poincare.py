@@ -409,7 +409,7 @@ class PoincareSection:
                 f"(distance from the pole axis {rxy:.3g})")
         Y = np.empty((1, 6))
         sl = np.empty(1)
-        _sec.section_states(G[None, :], self.energy, self._p, Y, sl)
+        _sec.section_states(G[None, :], self.energy, self._p, self.pendulum.params(0.0), Y, sl)
         if not (sl[0] > 0.0):
             V = self.energy - sl[0]
             raise InaccessibleError(
@@ -431,7 +431,7 @@ class PoincareSection:
         good &= np.hypot(G[:, 0], G[:, 1]) > POLE_TOL
         Yl = np.empty((G.shape[0], 6))
         sl = np.empty(G.shape[0])
-        _sec.section_states(np.ascontiguousarray(G), self.energy, self._p, Yl, sl)
+        _sec.section_states(np.ascontiguousarray(G), self.energy, self._p, self.pendulum.params(0.0), Yl, sl)
         ok = good & (sl > 0.0)
         Y = np.full((G.shape[0], 6), np.nan)
         w = np.empty(3)

@@ -6,16 +6,19 @@ from .fields import lr_accel
 
 
 @njit
-def lr_jacobian_batch(G, T1, T2, mu, p, hx, hv, out):
-    """(n, 4, 4) Jacobians of x'' = f(x, x') in the chart Gamma = normalise(G + x1 T1 + x2 T2)."""
+def lr_jacobian_batch(G, T1, T2, P, hx, hv, out):
+    """(n, 4, 4) Jacobians of x'' = f(x, x') in the chart Gamma = normalise(G + x1 T1 + x2 T2).
+
+    ``P`` (n x N_PARAMS) holds the parameter vector of each point (its momentum mu in column 21), read-only
+    like every ``p`` given to the kernels, so that the right-hand side compiles once.
+    """
     n = G.shape[0]
-    q = p.copy()
     a = np.empty(3)
     g = np.empty(3)
     v = np.empty(3)
     zero = np.zeros(3)
     for k in range(n):
-        q[21] = mu[k]
+        q = P[k]
         for i in range(4):
             for j in range(4):
                 out[k, i, j] = 0.0

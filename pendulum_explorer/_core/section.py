@@ -310,16 +310,15 @@ def amended_potential_many(Gs, p, out):
 
 
 @njit
-def section_states(Gs, E, p, Y, slack):
+def section_states(Gs, E, p, p0, Y, slack):
     """The section state [Gamma, Gammadot] (LR) at each unit Gamma of ``Gs`` (rows not within 1e-9 of +-e3).
 
     ``slack[k] = E - V_mu(Gamma_k)``; where it is <= 0 the row of ``Y`` is NaN (inaccessible).
     Gammadot = s d with d = e3 x Gamma / |e3 x Gamma| (so e3^T Gammadot = 0 and e3^T (Gamma x d) > 0) and
     s = sqrt(2 (E - V_mu) / k), where k/2 = E(Gamma, w1) - E(Gamma, 0) is the kinetic energy of
-    w1 = lr_omega(Gamma, d) at mu = 0 (the kinetic energy splits as s^2 k / 2 + mu^2 / (2 Gamma^T J Gamma)).
+    w1 = lr_omega(Gamma, d) at mu = 0 (the kinetic energy splits as s^2 k / 2 + mu^2 / (2 Gamma^T J Gamma));
+    ``p0`` is ``p`` at mu = 0.
     """
-    p0 = p.copy()
-    p0[21] = 0.0
     w = np.empty(3)
     d = np.empty(3)
     G = np.empty(3)
