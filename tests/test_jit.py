@@ -1,0 +1,47 @@
+"""The compile-time budget (issue 2, sec. 8: cold JIT of every kernel <= 20 s) depends on each kernel being
+compiled once.  A second signature (a writable copy of ``p``, an integer constant numba turns into a literal)
+recompiles the kernel and everything it calls; this test catches that in a fresh process."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PROBE = """
+import importlib, json, pkgutil
+import pendulum_explorer._core as core
+from pendulum_explorer import _warmup
+from numba.core.registry import CPUDispatcher
+_warmup.run()
+out = {}
+for m in pkgutil.iter_modules(core.__path__):
+    mod = importlib.import_module("pendulum_explorer._core." + m.name)
+    for name, obj in vars(mod).items():
+        if isinstance(obj, CPUDispatcher) and obj.__module__ == mod.__name__:
+            out[m.name + "." + name] = [str(s) for s in obj.signatures]
+print(json.dumps(out))
+"""
+
+# scalar helpers called with literal array offsets (p[0:9] is J, p[9:18] its inverse; R at y[0:9] or y[6:15]):
+# tiny, and the literal lets LLVM fold the offsets
+LITERAL_OFFSET_HELPERS = {"fields._mv": 2, "fields._rot_rate": 2}
+
+
+@pytest.mark.skipif(os.environ.get("PENDULUM_EXPLORER_NO_JIT") == "1", reason="needs numba")
+def test_warmup_compiles_each_kernel_once():
+    # no cache: a kernel loaded from the cache does not list the kernels it calls (~15 s of compilation)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               PENDULUM_EXPLORER_NO_CACHE="1")
+    res = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, timeout=600,
+                         check=True)
+    sigs = json.loads(res.stdout.strip().splitlines()[-1])
+    assert len(sigs) > 40 and sum(map(len, sigs.values())) > 40  # the warm-up really ran the kernels
+    for name in ("dop853.integrate_uniform", "dop853_lp.step_lp", "section.crossings_serial",
+                 "lgvi.integrate_lgvi", "chaos.lyapunov_benettin", "linearize.lr_jacobian_batch"):
+        assert len(sigs[name]) == 1, name
+    extra = {k: v for k, v in sigs.items() if len(v) > LITERAL_OFFSET_HELPERS.get(k, 1)}
+    assert not extra, f"kernels compiled more than once by the warm-up: {json.dumps(extra, indent=1)}"
