@@ -52,6 +52,24 @@ def cache_dir():
     return str(base / f"numba-{_source_hash()}")
 
 
+def prune_stale_caches(current=None):
+    """Delete the sibling ``numba-<hash>`` folders of the current cache folder (compiled from older kernel
+    sources; they are never loaded again).  Returns the removed paths.  Called by ``pendulum-explorer warmup``.
+    """
+    import shutil
+    from pathlib import Path
+
+    cur = Path(current or cache_dir())
+    removed = []
+    if not cur.parent.is_dir():
+        return removed
+    for d in cur.parent.glob("numba-*"):
+        if d.is_dir() and d.name != cur.name:
+            shutil.rmtree(d, ignore_errors=True)
+            removed.append(str(d))
+    return removed
+
+
 if JIT_DISABLED:
     def njit(*args, **kwargs):
         """Identity decorator used when JIT is disabled."""

@@ -39,8 +39,10 @@ def voila_command(host="127.0.0.1", port=8866, open_browser=False, notebook=None
 def warmup(verbose=True):
     """Compile (or load from numba's cache) every kernel by running each once on a small problem."""
     t0 = time.perf_counter()
-    from . import _warmup
+    from . import _jit, _warmup
 
+    if _jit.CACHE and not _jit.JIT_DISABLED:
+        _jit.prune_stale_caches()
     _warmup.run()
     if verbose:
         print(f"pendulum-explorer: kernels ready in {time.perf_counter() - t0:.1f} s", flush=True)

@@ -45,3 +45,15 @@ def test_warmup_compiles_each_kernel_once():
         assert len(sigs[name]) == 1, name
     extra = {k: v for k, v in sigs.items() if len(v) > LITERAL_OFFSET_HELPERS.get(k, 1)}
     assert not extra, f"kernels compiled more than once by the warm-up: {json.dumps(extra, indent=1)}"
+
+
+def test_prune_stale_caches_keeps_only_the_current_folder(tmp_path):
+    from pendulum_explorer import _jit
+
+    for name in ("numba-aaaa", "numba-bbbb", "numba-cccc", "other"):
+        (tmp_path / name / "sub").mkdir(parents=True)
+        (tmp_path / name / "sub" / "f.nbi").write_bytes(b"x")
+    removed = _jit.prune_stale_caches(tmp_path / "numba-bbbb")
+    assert sorted(Path(r).name for r in removed) == ["numba-aaaa", "numba-cccc"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["numba-bbbb", "other"]
+    assert (tmp_path / "numba-bbbb" / "sub" / "f.nbi").exists()
