@@ -57,3 +57,35 @@ def test_prune_stale_caches_keeps_only_the_current_folder(tmp_path):
     assert sorted(Path(r).name for r in removed) == ["numba-aaaa", "numba-cccc"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["numba-bbbb", "other"]
     assert (tmp_path / "numba-bbbb" / "sub" / "f.nbi").exists()
+
+
+NO_JIT_PROBE = """
+import json, numpy as np
+from pendulum_explorer import simulate
+from pendulum_explorer.poincare import PoincareSection
+from pendulum_explorer.presets import paper_fig2
+P = paper_fig2().pendulum
+tr = simulate(P, np.eye(3), [1.0, 2.0, 0.5], 1.0, method="dop853", rtol=1e-8, atol=1e-10, n_out=5)
+lg = simulate(P, np.eye(3), [1.0, 2.0, 0.5], 0.2, method="lgvi", dt=0.01, n_out=3)
+sec, seed = PoincareSection.from_paper_ic(P, energy=0.0)
+cr = sec.crossings(seed, 3)
+print(json.dumps({"dop": tr.R[-1].tolist(), "lgvi": lg.R[-1].tolist(), "sec": cr.Gamma.tolist()}))
+"""
+
+
+def test_no_jit_switch_runs_the_same_numerics_as_plain_python():
+    """PENDULUM_EXPLORER_NO_JIT=1 (debugging, coverage) runs the kernels as Python: same results."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               PENDULUM_EXPLORER_NO_JIT="1")
+    res = subprocess.run([sys.executable, "-c", NO_JIT_PROBE], env=env, capture_output=True, text=True,
+                         timeout=600, check=True)
+    plain = json.loads(res.stdout.strip().splitlines()[-1])
+    env.pop("PENDULUM_EXPLORER_NO_JIT")
+    res = subprocess.run([sys.executable, "-c", "import numba; " + NO_JIT_PROBE], env=env, capture_output=True,
+                         text=True, timeout=600, check=True)
+    jit = json.loads(res.stdout.strip().splitlines()[-1])
+    import numpy as np
+
+    for key in ("dop", "lgvi", "sec"):
+        assert np.asarray(plain[key]).shape == np.asarray(jit[key]).shape
+        np.testing.assert_allclose(plain[key], jit[key], rtol=0, atol=1e-12, err_msg=key)
