@@ -38,6 +38,7 @@ class EquilibriaPanel:
         self.msg = Messages()
         self.task = Task(self.msg)
         self.eq = None
+        self._quiet = False  # set while the selectors are rebuilt: one redraw at the end, not one per change
         self.view = w.ToggleButtons(options=["3D", "top", "bottom"], value="3D", description="view",
                                     style={"button_width": "70px", "description_width": "40px"})
         self.families = w.HBox()
@@ -85,6 +86,7 @@ class EquilibriaPanel:
         self.task.start(work, "computing the equilibria")
 
     def _build_selectors(self):
+        """Family toggles and the point selector for the new equilibria (draws nothing: the caller redraws)."""
         eq = self.eq
         boxes = {}
         for lab in eq.labels:
@@ -95,11 +97,13 @@ class EquilibriaPanel:
         self.families.children = [w.Label("families:")] + list(boxes.values())
         opts = [(f"{p.family} (isolated)", ("iso", i)) for i, p in enumerate(eq.isolated)]
         opts += [(f"family {f.label} (spin +)", ("fam", i)) for i, f in enumerate(eq.families) if f.branch == 1]
-        self.family.unobserve(self._on_family, names="value")
-        self.family.options = opts
-        self.family.value = opts[0][1]
-        self.family.observe(self._on_family, names="value")
-        self._on_family({"new": self.family.value})
+        self._quiet = True
+        try:
+            self.family.options = opts
+            self.family.value = opts[0][1]
+            self._select_family(self.family.value)
+        finally:
+            self._quiet = False
 
     def selected(self):
         """The selected EquilibriumPoint."""
@@ -119,7 +123,8 @@ class EquilibriaPanel:
     # ------------------------------------------------------------------ events
     @guarded(what="redrawing the equilibria")
     def _on_redraw(self, change=None):
-        self.redraw()
+        if not self._quiet:
+            self.redraw()
 
     def redraw(self):
         if self.eq is None:
@@ -133,7 +138,18 @@ class EquilibriaPanel:
 
     @guarded(what="selecting an equilibrium")
     def _on_family(self, change):
-        kind, i = change["new"]
+        if self._quiet or change["new"] is None:
+            return
+        self._quiet = True
+        try:
+            self._select_family(change["new"])
+        finally:
+            self._quiet = False
+        self.redraw()
+
+    def _select_family(self, value):
+        """Point selector for ``value`` (the slider along a family); shows the details, does not redraw."""
+        kind, i = value
         if kind == "fam":
             n = len(self.eq.families[i])
             self.index.max = max(0, n - 1)
@@ -144,10 +160,11 @@ class EquilibriaPanel:
             self.index.max = 0
             self.index.disabled = True
         self._show_details()
-        self.redraw()
 
     @guarded(what="selecting an equilibrium")
     def _on_index(self, change):
+        if self._quiet:
+            return
         self._show_details()
         self.redraw()
 
