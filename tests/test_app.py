@@ -38,10 +38,11 @@ def _decode(v):
     return v
 
 
-def _fig(out):
-    """The plotly figure dict shown in an Output widget (as the browser receives it)."""
-    assert len(out.outputs) == 1
-    return _decode(out.outputs[0]["data"]["application/vnd.plotly.v1+json"])
+def _fig(view):
+    """The plotly figure dict shown in a figure view (as the browser receives it: the synced ``figure`` plus the
+    incremental updates applied to it)."""
+    assert view.figure, "the view shows no figure"
+    return _decode(view.figure)
 
 
 def _accessible_point(section_panel):
@@ -88,12 +89,7 @@ def test_click_accessible_adds_trace_with_n_crossings(app):
     phi, z = _accessible_point(sec)
     n_before = len(sec.crossing_traces())
 
-    class Pts:
-        xs = [phi]
-        ys = [z]
-        point_inds = [0]
-
-    sec._on_chart_click(sec.chart.data[0], Pts(), None)
+    sec._on_chart_click(phi, z, 0)  # what the chart view calls for a click on the region heatmap
     traces = sec.crossing_traces()
     assert len(traces) == n_before + 1
     tr = traces[-1]
@@ -109,6 +105,9 @@ def test_click_accessible_adds_trace_with_n_crossings(app):
     # every drawn point is accessible (V_mu <= E)
     assert np.all(ps.amended_potential(L.crossings) <= ps.energy + 1e-8)
     np.testing.assert_allclose(np.array(tr.y), np.round(L.crossings[:, 2], 5), atol=1e-12)
+    # the browser's copy of the chart got the same crossings (incremental updates of the view)
+    shown = _fig(sec.chart)["data"][sec.chart.data.index(tr)]
+    np.testing.assert_array_equal(shown["y"], np.round(L.crossings[:, 2], 5))
     # the launch reaches the motion panel
     mot = app.panel("motion")
     assert mot.choice.value == L.id

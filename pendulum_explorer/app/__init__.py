@@ -2,7 +2,8 @@
 
 Panels (one module each): :mod:`.body_panel`, :mod:`.equilibria_panel`, :mod:`.section_panel`,
 :mod:`.motion_panel`; they share an :class:`~.state.AppState` and are built lazily when their tab is first
-opened (each FigureWidget ships the ~5 MB plotly bundle, so only the section chart is one).
+opened.  Every figure is a :class:`~.plotview.PlotlyView` (drawn with the page's plotly.js, updated in place, drawn
+only while visible); :func:`~.plotview.plotly_loader` makes the page load plotly.js.
 """
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import time
 
 import ipywidgets as w
 
-from .common import Messages, import_figurewidget_lean, limit_memory_arenas, log, report_error
+from .common import Messages, limit_memory_arenas, log, report_error
+from .plotview import plotly_loader
 from .state import AppState
 
 #: seconds between the first view being sent and the background warm-up of the other panels
@@ -59,7 +61,7 @@ class Dashboard(w.VBox):
         header = w.HTML(_CSS + "<div style='font-size:18px;font-weight:600;margin:2px 0 4px 2px'>"
                         "Pendulum Explorer <span style='font-weight:400;font-size:14px;color:#555'>— the 3D "
                         "pendulum: a rigid body on a fixed pivot in gravity</span></div>")
-        super().__init__([header, self.tabs], layout=w.Layout(width="100%"))
+        super().__init__([header, plotly_loader(), self.tabs], layout=w.Layout(width="100%"))
         self.add_class("pe-app")
         self.panel("body")
         self.tabs.selected_index = 0
@@ -71,16 +73,12 @@ class Dashboard(w.VBox):
             threading.Thread(target=self._prewarm, name="pe-prewarm", daemon=True).start()
 
     def _prewarm(self):
-        """While the user looks at the body panel: import what the other panels need (FigureWidget pulls in
-        nbformat/jsonschema, ~3 s) and compute the default body's equilibria.  It waits until the browser has
-        had time to draw the first view, so the two do not compete for the CPU."""
+        """While the user looks at the body panel: import what the other panels need and compute the default
+        body's equilibria.  It waits until the browser has had time to draw the first view, so the two do not
+        compete for the CPU."""
         time.sleep(PREWARM_DELAY)
         try:
-            import plotly.graph_objects as go
-
-            go.FigureWidget  # noqa: B018 - triggers the lazy import
             from . import equilibria_panel, motion_panel, section_panel  # noqa: F401
-            from plotly.basewidget import BaseFigureWidget  # noqa: F401
 
             self.state.equilibria()
         except Exception:  # noqa: BLE001
@@ -129,7 +127,6 @@ class Dashboard(w.VBox):
 def build_app(body=None, prewarm=True):
     """The dashboard widget (default body: the paper's Fig. 1 elliptic cylinder)."""
     limit_memory_arenas()
-    import_figurewidget_lean()
     return Dashboard(body, prewarm=prewarm)
 
 

@@ -79,27 +79,6 @@ def limit_memory_arenas(n=2):
         pass
 
 
-def import_figurewidget_lean():
-    """Import plotly's FigureWidget machinery without nbformat when running inside a Voila kernel.
-
-    ``plotly.basewidget`` imports ``plotly.io._renderers``, which imports nbformat (and jsonschema & co:
-    ~23 MB of kernel memory and ~2 s) only to support ``fig.show()`` in notebooks.  A Voila kernel never
-    calls ``fig.show()`` (the app builds its mime bundles itself), so there nbformat is hidden during that one
-    import.  In a notebook (no ``VOILA_BASE_URL`` in the environment) nothing changes.
-    """
-    import os
-    import sys
-
-    if "plotly.io._renderers" in sys.modules or "nbformat" in sys.modules or "VOILA_BASE_URL" not in os.environ:
-        import plotly.basewidget  # noqa: F401
-        return
-    sys.modules["nbformat"] = None  # makes "import nbformat" raise ImportError: plotly treats it as absent
-    try:
-        import plotly.basewidget  # noqa: F401
-    finally:
-        del sys.modules["nbformat"]
-
-
 def release_free_memory():
     """Return freed heap pages to the OS after a long task (glibc ``malloc_trim``); no-op elsewhere."""
     try:
@@ -150,10 +129,9 @@ def figure_bundle(fig):
     return {"output_type": "display_data", "metadata": {}, "data": {"application/vnd.plotly.v1+json": data}}
 
 
-def show_figure(out, fig):
-    """Replace the content of Output widget ``out`` by ``fig`` (no ``with out:``: voila#1428)."""
-    out.outputs = (figure_bundle(fig),)
-    out.figure = fig  # kept for tests and export
+def show_figure(view, fig):
+    """Show ``fig`` in the figure view ``view`` (a :class:`~.plotview.PlotlyView`, updated in place)."""
+    view.show(fig)
 
 
 def show_html(out, text):
@@ -161,9 +139,10 @@ def show_html(out, text):
 
 
 def figure_output(min_height="300px"):
-    out = w.Output(layout=w.Layout(min_height=min_height, width="100%"))
-    out.figure = None
-    return out
+    """An empty figure view (:class:`~.plotview.PlotlyView`)."""
+    from .plotview import PlotlyView
+
+    return PlotlyView(min_height=min_height)
 
 
 class Task:

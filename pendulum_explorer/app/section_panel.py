@@ -10,7 +10,6 @@ import time
 
 import ipywidgets as w
 import numpy as np
-import plotly.graph_objects as go
 
 from .. import presets
 from ..bodies import Pendulum, build_body
@@ -94,8 +93,9 @@ class SectionPanel:
         self.paper.add_class("pe-paper-preset")
         self.status = w.HTML()
 
-        self.chart = go.FigureWidget()
+        self.chart = figure_output("470px")  # clicks on it launch trajectories
         self.chart.add_class("pe-section-chart")
+        self.chart.on_click(self._on_chart_click)
         self.em_out = figure_output("260px")
         self.sphere_out = figure_output("300px")
         self.sphere_btn = w.Button(description="draw on sphere", icon="globe", layout=w.Layout(width="150px"))
@@ -228,27 +228,17 @@ class SectionPanel:
 
     # ================================================================== drawing
     def _draw_chart(self):
+        """The whole chart (region and the trajectories kept) in one update of the view."""
         # no relative-equilibria markers: PoincareSection.relative_equilibria keeps its own cache of whole
         # EquilibriumSets (~6 MB per body) beside state.equilibria(), which the kernel memory budget cannot afford
         fig = section_chart_figure(self.section, region=self.region, clickable=True, height=470,
                                    show_equilibria=False,
                                    title=f"Poincaré section at E = {self.section.energy:.4g}, "
                                          f"μ = {self.section.mu:.4g}")
-        with self.chart.batch_update():
-            self.chart.data = []
-            self.chart.layout = fig.layout
-            self.chart.add_traces(list(fig.data))
-        self._bind_clicks()
         self._colour_index = 0
         for L in self.state.launches:
-            self._add_trace(L)
-            self._update_trace(L)
-
-    def _bind_clicks(self):
-        for tr in self.chart.data:
-            if not getattr(tr, "_pe_bound", False):
-                tr.on_click(self._on_chart_click)
-                tr._pe_bound = True
+            fig.add_trace(self._launch_trace(L))
+        show_figure(self.chart, fig)
 
     def _draw_em(self):
         try:
@@ -257,26 +247,35 @@ class SectionPanel:
         except Exception as exc:  # noqa: BLE001
             report_error(self.msg, exc, "drawing the energy-momentum diagram")
 
-    def _add_trace(self, launch):
-        name = f"#{launch.id}"
-        self.chart.add_trace(crossings_trace(name=name, colour=launch.colour, marker_size=3, webgl=True))
-        self.chart.data[-1].on_click(self._on_chart_click)
-        launch.trace_name = name
+    @staticmethod
+    def _launch_trace(launch):
+        """The chart trace of a launch's crossings (chart coordinates rounded to 1e-5 for the browser)."""
+        launch.trace_name = f"#{launch.id}"
+        tr = crossings_trace(name=launch.trace_name, colour=launch.colour, marker_size=3, webgl=True)
+        if len(launch.chart):
+            tr.x = np.round(launch.chart[:, 0], 5)
+            tr.y = np.round(launch.chart[:, 1], 5)
+        return tr
 
-    def _trace_of(self, launch):
-        for tr in self.chart.data:
-            if tr.name == getattr(launch, "trace_name", None):
-                return tr
+    def _add_trace(self, launch):
+        self.chart.add_traces([self._launch_trace(launch)])
+
+    def _trace_index(self, launch):
+        name = getattr(launch, "trace_name", None)
+        for i, tr in enumerate(self.chart.data):
+            if tr.name == name:
+                return i
         return None
 
-    def _update_trace(self, launch):
-        tr = self._trace_of(launch)
-        if tr is None:
-            return
-        phi, z = launch.chart[:, 0], launch.chart[:, 1]
-        with self.chart.batch_update():
-            tr.x = np.round(phi, 5)
-            tr.y = np.round(z, 5)
+    def _update_trace(self, launch, sec=None):
+        """Show the launch's crossings so far (if ``sec`` is given: only while that section is the one shown)."""
+        with self._busy:
+            if sec is not None and sec is not self.section:
+                return
+            i = self._trace_index(launch)
+            if i is None:
+                return
+            self.chart.restyle(i, x=np.round(launch.chart[:, 0], 5), y=np.round(launch.chart[:, 1], 5))
 
     def crossing_traces(self):
         """The chart traces that hold crossings (tests)."""
@@ -291,11 +290,12 @@ class SectionPanel:
             title="the same crossings on the sphere (body frame)"))
 
     # ================================================================== launching
-    def _on_chart_click(self, trace, points, selector):
+    def _on_chart_click(self, x, y, trace_index=None):
+        """A click on the chart (on the region heatmap or on crossings): launch at that chart point."""
         try:
-            if not points.xs:
+            if x is None or y is None:
                 return
-            self.launch_at(float(points.xs[0]), float(points.ys[0]))
+            self.launch_at(float(x), float(y))
         except Exception as exc:  # noqa: BLE001
             report_error(self.msg, exc, "launching from the click")
 
@@ -365,8 +365,7 @@ class SectionPanel:
                 launch.crossings = np.concatenate(got_G)
                 phi, z = chart_from_sphere(launch.crossings)
                 launch.chart = np.stack([phi, z], -1)
-                if sec is self.section:
-                    self._update_trace(launch)
+                self._update_trace(launch, sec)
                 if first and t_click is not None:
                     self.timings["click_to_first"] = time.perf_counter() - t_click
                 # continue from the last crossing, projected back onto the exact level
@@ -429,8 +428,7 @@ class SectionPanel:
                 L.crossings = res.Gamma
                 phi, z = chart_from_sphere(res.Gamma)
                 L.chart = np.stack([phi, z], -1)
-                if sec is self.section:
-                    self._update_trace(L)
+                self._update_trace(L, sec)
                 task.progress((i + 1) / max(1, len(items)), f"{label}: {i + 1}/{len(items)} trajectories")
 
         return work
@@ -459,7 +457,9 @@ class SectionPanel:
             L = self.state.launches.pop()
             if self.task.running:
                 self.task.cancel()
-            self.chart.data = [tr for tr in self.chart.data if tr.name != getattr(L, "trace_name", None)]
+            i = self._trace_index(L)
+            if i is not None:
+                self.chart.delete_traces([i])
         self.msg.info(f"removed trajectory #{L.id}")
 
     # ================================================================== paper presets

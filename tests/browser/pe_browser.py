@@ -3,7 +3,7 @@
 Everything here talks to the page only through the stable hooks of issue 5:
 
 * panel top widgets carry the CSS classes ``pe-body``, ``pe-equilibria``, ``pe-section``, ``pe-motion``;
-* the clickable section chart (a plotly FigureWidget) carries ``pe-section-chart`` on its plot div;
+* the clickable section chart carries ``pe-section-chart`` on its widget (the plotly graph div is inside);
 * each panel's message area carries ``pe-message``.
 
 Figures are read from the DOM: a plotly graph div (``.js-plotly-plot``) holds ``.data`` (the traces),

@@ -138,7 +138,7 @@ def test_binder_dashboard_renders(binder_server, browser):
         pb.wait_plot(page, ".pe-body", timeout=120_000)
         server.timings["first_view_interactive_s"] = time.perf_counter() - t0
         pb.element_screenshot(page, ".pe-body", "binder-panel-body.png")
-        # the section tab: its FigureWidget (anywidget + plotly bundle) must load from the server extension too
+        # the section tab: its chart (an anywidget drawn with the page's plotly.js) must load on this path too
         t1 = time.perf_counter()
         pb.show_panel(page, "pe-section", timeout=60_000)
         pb.wait_plot(page, f".{pb.CHART}", timeout=120_000)
