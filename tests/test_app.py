@@ -89,7 +89,8 @@ def test_click_accessible_adds_trace_with_n_crossings(app):
     phi, z = _accessible_point(sec)
     n_before = len(sec.crossing_traces())
 
-    sec._on_chart_click(phi, z, 0)  # what the chart view calls for a click on the region heatmap
+    # the message the chart view's JavaScript sends for a click on the region heatmap
+    sec.chart._on_frontend_msg(sec.chart, {"event": "click", "x": phi, "y": z, "curve": 0, "point": 0}, [])
     traces = sec.crossing_traces()
     assert len(traces) == n_before + 1
     tr = traces[-1]
@@ -217,6 +218,10 @@ def test_fill_undo_clear(app):
     assert len({t.marker.color for t in sec.crossing_traces()}) == 4  # one colour per trajectory
     sec.undo()
     assert len(sec.crossing_traces()) == 3 and len(app.state.launches) == 3
+    # the browser's copy of the chart lost the same trace and kept the others' crossings
+    shown = _fig(sec.chart)["data"]
+    assert [t.get("name") for t in shown] == [t.name for t in sec.chart.data]
+    assert [len(t["x"]) for t in shown if t.get("name", "").startswith("#")] == [100, 100, 100]
     sec.clear()
     assert len(sec.crossing_traces()) == 0 and app.state.launches == []
 

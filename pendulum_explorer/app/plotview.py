@@ -104,13 +104,8 @@ function render({ model, el }) {
       const fig = decode(model.get("figure") || {});
       if (!fig.data && !fig.layout) return;   // nothing to show yet (no empty axes)
       const obj = { data: fig.data || [], layout: fig.layout || {}, config: fig.config || {} };
-      if (fig.frames && fig.frames.length) {
-        obj.frames = fig.frames;
-        if (drawn) Plotly.purge(gd);
-        await Plotly.newPlot(gd, obj);   // frames: start from scratch (a new animation)
-      } else {
-        await Plotly.react(gd, obj);
-      }
+      if (fig.frames) obj.frames = fig.frames;   // react replaces the animation frames too
+      await Plotly.react(gd, obj);
       if (!drawn) { drawn = true; bindEvents(); }
       lastWidth = el.offsetWidth;
       gd.dataset.peRevision = String(model.get("revision"));
