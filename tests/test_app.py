@@ -197,7 +197,9 @@ def test_load_rejects_garbage(app):
 
 def test_paper_preset_sets_fig2_level(app):
     sec = app.panel("section")
+    rev = sec.chart.revision
     sec.paper_preset(-2.65, n=100)
+    assert sec.chart.revision == rev + 1  # the new body's chart is drawn once, at the preset's level
     assert app.state.body.name == "paper_fig2"
     assert app.panel("body").preset.value == "paper_fig2"
     ref, (G0, w0) = PoincareSection.from_paper_ic(presets.paper_fig2().pendulum, -2.65)

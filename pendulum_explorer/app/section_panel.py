@@ -61,6 +61,7 @@ class SectionPanel:
         self._busy = threading.RLock()
         self._colour_index = 0
         self._suspend = False
+        self._level_after_body = None  # (E, mu) for the next body event instead of the default level
         self.timings = {}
 
         self.E = _num(0.0, "E")
@@ -211,8 +212,9 @@ class SectionPanel:
 
     def _on_body(self, body):
         self.state.E = None
+        level, self._level_after_body = self._level_after_body, None
         try:
-            E, mu = self._default_level()
+            E, mu = level if level is not None else self._default_level()
             self.set_level(E, mu)
             self.msg.info(f"new body {body.name}: section at E = {E:.4g}, μ = {mu:.4g}")
         except Exception as exc:  # noqa: BLE001
@@ -472,11 +474,26 @@ class SectionPanel:
 
     def paper_preset(self, E, n=None):
         """The Fig. 2 body at energy E, seeded from R0 = I, omega0 = c[1,1,1]."""
-        if self.state.body.name != "paper_fig2" or self.state.pendulum.g != 9.81:
-            self.state.set_body(presets.paper_fig2())
-        sec, (G0, w0) = PoincareSection.from_paper_ic(self.state.pendulum, E)
-        self.set_level(float(E), sec.mu)  # the seed's energy equals E to rounding
+        body = self.state.body
+        if body.name != "paper_fig2" or body.pendulum.g != 9.81:
+            body = presets.paper_fig2()
+        sec, (G0, w0) = PoincareSection.from_paper_ic(body.pendulum, E)
+        # the seed's energy equals E to rounding; a new body is drawn at this level at once (not at its default)
+        self._set_body_and_level(body, float(E), sec.mu)
         return self.launch_seed((G0, w0), source="paper", n=n)
+
+    def _set_body_and_level(self, body, E, mu):
+        """Use ``body`` (if it is not the current one) and show the section at (E, mu): one chart, not two."""
+        if body is not self.state.body:
+            self._level_after_body = (E, mu)
+            try:
+                self.state.set_body(body)
+            finally:
+                self._level_after_body = None
+            if self.section is not None and (self.section.energy, self.section.mu) == (E, mu) and \
+                    self.section.pendulum == body.pendulum:
+                return
+        self.set_level(E, mu)
 
     # ================================================================== export / load
     def export_csv(self):
@@ -531,10 +548,10 @@ class SectionPanel:
         if not isinstance(d, dict) or d.get("app") != "pendulum_explorer":
             raise PendulumError("not a Pendulum Explorer session file (missing \"app\": \"pendulum_explorer\")")
         body = body_from_session(d["body"])
-        if body.pendulum != self.state.pendulum or body.name != self.state.body.name:
-            self.state.set_body(body)
         self.n_cross.value = int(d.get("n_crossings", self.n_cross.value))
-        self.set_level(float(d["E"]), float(d["mu"]))
+        if body.pendulum == self.state.pendulum and body.name == self.state.body.name:
+            body = self.state.body
+        self._set_body_and_level(body, float(d["E"]), float(d["mu"]))
         launches = d.get("launches", [])
         sec = self.section
         new = []
