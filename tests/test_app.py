@@ -287,3 +287,40 @@ def test_messages_widget_and_bundle():
 
     b = figure_bundle(go.Figure(go.Scatter(x=np.arange(3), y=np.arange(3.0))))
     assert _decode(b["data"]["application/vnd.plotly.v1+json"]["data"][0]["x"]) == [0, 1, 2]
+
+
+def test_plotview_keeps_python_and_browser_copies_in_step():
+    """PlotlyView: show / restyle / add_traces / delete_traces update the go.Figure and the synced figure dict alike,
+    each incremental update is one custom message, and a click message reaches the handlers (a failing handler
+    does not stop the others)."""
+    import plotly.graph_objects as go
+
+    from pendulum_explorer.app.plotview import CONFIG, PlotlyView
+
+    v = PlotlyView()
+    sent = []
+    v.send = lambda content, buffers=None: sent.append(content)
+    v.show(go.Figure([go.Scatter(x=[0.0, 1.0], y=[2.0, 3.0], name="a")], layout={"height": 200}))
+    rev = v.revision
+    assert v.figure["config"] == CONFIG and v.figure["layout"]["height"] == 200
+    v.restyle(0, x=np.array([5.0, 6.0, 7.0]), y=np.array([1.0, 2.0, 3.0]))
+    v.add_traces([go.Scatter(x=[1.0], y=[1.0], name="b"), go.Scatter(x=[2.0], y=[2.0], name="c")])
+    v.delete_traces([1])
+    assert [m["op"] for m in sent] == ["restyle", "add_traces", "delete_traces"]
+    assert v.revision == rev  # incremental updates do not resend the figure
+    assert [t.name for t in v.data] == ["a", "c"]
+    shown = _decode(v.figure)["data"]
+    assert [t["name"] for t in shown] == ["a", "c"]
+    assert shown[0]["x"] == [5.0, 6.0, 7.0] and list(v.data[0].x) == [5.0, 6.0, 7.0]
+
+    got = []
+
+    def bad(x, y, i):
+        raise RuntimeError("handler failure")
+
+    v.on_click(bad)
+    v.on_click(lambda x, y, i: got.append((x, y, i)))
+    assert v.clicks
+    v._on_frontend_msg(v, {"event": "click", "x": 0.5, "y": -0.25, "curve": 0, "point": 3}, [])
+    v._on_frontend_msg(v, {"event": "something else"}, [])
+    assert got == [(0.5, -0.25, 0)]
