@@ -18,27 +18,49 @@ def _family_traces(fig):
     return [t for t in fig.data if isinstance(t, go.Scatter3d) and t.mode == "lines"]
 
 
+def _runs(fig):
+    """Every family run of the merged line traces: (run meta incl. "stable", its trace, vertices, colours, hover)."""
+    out = []
+    for t in _family_traces(fig):
+        P = np.column_stack([t.x, t.y, t.z])
+        c = np.asarray(t.line.color, float)
+        for r in t.meta["runs"]:
+            s = slice(r["start"], r["stop"])
+            out.append((dict(r, stable=t.meta["stable"]), t, P[s], c[s], list(t.hovertext)[s]))
+    return out
+
+
 @pytest.mark.parametrize("view", ["3d", "top", "bottom"])
 def test_sphere_figure_traces(eq1, view):
     fig = equilibria_sphere_figure(eq1, view=view)
     assert isinstance(fig.data[0], go.Surface)
     assert fig.layout.scene.camera.eye.z == CAMERAS[view]["eye"]["z"]
     fam = _family_traces(fig)
+    # one trace per line style: stable parts thick and solid, unstable thin and dashed; runs separated by gaps
+    assert len(fam) <= 2 and len({t.meta["stable"] for t in fam}) == len(fam)
+    for t in fam:
+        assert (t.line.width, t.line.dash) == ((7, "solid") if t.meta["stable"] else (3, "dash"))
+        assert len(t.hovertext) == len(t.x) == len(t.line.color) and not t.connectgaps
+        gaps = np.flatnonzero(np.isnan(np.asarray(t.x, float)))
+        np.testing.assert_array_equal(gaps, [r["stop"] for r in t.meta["runs"][:-1]])
+    runs = _runs(fig)
     for f in eq1.curves():
-        trs = [t for t in fam if t.meta["family"] == f.label]
-        assert trs
+        rf = [r for r in runs if r[0]["family"] == f.label]
+        assert rf
         # every sample is drawn and every vertex is a sample; colours are the transformed alpha
-        G = np.vstack([np.column_stack([t.x, t.y, t.z]) for t in trs])
-        assert len(f) <= len(G) <= len(f) + len(trs)
+        G = np.vstack([r[2] for r in rf])
+        assert len(f) <= len(G) <= len(f) + len(rf)
         d = np.linalg.norm(G[:, None, :] - f.Gamma[None, :, :], axis=2)
         assert d.min(axis=0).max() == 0.0 and d.min(axis=1).max() == 0.0
-        c = np.concatenate([np.asarray(t.line.color) for t in trs])
+        c = np.concatenate([r[3] for r in rf])
         for g, cv in zip(G[::7], c[::7]):
             i = int(np.argmin(np.linalg.norm(f.Gamma - g, axis=1)))
             assert cv == pytest.approx(float(alpha_colour_value(f.alpha[i], eq1.alpha_scale)), abs=1e-12)
-        for t in trs:  # stable parts thick and solid, unstable thin and dashed
-            assert (t.line.width, t.line.dash) == ((7, "solid") if t.meta["stable"] else (3, "dash"))
-            assert len(t.hovertext) == len(t.x) and "alpha" in t.hovertext[0]
+        for meta, _t, P, _c, text in rf:  # each run has one stability, that of its line style
+            idx = [int(np.argmin(np.linalg.norm(f.Gamma - g, axis=1))) for g in P]
+            core = idx[:-1] if len(idx) > 1 and meta["stable"] != f.stable[idx[-1]] else idx
+            assert set(f.stable[core]) == {meta["stable"]}
+            assert "alpha" in text[0]
     pts = {t.meta["family"]: t for t in fig.data if isinstance(t, go.Scatter3d) and t.mode == "markers"}
     np.testing.assert_allclose([pts["hanging"].x[0], pts["hanging"].y[0], pts["hanging"].z[0]], eq1.hanging.Gamma)
     np.testing.assert_allclose([pts["inverted"].x[0], pts["inverted"].y[0], pts["inverted"].z[0]],
@@ -55,8 +77,8 @@ def test_alpha_colour_value():
 def test_sphere_family_filter_and_eq7a():
     eq = equilibria(lagrange_top().pendulum)
     fig = equilibria_sphere_figure(eq, families=["eq7a"])
-    fam = _family_traces(fig)
-    assert fam and all(t.meta["family"] == "eq7a" for t in fam)
+    runs = _runs(fig)
+    assert runs and all(r[0]["family"] == "eq7a" for r in runs)
     with pytest.raises(ValueError):
         equilibria_sphere_figure(eq, view="side")
 

@@ -5,12 +5,15 @@ Pure functions: an :class:`~pendulum_explorer.equilibria.EquilibriumSet` in, a p
 Trace layout of :func:`equilibria_sphere_figure` (tests and the dashboard rely on it)
 ------------------------------------------------------------------------------------
 * trace 0: the translucent unit sphere (``go.Surface``, ``name="sphere"``);
-* family traces (``go.Scatter3d``, mode "lines"): one per maximal run of equal linear stability of each
-  family (branch +1; the branch -1 has the same Gamma), ``meta = {"family", "stable", "kind"}``; the
-  vertex colours ``line.color`` are :func:`~pendulum_explorer.equilibria.alpha_colour_value` of alpha
-  (``(2/pi) arctan(alpha J2)`` in [-1, 1]: -inf blue ... +inf red, diverging RdYlBu, colour-blind safe);
-  linearly stable runs are drawn thick and solid, unstable runs thin and dashed.  The L1 family is split at
-  the (38) point, where alpha jumps from +inf to -inf.
+* family traces (``go.Scatter3d``, mode "lines"): at most two, the linearly stable runs (thick, solid) and the
+  unstable runs (thin, dashed) of every family drawn (branch +1; the branch -1 has the same Gamma), each trace
+  holding its runs one after the other, separated by one NaN vertex (a gap in the line).  ``meta = {"stable",
+  "kind": "families", "runs": [{"family", "kind", "start", "stop"}, ...]}`` gives the vertex range of each run (a
+  maximal run of equal linear stability of one family, as :func:`family_traces` returns them one trace each:
+  one WebGL line object per trace is what costs in the browser).  The vertex colours ``line.color`` are
+  :func:`~pendulum_explorer.equilibria.alpha_colour_value` of alpha (``(2/pi) arctan(alpha J2)`` in [-1, 1]:
+  -inf blue ... +inf red, diverging RdYlBu, colour-blind safe).  The L1 family is split at the (38) point,
+  where alpha jumps from +inf to -inf.
 * marker traces: "hanging" (blue), "inverted" (vermillion), "eq38" (black diamonds);
 * if ``selected`` is given, last: an open black ring around that point (``name = "selected"``).
 
@@ -123,6 +126,37 @@ def family_traces(eq, families=None, colorbar=True):
     return traces
 
 
+def merge_runs(traces):
+    """Join the run traces of :func:`family_traces` into one trace per line style (stable / unstable): the runs
+    follow each other separated by a NaN vertex, ``meta["runs"]`` records each run's family and vertex range."""
+    groups = {}
+    for tr in traces:
+        st = bool(tr.meta["stable"])
+        g = groups.setdefault(st, {"xyz": [], "c": [], "text": [], "runs": [], "first": tr, "scale": False})
+        n0 = sum(len(a) for a in g["xyz"])
+        if g["xyz"]:  # the gap vertex (the colour of the previous vertex: colours must stay numbers)
+            g["xyz"].append(np.full((1, 3), np.nan))
+            g["c"].append(g["c"][-1][-1:])
+            g["text"].append("")
+            n0 += 1
+        P = np.column_stack([tr.x, tr.y, tr.z])
+        g["xyz"].append(P)
+        g["c"].append(np.asarray(tr.line.color, float))
+        g["text"].extend(tr.hovertext)
+        g["scale"] |= bool(tr.line.showscale)
+        g["runs"].append({"family": tr.meta["family"], "kind": tr.meta["kind"], "start": n0, "stop": n0 + len(P)})
+    out = []
+    for st, g in groups.items():
+        P = np.vstack(g["xyz"])
+        line = g["first"].line.to_plotly_json()
+        line.update(color=np.concatenate(g["c"]), showscale=g["scale"])
+        out.append(go.Scatter3d(x=P[:, 0], y=P[:, 1], z=P[:, 2], mode="lines", connectgaps=False, line=line,
+                                name=f"{'stable' if st else 'unstable'} relative equilibria", showlegend=False,
+                                hovertext=g["text"], hoverinfo="text",
+                                meta=dict(stable=st, kind="families", runs=g["runs"])))
+    return out
+
+
 def _point_trace(points, name, colour, symbol, size):
     G = np.array([p.Gamma for p in points])
     text = [f"{name}<br>Gamma = {_fmt_vec(p.Gamma)}<br>omega_e = {_fmt_vec(p.omega)}<br>mu = {p.mu:.6g}"
@@ -167,7 +201,7 @@ def equilibria_sphere_figure(eq, view="3d", families=None, height=520, selected=
     view = key
     fig = go.Figure()
     fig.add_trace(_sphere_trace())
-    for tr in family_traces(eq, families):
+    for tr in merge_runs(family_traces(eq, families)):
         fig.add_trace(tr)
     fig.add_trace(_point_trace([eq.hanging], "hanging", HANGING_COLOUR, "circle", 7))
     fig.add_trace(_point_trace([eq.inverted], "inverted", INVERTED_COLOUR, "circle", 7))
@@ -185,4 +219,4 @@ def equilibria_sphere_figure(eq, view="3d", families=None, height=520, selected=
     return fig
 
 
-__all__ = ["equilibria_sphere_figure", "family_traces", "selected_trace", "CAMERAS", "COLOURSCALE"]
+__all__ = ["equilibria_sphere_figure", "family_traces", "merge_runs", "selected_trace", "CAMERAS", "COLOURSCALE"]
