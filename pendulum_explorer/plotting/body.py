@@ -129,7 +129,7 @@ def frame_indices(n_samples, max_frames=120):
     return np.unique(np.linspace(0, n_samples - 1, k).round().astype(int))
 
 
-def animation_figure(body, traj, max_frames=120, frame_ms=50, height=640, title=None):
+def animation_figure(body, traj, max_frames=120, frame_ms=50, height=600, title=None):
     """The motion of ``body`` along the trajectory ``traj`` as a plotly figure with frames.
 
     Panels: the body moving with R(t) (pivot, centre of mass and its trace, gravity arrow); Gamma(t) moving on
@@ -194,7 +194,10 @@ def animation_figure(body, traj, max_frames=120, frame_ms=50, height=640, title=
     fig.add_trace(go.Scatter(x=t, y=dmu, mode="lines", name="|μ(t) − μ(0)| [kg m²/s]",
                              line=dict(color=OKABE_ITO[4], width=1.5, dash="dash")), row=2, col=3)
 
-    animated = [0, 2, 3, 7, 8, 12]
+    # traces 13, 14 (the conservation errors) do not move, but are listed with empty updates: plotly.js drops the
+    # lines of a cartesian subplot none of whose traces is in the frame when it redraws the frame (the error
+    # panel went blank on play)
+    animated = [0, 2, 3, 7, 8, 12, 13, 14]
 
     def r(a):
         return np.round(np.asarray(a, float), 4).tolist()
@@ -210,6 +213,8 @@ def animation_figure(body, traj, max_frames=120, frame_ms=50, height=640, title=
             {"type": "scatter3d", "x": r(G[trail, 0]), "y": r(G[trail, 1]), "z": r(G[trail, 2])},
             {"type": "scatter3d", "x": r(G[k:k + 1, 0]), "y": r(G[k:k + 1, 1]), "z": r(G[k:k + 1, 2])},
             {"type": "scatter", "x": [float(t[k])] * 2, "y": [wmin - pad, wmax + pad]},
+            {"type": "scatter"},
+            {"type": "scatter"},
         ]})
 
     def play_args(ms):
@@ -221,14 +226,16 @@ def animation_figure(body, traj, max_frames=120, frame_ms=50, height=640, title=
                     args=[[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate",
                                    "transition": {"duration": 0}}])]
     speeds = [dict(label=f"{s}×", method="animate", args=play_args(int(frame_ms / s))) for s in (0.25, 0.5, 1, 2, 4)]
-    slider = dict(active=0, x=0.08, len=0.9, y=-0.02, yanchor="top", pad=dict(t=30),
+    # below the plots, top to bottom: the legend, then the play/pause buttons, the time slider and the speed menu;
+    # the bottom margin holds all three, so that nothing is clipped (readable at 1280 x 720)
+    slider = dict(active=0, x=0.16, len=0.74, y=-0.16, yanchor="top", pad=dict(t=0, b=0),
                   currentvalue=dict(prefix="t = ", suffix=" s", font=dict(size=12)),
                   steps=[dict(label=f"{t[k]:.2f}", method="animate",
                               args=[[f"{t[k]:.3f}"], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate",
                                                        "transition": {"duration": 0}}]) for k in idx])
     rng = [-1.15 * L, 1.15 * L]
     fig.update_layout(
-        height=height, margin=dict(l=10, r=10, t=50, b=70),
+        height=height, margin=dict(l=10, r=10, t=50, b=150),
         title=dict(text=title or f"{body.name}: motion over {t[-1]:.3g} s ({traj.method})", x=0.01, font=dict(size=14)),
         scene=dict(xaxis=dict(range=rng, title="x", autorange=False), yaxis=dict(range=rng, title="y", autorange=False),
                    zaxis=dict(range=rng, title="up", autorange=False), aspectmode="cube",
@@ -236,11 +243,11 @@ def animation_figure(body, traj, max_frames=120, frame_ms=50, height=640, title=
         scene2=dict(xaxis=dict(range=[-1.1, 1.1], title="Γ₁", autorange=False),
                     yaxis=dict(range=[-1.1, 1.1], title="Γ₂", autorange=False),
                     zaxis=dict(range=[-1.1, 1.1], title="Γ₃", autorange=False), aspectmode="cube"),
-        legend=dict(orientation="h", x=0, y=-0.22, font=dict(size=10)),
-        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.02, xanchor="left", yanchor="top",
-                          pad=dict(t=30, r=10), showactive=False, buttons=buttons),
-                     dict(type="dropdown", direction="up", x=1.0, y=-0.02, xanchor="right", yanchor="top",
-                          pad=dict(t=30), showactive=True, active=2, buttons=speeds)],
+        legend=dict(orientation="h", x=0, y=-0.07, yanchor="top", font=dict(size=10)),
+        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.16, xanchor="left", yanchor="top",
+                          pad=dict(t=0, r=10), showactive=False, buttons=buttons),
+                     dict(type="dropdown", direction="up", x=1.0, y=-0.16, xanchor="right", yanchor="top",
+                          pad=dict(t=0), showactive=True, active=2, buttons=speeds)],
         sliders=[slider],
     )
     fig.update_yaxes(type="log", exponentformat="power", row=2, col=3)

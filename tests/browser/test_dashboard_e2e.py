@@ -525,6 +525,11 @@ def test_animation_plays(visit):
     advanced = [a for a in seen if a not in (None, s0["active"])]
     assert len(set(advanced)) >= 2, f"the slider's active step did not advance while playing: {s0['active']} -> {seen}"
     assert s1["x0"] != s0["x0"], "the animated body mesh did not move"
+    # the static subplots keep their curves while the frames play (plotly.js dropped the error panel's lines
+    # when none of its traces was in the frames)
+    n_lines = gd.evaluate("""gd => Array.from(gd.querySelectorAll('.subplot.x2y2 .scatterlayer .trace path.js-line'))
+        .filter(p => (p.getAttribute('d') || '').length > 10).length""")
+    assert n_lines == 2, f"the conservation-error panel shows {n_lines} of its 2 curves while playing"
     pb.assert_no_traceback(page, "while animating")
 
 
