@@ -283,7 +283,10 @@ def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
         h, status = clip_step(t, t_final, h, n_acc + n_rej, max_steps)
         if status != OK:
             break
-        err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+        if model == LP:  # (called directly: one call per step less than through step())
+            err = step_lp(y, h, p, K, y_new, rtol, atol)
+        else:
+            err = step_generic(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
         accepted, h_next, st = control(err, h, t)
         nfev += N_STAGES
         if st != OK:
