@@ -238,8 +238,55 @@ def test_level_change_and_ranges(app):
     # the current (mu, E) is marked on the energy-momentum diagram
     data = _fig(sec.em_out)["data"]
     assert any(list(tr.get("x", [])) == [0.0] and list(tr.get("y", [])) == [1.0] for tr in data)
-    sec.E.value = -100.0  # below every energy: empty section, a message, no crash
-    assert sec.msg.kind == "error"
+    # a successful change says where the section is now (no stale error from an earlier input)
+    assert sec.msg.kind == "info" and "E = 1 J" in sec.msg.text
+
+
+def _level_snapshot(sec):
+    return (sec.section, sec.region, list(sec.state.launches), len(sec.crossing_traces()), sec.state.E,
+            sec.state.mu)
+
+
+def test_invalid_E_keeps_last_section(app):
+    """E below min V_mu (typed or at the slider's end): the message under the controls names the admissible
+    range, the section, its trajectories and the controls stay at the last valid level."""
+    sec = app.panel("section")
+    sec.mu.value = 0.0
+    sec.E.value = 1.0
+    sec.launch_at(*_accessible_point(sec), n=100)
+    before = _level_snapshot(sec)
+    lo = sec.region.energy_min
+    sec.E.value = -100.0
+    assert _level_snapshot(sec)[:2] == before[:2] and sec.state.launches == before[2]
+    assert len(sec.crossing_traces()) == 1 and (sec.state.E, sec.state.mu) == (1.0, 0.0)
+    assert sec.level_msg.kind == "error" and "pe-message" in sec.level_msg._dom_classes
+    assert "E = -100 J gives no motion" in sec.level_msg.text
+    assert f"above min V_μ = {lo:.5g} J" in sec.level_msg.text and "stays at E = 1 J" in sec.level_msg.text
+    assert sec.E.value == 1.0 and sec.E_slider.value == 1.0  # the controls show the level in use
+    # the slider's lower end is min V_mu itself (no motion exactly there): refused the same way
+    sec.E_slider.value = sec.E_slider.min
+    assert sec.section is before[0] and sec.level_msg.kind == "error"
+    # the next valid input works and clears the message
+    sec.E.value = 2.0
+    assert sec.section.energy == 2.0 and sec.level_msg.text == "" and sec.msg.kind == "info"
+
+
+def test_invalid_mu_keeps_last_section(app):
+    sec = app.panel("section")
+    sec.mu.value = 0.0
+    sec.E.value = 1.0
+    before = _level_snapshot(sec)
+    bound = sec.mu_bound(1.0)
+    sec.mu.value = 1000.0
+    assert _level_snapshot(sec) == before
+    assert sec.mu.value == 0.0 and sec.mu_slider.value == 0.0
+    txt = sec.level_msg.text
+    assert sec.level_msg.kind == "error" and "μ = 1000 kg m²/s gives no motion at E = 1 J" in txt
+    assert f"|μ| < {bound:.4g} kg m²/s" in txt and "stays at E = 1 J, μ = 0 kg m²/s" in txt
+    # the bound is what the library says: no section just above it, one at a small mu
+    assert PoincareSection(app.state.pendulum, 1.0, 1.01 * bound).accessible_region(61, 41).empty
+    sec.mu_slider.value = 0.1
+    assert sec.section.mu == 0.1 and sec.level_msg.text == ""
 
 
 def test_motion_animation_has_frames(app):

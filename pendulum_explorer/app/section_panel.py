@@ -46,9 +46,9 @@ where \((\mu, E)\) sits among the relative equilibria.</p>
 """
 
 
-def _num(value, description, width="190px", step=0.1):
+def _num(value, description, width="200px", step=0.1):
     return w.FloatText(value=value, description=description, step=step, continuous_update=False,
-                       layout=w.Layout(width=width), style={"description_width": "20px"})
+                       layout=w.Layout(width=width), style={"description_width": "72px"})
 
 
 class SectionPanel:
@@ -64,20 +64,25 @@ class SectionPanel:
         self._level_after_body = None  # (E, mu) for the next body event instead of the default level
         self.timings = {}
 
-        self.E = _num(0.0, "E")
+        self.E = _num(0.0, "E [J]", width="190px")
         self.E_slider = w.FloatSlider(value=0.0, min=-5, max=20, step=0.01, readout=False, continuous_update=False,
-                                      layout=w.Layout(width="230px"))
-        self.mu = _num(0.0, "μ")
+                                      layout=w.Layout(width="200px"))
+        self.mu = _num(0.0, "μ [kg m²/s]", width="210px")
+        self.mu.style.description_width = "86px"
+        self.E.style.description_width = "44px"
         self.mu_slider = w.FloatSlider(value=0.0, min=-2, max=2, step=0.01, readout=False, continuous_update=False,
-                                       layout=w.Layout(width="230px"))
+                                       layout=w.Layout(width="200px"))
+        # a refused (E, mu) is reported here, right under the controls that set it
+        self.level_msg = Messages()
         self.E.add_class("pe-energy")
         self.mu.add_class("pe-mu")
         self.ranges = w.HTML()
-        self.n_cross = w.BoundedIntText(value=500, min=100, max=5000, step=100, description="crossings",
-                                        layout=w.Layout(width="170px"), style={"description_width": "64px"})
+        # bounded inputs clamp silently: their labels name the range
+        self.n_cross = w.BoundedIntText(value=500, min=100, max=5000, step=100, description="crossings (100–5000)",
+                                        layout=w.Layout(width="215px"), style={"description_width": "140px"})
         self.n_cross.add_class("pe-n-crossings")
-        self.n_fill = w.BoundedIntText(value=12, min=2, max=60, description="fill seeds",
-                                       layout=w.Layout(width="150px"), style={"description_width": "64px"})
+        self.n_fill = w.BoundedIntText(value=12, min=2, max=60, description="fill seeds (2–60)",
+                                       layout=w.Layout(width="175px"), style={"description_width": "115px"})
         self.fill_btn = w.Button(description="fill", icon="th", tooltip="seeds spread over the accessible region")
         self.clear_btn = w.Button(description="clear", icon="trash")
         self.undo_btn = w.Button(description="undo last", icon="undo")
@@ -92,7 +97,6 @@ class SectionPanel:
         self.paper = w.Dropdown(options=[("paper Fig. 2 presets…", "")] + PAPER_FIG2_ENERGIES, value="",
                                 layout=w.Layout(width="220px"))
         self.paper.add_class("pe-paper-preset")
-        self.status = w.HTML()
 
         self.chart = figure_output("470px")  # clicks on it launch trajectories
         self.chart.add_class("pe-section-chart")
@@ -105,7 +109,11 @@ class SectionPanel:
         row2 = w.HBox([self.n_cross, self.fill_btn, self.n_fill, self.undo_btn, self.clear_btn, self.export_btn,
                        self.load])
         right = w.VBox([self.em_out, self.sphere_btn, self.sphere_out], layout=w.Layout(width="40%"))
-        self.widget = w.VBox([row1, self.ranges, row2, w.HBox([self.task.widget, self.status]), self.msg,
+        self.level_msg.layout.min_height = "0"
+        self.task.bar.layout.width = "160px"
+        self.widget = w.VBox([row1, self.level_msg, w.HBox([self.ranges, self.task.widget],
+                                                           layout=w.Layout(flex_flow="row wrap", align_items="center")),
+                              row2, self.msg,
                               w.HBox([w.VBox([self.chart], layout=w.Layout(width="60%")), right]),
                               self.downloads, about(ABOUT, "About: the Poincaré section")])
 
@@ -142,11 +150,23 @@ class SectionPanel:
             mu = 0.0
         return E, mu
 
-    def set_level(self, E, mu, keep=False):
-        """New section at (E, mu): region, chart, diagram (clears the trajectories unless keep)."""
+    def mu_bound(self, E):
+        """|mu| below this is necessary for a non-empty section at energy E (V_mu >= mu^2 / 2 J1 - m g |rho|)."""
+        pend = self.state.pendulum
+        mgr = pend.m * pend.g * float(np.linalg.norm(pend.rho))
+        return float(np.sqrt(2 * float(pend.principal_moments[0]) * max(E + mgr, 0.0)))
+
+    def set_level(self, E, mu, keep=False, changed=None):
+        """New section at (E, mu): region, chart, diagram (clears the trajectories unless keep).
+
+        An (E, mu) without motion (empty section) raises :class:`InaccessibleError` naming the admissible range
+        and changes nothing: the last valid section, its trajectories and the controls stay as they were.
+        ``changed`` ("E" or "mu") says which control asked, for the wording of that message."""
         t0 = time.perf_counter()
         sec = PoincareSection(self.state.pendulum, E, mu)
         region = sec.accessible_region(121, 81)
+        if region.empty:
+            raise InaccessibleError(self._empty_level_text(float(E), float(mu), region, changed))
         with self._busy:
             self.task.cancel()
             self.section = sec
@@ -157,10 +177,32 @@ class SectionPanel:
             self._sync_controls(E, mu, region)
             self._draw_chart()
         self._draw_em()
-        if region.empty:
-            self.msg.error(f"no motion at E = {E:.4g}, μ = {mu:.4g}: the energy must exceed min V_μ = "
-                           f"{region.energy_min:.5g}")
+        self.level_msg.clear()
+        if not keep:
+            self.msg.info(f"section at E = {float(E):.5g} J, μ = {float(mu):.4g} kg m²/s: click in the white region "
+                          f"to launch a trajectory")
         self.timings["set_level"] = time.perf_counter() - t0
+
+    def _empty_level_text(self, E, mu, region, changed):
+        lo = region.energy_min
+        if changed == "mu":
+            text = (f"μ = {mu:.4g} kg m²/s gives no motion at E = {E:.5g} J (there min V_μ = {lo:.5g} J ≥ E): "
+                    f"at this E a section needs |μ| < {self.mu_bound(E):.4g} kg m²/s at most.")
+        else:
+            text = (f"E = {E:.5g} J gives no motion at μ = {mu:.4g} kg m²/s: E must be above min V_μ = {lo:.5g} J.")
+        if self.section is not None and self.section.pendulum == self.state.pendulum:
+            text += (f" The section stays at E = {self.section.energy:.5g} J, μ = {self.section.mu:.4g} kg m²/s.")
+        return text
+
+    def _change_level(self, E, mu, changed):
+        """A level control changed: the new section, or (invalid input) the message under the controls, the
+        controls set back to the section in use."""
+        try:
+            self.set_level(E, mu, changed=changed)
+        except ValueError as exc:
+            report_error(self.level_msg, exc, f"setting {changed}")
+            if self.section is not None and self.section.pendulum == self.state.pendulum:
+                self._sync_controls(self.section.energy, self.section.mu, self.region)
 
     def _sync_controls(self, E, mu, region):
         self._suspend = True
@@ -174,8 +216,7 @@ class SectionPanel:
             self.E_slider.step = mgr / 200
             self.E_slider.value = min(max(E, lo), self.E_slider.max)
             self.E.value = float(E)
-            J1 = float(pend.principal_moments[0])
-            mu_max = float(np.sqrt(2 * J1 * max(E + mgr, 0.0)))  # |mu| < this is necessary for a section
+            mu_max = self.mu_bound(E)
             lim = max(mu_max, abs(mu), 1e-3)
             self.mu_slider.min = -1e9
             self.mu_slider.max = lim
@@ -193,30 +234,35 @@ class SectionPanel:
     @guarded(what="setting E")
     def _on_E_text(self, change):
         if not self._suspend:
-            self.set_level(float(change["new"]), self.state.mu)
+            self._change_level(float(change["new"]), self.state.mu, "E")
 
     @guarded(what="setting E")
     def _on_E_slider(self, change):
         if not self._suspend:
-            self.set_level(float(change["new"]), self.state.mu)
+            self._change_level(float(change["new"]), self.state.mu, "E")
 
     @guarded(what="setting mu")
     def _on_mu_text(self, change):
         if not self._suspend:
-            self.set_level(self.state.E, float(change["new"]))
+            self._change_level(self.state.E, float(change["new"]), "mu")
 
     @guarded(what="setting mu")
     def _on_mu_slider(self, change):
         if not self._suspend:
-            self.set_level(self.state.E, float(change["new"]))
+            self._change_level(self.state.E, float(change["new"]), "mu")
 
     def _on_body(self, body):
         self.state.E = None
         level, self._level_after_body = self._level_after_body, None
         try:
             E, mu = level if level is not None else self._default_level()
-            self.set_level(E, mu)
-            self.msg.info(f"new body {body.name}: section at E = {E:.4g}, μ = {mu:.4g}")
+            try:
+                self.set_level(E, mu)
+            except InaccessibleError:  # a requested level without motion for this body: its default level
+                E, mu = self._default_level()
+                self.set_level(E, mu)
+            self.msg.info(f"new body ({body.name}): section at E = {E:.5g} J, μ = {mu:.4g} kg m²/s; click in the "
+                          f"white region to launch a trajectory")
         except Exception as exc:  # noqa: BLE001
             report_error(self.msg, exc, "redrawing the section for the new body")
 
