@@ -148,6 +148,42 @@ def test_invalid_J_keeps_last_valid_body(app):
     assert body.msg.kind == "ok"
 
 
+def test_invalid_g_keeps_body_and_says_why_next_to_g(app):
+    body = app.panel("body")
+    sec = app.panel("section")
+    good = app.state.body
+    V_before = np.array(sec.region.V)
+    for bad in (-3.0, 0.0):
+        body.g.value = bad
+        assert app.state.body is good
+        assert body.g_msg.kind == "error" and "pe-message" in body.g_msg._dom_classes
+        assert "g must be > 0" in body.g_msg.text and "g stays at 9.81 m/s²" in body.g_msg.text
+        assert body.g.value == 9.81  # the box shows the g in use again
+        np.testing.assert_array_equal(np.array(sec.region.V), V_before)
+    # a preset chosen afterwards uses the valid g; its message replaces the error beside g
+    body.preset.value = "paper_fig2"
+    assert app.state.body.name == "paper_fig2" and app.state.pendulum.g == 9.81
+    assert body.g_msg.kind == "ok" and body.g_msg.text == "Fig. 2 body (paper) in use"
+    body.g.value = 3.71
+    assert app.state.pendulum.g == 3.71 and app.state.body.name == "paper_fig2"
+
+
+def test_body_summary_units_and_custom_J_starts_from_body(app):
+    body = app.panel("body")
+    so = app.state.pendulum.small_oscillations()
+    # l_i = omega_i^2 / (m g) is not a length: its unit is 1/(kg m)
+    np.testing.assert_allclose(so["l"], so["frequencies"] ** 2 / (app.state.pendulum.m * app.state.pendulum.g))
+    assert "l₁, l₂ (Eq. 24) [1/(kg m)]" in body.summary.value and "l₁, l₂ [m]" not in body.summary.value
+    assert "Fig. 1 elliptic cylinder (paper)" in body.summary.value
+    assert _fig(body.preview)["layout"]["title"]["text"] == "Fig. 1 elliptic cylinder (paper)"
+    body.preset.value = "lagrange_top"
+    J = app.state.pendulum.J
+    assert body.J["J11"].value == round(float(J[0, 0]), 6) and body.J["J33"].value == round(float(J[2, 2]), 6)
+    assert [t.value for t in body.rho] == [round(float(x), 6) for x in app.state.pendulum.rho]
+    body._on_apply_J()  # applying the unchanged boxes keeps the same J
+    np.testing.assert_allclose(app.state.pendulum.J, J, atol=1e-6)
+
+
 def test_export_round_trip(app):
     sec = app.panel("section")
     sec.paper_preset(2.03, n=150)

@@ -10,14 +10,9 @@ from .. import presets
 from ..bodies import Body, Pendulum, build_body
 from ..errors import BalancedPendulumError
 from ..plotting.body import body_preview_figure
-from .common import Messages, about, figure_output, fmt, guarded, show_figure
+from .common import PRESET_TITLES, Messages, about, body_title, figure_output, fmt, guarded, show_figure
 
-PRESET_LABELS = [
-    ("Fig. 1 elliptic cylinder (paper)", "paper_fig1"),
-    ("Fig. 2 body (paper)", "paper_fig2"),
-    ("Symmetric (Lagrange) top", "lagrange_top"),
-    ("Planar pendulum (rod)", "planar"),
-]
+PRESET_LABELS = [(t, k) for k, t in PRESET_TITLES.items()]
 
 SHAPES = [("elliptic cylinder (a, b semi-axes, h height)", "elliptic_cylinder"),
           ("box (side lengths)", "box"), ("ellipsoid (semi-axes)", "ellipsoid")]
@@ -31,8 +26,9 @@ $$ J\dot\omega = J\omega\times\omega + m g\,\rho\times R^{T}e_3,\qquad \dot R = 
 We always quote the principal moments \(J_1\ge J_2\ge J_3\) and \(\rho\) in principal axes (Sec. 4.3).</p>
 <p>Near the hanging equilibrium (\(\Gamma = \rho/\|\rho\|\)) the body performs two small oscillations: solving
 \(J = MM^{T}\), \(-\tfrac{mg}{\|\rho\|}\hat\rho^{2} = M\,\mathrm{diag}(mgl_1, mgl_2, 0)\,M^{T}\) (Eqs 21&ndash;24)
-gives the equivalent pendulum lengths \(l_1\ge l_2\) and the angular frequencies \(\sqrt{m g l_i}\) of the
-normal modes, i.e. the periods \(T_i = 2\pi/\sqrt{m g l_i}\). The third direction, the spin about
+gives \(l_1\ge l_2\) and the angular frequencies \(\omega_i=\sqrt{m g l_i}\) of the two normal modes, i.e. the
+periods \(T_i = 2\pi/\sqrt{m g l_i}\). (\(l_i\) is measured in 1/(kg m): a point mass \(m\) on a massless rod of
+length \(L\) has \(l = 1/(mL)\) and the familiar \(\omega = \sqrt{g/L}\).) The third direction, the spin about
 the vertical, costs no energy: it is the symmetry behind the conserved momentum \(\mu\).</p>
 <p><b>Reading the picture.</b> The body hangs in equilibrium: the black diamond is the pivot, the orange dot
 the centre of mass straight below it, the three coloured lines the principal axes of \(J\) through the pivot
@@ -43,9 +39,14 @@ homogeneous ellipsoid with the same inertia about the centre of mass (a sphere i
 """
 
 
-def _float_text(value, description, width="150px", step=0.01):
+def _float_text(value, description, width="128px", step=0.01):
+    # three in a row fit the 480 px control column (inside an accordion) without clipping the third
     return w.FloatText(value=value, description=description, step=step,
-                       layout=w.Layout(width=width), style={"description_width": "48px"})
+                       layout=w.Layout(width=width), style={"description_width": "40px"})
+
+
+def _caption(text):
+    return w.HTML(f"<span style='font-size:13px;color:#333'>{text}</span>", layout=w.Layout(margin="2px 0 0 8px"))
 
 
 def equivalent_body(pendulum, name="custom J"):
@@ -84,15 +85,16 @@ def body_summary_html(body):
             ("m [kg], g [m/s²]", f"{fmt(pend.m)}, {fmt(pend.g)}")]
     try:
         so = pend.small_oscillations()
-        rows += [("l₁, l₂ [m]", f"{fmt(so['l'][0])}, {fmt(so['l'][1])}"),
+        rows += [("l₁, l₂ (Eq. 24) [1/(kg m)]", f"{fmt(so['l'][0])}, {fmt(so['l'][1])}"),
                  ("small-oscillation periods T₁, T₂ [s]", f"{fmt(so['periods'][0])}, {fmt(so['periods'][1])}")]
     except BalancedPendulumError:
         rows.append(("small oscillations", "none: ρ = 0 (balanced body)"))
     cells = "".join(f"<tr><td style='padding:1px 10px 1px 0;color:#444'>{html.escape(k)}</td>"
                     f"<td style='font-family:monospace'>{html.escape(v)}</td></tr>" for k, v in rows)
     desc = html.escape(body.description or "")
-    return (f"<div style='font-size:13px'><b>{html.escape(body.name)}</b><br><i>{desc}</i>"
-            f"<table style='margin-top:4px'>{cells}</table></div>")
+    # line-height: the widget's default (the 28 px row height of a control) spread the table over the whole screen
+    return (f"<div class='pe-body-summary' style='font-size:14px;line-height:1.4'><b>{html.escape(body_title(body))}"
+            f"</b><br><i>{desc}</i><table style='margin-top:4px;line-height:1.4'>{cells}</table></div>")
 
 
 class BodyPanel:
@@ -104,16 +106,19 @@ class BodyPanel:
         self.preset = w.Dropdown(options=PRESET_LABELS, value="paper_fig1", description="preset",
                                  layout=w.Layout(width="340px"), style={"description_width": "60px"})
         self.preset.add_class("pe-preset")
-        self.g = _float_text(9.81, "g", step=0.1)
+        self.g = w.FloatText(value=9.81, description="g [m/s²]", step=0.1, layout=w.Layout(width="170px"),
+                             style={"description_width": "60px"})
         self.g.add_class("pe-g")
+        self.g_msg = Messages()  # preset and g messages, right under those controls
+        self.g_msg.layout.min_height = "0"
         # custom shape
         self.shape_kind = w.Dropdown(options=SHAPES, value="elliptic_cylinder", description="shape",
                                      layout=w.Layout(width="340px"), style={"description_width": "60px"})
         self.dims = [_float_text(v, d) for v, d in zip((0.8, 0.2, 0.6), ("a", "b", "h"))]
         self.mass = _float_text(1.0, "m")
-        self.pivot = [_float_text(v, d) for v, d in zip((-0.4, 0.1, -0.3), ("pivot x", "pivot y", "pivot z"))]
+        self.pivot = [_float_text(v, d) for v, d in zip((-0.4, 0.1, -0.3), ("x", "y", "z"))]
         for p in self.pivot:
-            p.style.description_width = "52px"
+            p.style.description_width = "20px"
         self.apply_shape = w.Button(description="use this shape", button_style="primary", icon="check")
         self.apply_shape.add_class("pe-apply-shape")
         self.shape_kind.observe(self._on_kind, names="value")
@@ -132,14 +137,18 @@ class BodyPanel:
         self.preview = figure_output("380px")
         self.preview.add_class("pe-body-preview")
 
-        shape_box = w.VBox([self.shape_kind, w.HBox(self.dims), w.HBox([self.mass]), w.HBox(self.pivot),
+        shape_box = w.VBox([self.shape_kind, _caption("dimensions [m]"), w.HBox(self.dims),
+                            _caption("mass [kg]"), w.HBox([self.mass]),
+                            _caption("pivot position from the body's centre [m]"), w.HBox(self.pivot),
                             self.apply_shape])
-        J_box = w.VBox([w.HBox([self.J["J11"], self.J["J22"], self.J["J33"]]),
+        J_box = w.VBox([_caption("J, the inertia about the pivot [kg m²]"),
+                        w.HBox([self.J["J11"], self.J["J22"], self.J["J33"]]),
                         w.HBox([self.J["J12"], self.J["J13"], self.J["J23"]]),
-                        w.HBox(self.rho), w.HBox([self.mass_J]), self.apply_J])
+                        _caption("ρ, from the pivot to the centre of mass [m]"), w.HBox(self.rho),
+                        _caption("mass [kg]"), w.HBox([self.mass_J]), self.apply_J])
         self.custom = w.Accordion(children=[shape_box, J_box], titles=("custom shape", "custom J and ρ"))
         self.custom.selected_index = None
-        controls = w.VBox([self.preset, self.g, self.custom, self.msg, self.summary],
+        controls = w.VBox([self.preset, self.g, self.g_msg, self.custom, self.msg, self.summary],
                           layout=w.Layout(width="480px", min_width="420px"))
         self.widget = w.VBox([w.HBox([controls, w.VBox([self.preview], layout=w.Layout(width="100%", min_width="500px"))],
                                      layout=w.Layout(width="100%")),
@@ -160,25 +169,39 @@ class BodyPanel:
         for t, d in zip(self.dims, names[change["new"]]):
             t.description = d
 
-    @guarded(what="choosing a preset")
+    @guarded(msg_attr="g_msg", what="choosing a preset")
     def _on_preset(self, change):
         self.set_preset(change["new"])
 
     def set_preset(self, name):
         body = presets.get(name, g=self._g())
         self._source = ("preset", name)
-        self._use(body, f"preset {name} loaded")
+        self._use(body, f"{PRESET_TITLES.get(name, name)} in use", self.g_msg)
 
-    @guarded(what="changing g")
+    @guarded(msg_attr="g_msg", what="changing g")
     def _on_g(self, change):
-        kind = self._source[0]
-        if kind == "preset":
-            body = presets.get(self._source[1], g=self._g())
-        elif kind == "shape":
-            body = self._shape_body()
-        else:
-            body = self._J_body()
-        self._use(body, f"g = {self._g():g} m/s²")
+        try:
+            kind = self._source[0]
+            if kind == "preset":
+                body = presets.get(self._source[1], g=self._g())
+            elif kind == "shape":
+                body = self._shape_body()
+            else:
+                body = self._J_body()
+            self._use(body, f"g = {self._g():g} m/s²", self.g_msg)
+        except ValueError as exc:
+            # the body in use keeps its g, and the box shows it again
+            g_in_use = self.state.pendulum.g
+            self._set_quietly(self.g, g_in_use, self._on_g)
+            raise ValueError(f"{exc}. g stays at {g_in_use:g} m/s².") from None
+
+    @staticmethod
+    def _set_quietly(widget, value, handler):
+        widget.unobserve(handler, names="value")
+        try:
+            widget.value = value
+        finally:
+            widget.observe(handler, names="value")
 
     @guarded(what="building the custom shape")
     def _on_apply_shape(self, _b=None):
@@ -216,12 +239,16 @@ class BodyPanel:
         self.mass_J.value = float(m)
         self._on_apply_J()
 
-    def _use(self, body, note):
+    def _use(self, body, note, msg=None):
         if body.pendulum.is_balanced:
             # accepted by the model, but equilibria/section need rho != 0: keep the last valid body
             raise BalancedPendulumError("ρ = 0 (the pivot is at the centre of mass): this dashboard needs a "
                                         "body whose centre of mass differs from the pivot")
-        self.msg.ok(note)
+        msg = self.msg if msg is None else msg
+        for m in (self.msg, self.g_msg):  # one message at a time: no stale error beside another control
+            if m is not msg:
+                m.clear()
+        msg.ok(note)
         self.state.set_body(body)
 
     def _on_state_body(self, body):
@@ -232,9 +259,20 @@ class BodyPanel:
                 self._source = ("preset", body.name)
             finally:
                 self.preset.observe(self._on_preset, names="value")
+        self._fill_J(body.pendulum)
         self.refresh()
+
+    def _fill_J(self, pend):
+        """The custom J, rho boxes start from the body in use (an edit changes that body, not an old one)."""
+        J = np.asarray(pend.J, float)
+        for k, (i, j) in {"J11": (0, 0), "J22": (1, 1), "J33": (2, 2), "J12": (0, 1), "J13": (0, 2),
+                          "J23": (1, 2)}.items():
+            self.J[k].value = round(float(J[i, j]), 6)
+        for t, x in zip(self.rho, pend.rho):
+            t.value = round(float(x), 6)
+        self.mass_J.value = float(pend.m)
 
     def refresh(self):
         body = self.state.body
         self.summary.value = body_summary_html(body)
-        show_figure(self.preview, body_preview_figure(body))
+        show_figure(self.preview, body_preview_figure(body, title=body_title(body)))

@@ -22,6 +22,20 @@ if not log.handlers:  # the server log (Voila's stderr)
     log.setLevel(logging.INFO)
     log.propagate = False
 
+#: what the page calls the presets (the library's names are identifiers)
+PRESET_TITLES = {
+    "paper_fig1": "Fig. 1 elliptic cylinder (paper)",
+    "paper_fig2": "Fig. 2 body (paper)",
+    "lagrange_top": "Symmetric (Lagrange) top",
+    "planar": "Planar pendulum (rod)",
+}
+
+
+def body_title(body):
+    """The name of ``body`` as the page shows it (a preset's title, else the body's own name)."""
+    return PRESET_TITLES.get(body.name, body.name)
+
+
 #: trajectory colours: the Okabe-Ito colour-blind-safe palette of the plotting layer (black last)
 PALETTE = list(OKABE_ITO)
 

@@ -61,9 +61,10 @@ def _scene(L, title=None):
                 annotations=[] if title is None else None)
 
 
-def body_preview_figure(body, R=None, height=380):
+def body_preview_figure(body, R=None, height=380, title=None):
     """The body in the attitude ``R`` (default: hanging, centre of mass below the pivot) with the pivot, the
-    centre of mass, the principal axes of J (through the pivot) and the gravity direction.
+    centre of mass, the principal axes of J (through the pivot) and the gravity direction; ``title`` defaults to
+    the body's name.
 
     Returns a ``go.Figure`` (plain, not a FigureWidget).
     """
@@ -92,8 +93,8 @@ def body_preview_figure(body, R=None, height=380):
                                    hovertemplate=f"axis {i + 1}: J{i + 1} = {J[i]:.4g} kg m²<extra></extra>"))
     fig.add_trace(_gravity_trace(L))
     fig.update_layout(scene=_scene(L), height=height, margin=dict(l=0, r=0, t=30, b=0),
-                      title=dict(text=body.name, x=0.02, y=0.98, font=dict(size=13)),
-                      legend=dict(x=0, y=0, bgcolor="rgba(255,255,255,0.6)", font=dict(size=11)),
+                      title=dict(text=body.name if title is None else title, x=0.02, y=0.98, font=dict(size=14)),
+                      legend=dict(x=0, y=0, bgcolor="rgba(255,255,255,0.6)", font=dict(size=13)),
                       uirevision="body")
     return fig
 
