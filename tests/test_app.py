@@ -325,6 +325,25 @@ def test_invalid_mu_keeps_last_section(app):
     assert sec.section.mu == 0.1 and sec.level_msg.text == ""
 
 
+def test_energy_momentum_marker_stays_in_view(app):
+    """A level above the diagram's default energy range (3 m g |rho|) or beyond its mu range stays marked: the
+    axes grow to show the current (mu, E) (it was drawn off the chart)."""
+    sec = app.panel("section")
+    pend = app.state.pendulum
+    mgr = pend.m * pend.g * np.linalg.norm(pend.rho)
+    E = 6.0 * mgr
+    sec.E.value = E
+    sec.mu.value = 0.9 * sec.mu_bound(E)
+    assert (sec.section.energy, sec.section.mu) == (E, 0.9 * sec.mu_bound(E))
+    lay = _fig(sec.em_out)["layout"]
+    cur = [t for t in _fig(sec.em_out)["data"] if t.get("name") == "current"][0]
+    (mu0,), (E0,) = cur["x"], cur["y"]
+    assert (mu0, E0) == (sec.section.mu, E)
+    assert lay["yaxis"]["range"][0] < E0 < lay["yaxis"]["range"][1]
+    assert lay["xaxis"]["range"][0] < mu0 < lay["xaxis"]["range"][1]
+    assert lay["xaxis"]["title"]["text"].startswith("μ [kg m²/s]") and lay["yaxis"]["title"]["text"] == "E [J]"
+
+
 def test_motion_animation_has_frames(app):
     mot = app.panel("motion")
     mot.on_show()

@@ -101,7 +101,7 @@ class SectionPanel:
         self.chart = figure_output("470px")  # clicks on it launch trajectories
         self.chart.add_class("pe-section-chart")
         self.chart.on_click(self._on_chart_click)
-        self.em_out = figure_output("260px")
+        self.em_out = figure_output("300px")
         self.sphere_out = figure_output("300px")
         self.sphere_btn = w.Button(description="draw on sphere", icon="globe", layout=w.Layout(width="150px"))
 
@@ -281,8 +281,8 @@ class SectionPanel:
         # EquilibriumSets (~6 MB per body) beside state.equilibria(), which the kernel memory budget cannot afford
         fig = section_chart_figure(self.section, region=self.region, clickable=True, height=470,
                                    show_equilibria=False,
-                                   title=f"Poincaré section at E = {self.section.energy:.4g}, "
-                                         f"μ = {self.section.mu:.4g}")
+                                   title=f"Poincaré section at E = {self.section.energy:.4g} J, "
+                                         f"μ = {self.section.mu:.4g} kg m²/s")
         self._colour_index = 0
         for L in self.state.launches:
             fig.add_trace(self._launch_trace(L))
@@ -291,7 +291,7 @@ class SectionPanel:
     def _draw_em(self):
         try:
             eq = self.state.equilibria()
-            show_figure(self.em_out, energy_momentum_figure(eq, marker=(self.state.mu, self.state.E), height=260))
+            show_figure(self.em_out, energy_momentum_figure(eq, marker=(self.state.mu, self.state.E), height=300))
         except Exception as exc:  # noqa: BLE001
             report_error(self.msg, exc, "drawing the energy-momentum diagram")
 

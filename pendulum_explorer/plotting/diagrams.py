@@ -60,7 +60,7 @@ def energy_momentum_figure(eq, marker=None, e_max=None, height=460):
                     line=dict(color=STABILITY_COLOURS[cls], width=3 if cls == "elliptic-elliptic" else 2,
                               dash=STABILITY_DASH[cls]),
                     name=cls or "n/a", legendgroup=cls, showlegend=cls not in shown,
-                    hovertemplate=f"{c['label']} (branch {c['branch']:+d})<br>mu = %{{x:.5g}}<br>E = %{{y:.5g}}"
+                    hovertemplate=f"{c['label']} (branch {c['branch']:+d})<br>μ = %{{x:.5g}} kg m²/s<br>E = %{{y:.5g}} J"
                                   f"<br>{cls}<extra></extra>",
                     meta=dict(family=c["label"], branch=c["branch"], stability=cls)))
                 shown.add(cls)
@@ -72,21 +72,26 @@ def energy_momentum_figure(eq, marker=None, e_max=None, height=460):
         fig.add_trace(go.Scatter(
             x=[p["mu"] for p in pts], y=[p["energy"] for p in pts], mode="markers", name=name,
             marker=dict(symbol=s, color=col, size=10, line=dict(color="white", width=1)),
-            hovertemplate=f"{name}<br>mu = %{{x:.5g}}<br>E = %{{y:.5g}}<extra></extra>", meta=dict(family=name)))
+            hovertemplate=f"{name}<br>μ = %{{x:.5g}} kg m²/s<br>E = %{{y:.5g}} J<extra></extra>", meta=dict(family=name)))
     if marker is not None:
         mu, E = marker
         fig.add_trace(go.Scatter(x=[mu], y=[E], mode="markers", name="current",
                                  marker=dict(symbol="x", size=13, color=SKY_BLUE, line=dict(width=2)),
-                                 hovertemplate="current<br>mu = %{x:.5g}<br>E = %{y:.5g}<extra></extra>"))
+                                 hovertemplate="current<br>μ = %{x:.5g} kg m²/s<br>E = %{y:.5g} J<extra></extra>"))
     e_max = 3.0 * mgr if e_max is None else e_max
+    e_min = -1.15 * mgr
+    if marker is not None and np.isfinite(marker[1]):  # the current level stays in view
+        e_max = max(e_max, marker[1] + 0.1 * (marker[1] - e_min))
     # mu range: what the families reach below e_max
     mus = [np.abs(c["mu"][c["energy"] <= e_max]) for c in d["curves"]]
     mu_max = max([m.max() for m in mus if len(m)] + [1e-3]) * 1.05
+    if marker is not None and np.isfinite(marker[0]):
+        mu_max = max(mu_max, 1.1 * abs(marker[0]))
     fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=50),
                       title=dict(text="Energy–momentum diagram of the relative equilibria", font=dict(size=13)),
-                      xaxis=dict(title="μ (vertical angular momentum)", range=[-mu_max, mu_max]),
-                      yaxis=dict(title="E", range=[-1.15 * mgr, e_max]),
-                      legend=dict(title="LR stability"))
+                      xaxis=dict(title="μ [kg m²/s]  (vertical angular momentum)", range=[-mu_max, mu_max]),
+                      yaxis=dict(title="E [J]", range=[e_min, e_max]),
+                      legend=dict(font=dict(size=12), tracegroupgap=0))
     return fig
 
 

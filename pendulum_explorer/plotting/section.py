@@ -77,7 +77,7 @@ def crossings_trace(crossings=None, *, name, colour, marker_size=2.5, webgl=Fals
     phi, z = chart_from_sphere(G) if len(G) else (np.zeros(0), np.zeros(0))
     Sc = go.Scattergl if webgl else go.Scatter
     return Sc(x=phi, y=z, mode="markers", name=name, marker=dict(size=marker_size, color=colour),
-              hovertemplate="phi = %{x:.4f}<br>Gamma3 = %{y:.4f}<extra>" + name + "</extra>")
+              hovertemplate="φ = %{x:.4f}<br>Γ₃ = %{y:.4f}<extra>" + name + "</extra>")
 
 
 def section_chart_figure(section: PoincareSection, crossings=None, *, region=None, names=None, colours=None,
@@ -104,7 +104,7 @@ def section_chart_figure(section: PoincareSection, crossings=None, *, region=Non
     fig.add_trace(go.Heatmap(
         x=reg.phi, y=reg.z, z=shade, customdata=reg.V, zmin=0.0, zmax=1.0,
         colorscale=[[0.0, "rgba(255,255,255,0)"], [1.0, SHADE]], showscale=False, name="V_mu",
-        hovertemplate="phi = %{x:.3f}<br>Gamma3 = %{y:.3f}<br>V_mu = %{customdata:.4g}<extra></extra>"))
+        hovertemplate="φ = %{x:.3f}<br>Γ₃ = %{y:.3f}<br>V_μ = %{customdata:.4g} J<extra></extra>"))
     if reg.boundary_phi.size:
         fig.add_trace(go.Scatter(x=reg.boundary_phi, y=reg.boundary_z, mode="lines",
                                  line=dict(color="black", width=1), name="V_mu = E", hoverinfo="skip"))
@@ -121,14 +121,14 @@ def section_chart_figure(section: PoincareSection, crossings=None, *, region=Non
             phi, z = chart_from_sphere(np.array(eqs))
             fig.add_trace(go.Scatter(x=phi, y=z, mode="markers", name="relative equilibria",
                                      marker=dict(symbol="x", size=10, color=BLACK)))
-    title = title or f"Poincaré section  E = {section.energy:.4g},  mu = {section.mu:.4g}"
+    title = title or f"Poincaré section  E = {section.energy:.4g} J,  μ = {section.mu:.4g} kg m²/s"
     if clickable and CLICK_HINT not in title:
         title = f"{title}  ({CLICK_HINT})"
     fig.update_layout(
         title=title,
-        xaxis=dict(title="phi = atan2(Gamma2, Gamma1)  [rad]", range=[-np.pi, np.pi], zeroline=False,
-                   tickvals=[-np.pi, -np.pi / 2, 0, np.pi / 2, np.pi], ticktext=["-pi", "-pi/2", "0", "pi/2", "pi"]),
-        yaxis=dict(title="Gamma3 = cos theta   (+1: hanging, bottom)", range=[1.0, -1.0], zeroline=False),
+        xaxis=dict(title="φ = atan2(Γ₂, Γ₁)  [rad]", range=[-np.pi, np.pi], zeroline=False,
+                   tickvals=[-np.pi, -np.pi / 2, 0, np.pi / 2, np.pi], ticktext=["−π", "−π/2", "0", "π/2", "π"]),
+        yaxis=dict(title="Γ₃ = cos θ   (+1: hanging, bottom)", range=[1.0, -1.0], zeroline=False),
         plot_bgcolor="white", height=height, margin=dict(l=60, r=20, t=50, b=50),
         legend=dict(itemsizing="constant"), clickmode="event", hovermode="closest")
     if clickable:
@@ -193,9 +193,9 @@ def section_sphere_figure(section: PoincareSection, crossings=None, *, region=No
                                        marker=dict(symbol="x", size=6, color=BLACK)))
     ax = dict(range=[-1.1, 1.1], showbackground=False)
     fig.update_layout(
-        title=title or f"Poincaré section on S^2  E = {section.energy:.4g},  mu = {section.mu:.4g}",
-        scene=dict(xaxis=dict(title="Gamma1", **ax), yaxis=dict(title="-Gamma2", **ax),
-                   zaxis=dict(title="-Gamma3 (up)", **ax), aspectmode="cube",
+        title=title or f"Poincaré section on S²  E = {section.energy:.4g} J,  μ = {section.mu:.4g} kg m²/s",
+        scene=dict(xaxis=dict(title="Γ₁", **ax), yaxis=dict(title="−Γ₂", **ax),
+                   zaxis=dict(title="−Γ₃ (up)", **ax), aspectmode="cube",
                    camera=dict(up=dict(x=0, y=0, z=1), eye=dict(x=1.5, y=-1.3, z=0.6))),
         height=height, margin=dict(l=0, r=0, t=50, b=0), legend=dict(itemsizing="constant"), showlegend=showlegend)
     return fig
