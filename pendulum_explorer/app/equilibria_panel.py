@@ -8,7 +8,7 @@ import numpy as np
 
 from ..plotting.diagrams import energy_momentum_figure
 from ..plotting.sphere import equilibria_sphere_figure
-from .common import Messages, Task, about, figure_output, guarded, show_figure
+from .common import Messages, Task, about, body_title, figure_output, guarded, show_figure
 
 ABOUT = r"""
 <p>A relative equilibrium is a steady spin about the vertical: \(\Gamma\) is constant in the body and
@@ -48,16 +48,21 @@ class EquilibriaPanel:
         self.index = w.IntSlider(value=0, min=0, max=0, description="along", continuous_update=False,
                                  layout=w.Layout(width="320px"), style={"description_width": "40px"})
         self.details = w.HTML()
-        self.eps = w.BoundedFloatText(value=0.02, min=1e-6, max=0.5, step=0.01, description="perturbation",
-                                      layout=w.Layout(width="170px"), style={"description_width": "80px"})
+        # a bounded input clamps silently: the label names its range
+        self.eps = w.BoundedFloatText(value=0.02, min=1e-6, max=0.5, step=0.01, description="tilt [rad] (≤ 0.5)",
+                                      layout=w.Layout(width="200px"), style={"description_width": "120px"},
+                                      tooltip="the equilibrium's Γ is tilted by this angle, ω kept")
         self.nearby = w.Button(description="launch nearby", icon="rocket", button_style="primary")
         self.nearby.add_class("pe-launch-nearby")
         self.sphere_out = figure_output("470px")
         self.em_out = figure_output("330px")
-        left = w.VBox([self.view, self.families, self.sphere_out], layout=w.Layout(width="55%"))
-        right = w.VBox([self.em_out, self.family, self.index, self.details, w.HBox([self.eps, self.nearby])],
+        # the progress bar shares the view row, and "launch nearby" sits above the data table: both on screen at
+        # 1280 x 720 without scrolling
+        left = w.VBox([w.HBox([self.view, self.task.widget], layout=w.Layout(flex_flow="row wrap")), self.families,
+                       self.sphere_out], layout=w.Layout(width="55%"))
+        right = w.VBox([self.em_out, self.family, self.index, w.HBox([self.eps, self.nearby]), self.details],
                        layout=w.Layout(width="45%"))
-        self.widget = w.VBox([w.HBox([self.task.widget]), self.msg, w.HBox([left, right]),
+        self.widget = w.VBox([self.msg, w.HBox([left, right]),
                               about(ABOUT, "About: equilibria and relative equilibria")])
         self.view.observe(self._on_redraw, names="value")
         self.family.observe(self._on_family, names="value")
@@ -81,7 +86,8 @@ class EquilibriaPanel:
             self.eq = eq
             self._build_selectors()
             self.redraw()
-            self.msg.ok(f"{body.name}: {len(eq.isolated)} isolated equilibria, families {', '.join(eq.labels)}")
+            self.msg.ok(f"{body_title(body)}: {len(eq.isolated)} isolated equilibria, families "
+                        f"{', '.join(eq.labels)}; pick a point on the right, then “launch nearby”")
 
         self.task.start(work, "computing the equilibria")
 
@@ -175,14 +181,17 @@ class EquilibriaPanel:
             return
         ev = np.asarray(p.eigenvalues)
         evs = ", ".join(f"{z.real:+.4g}{z.imag:+.4g}i" for z in ev)
+        def vec(v):  # no "-0.0000" for a rounded-off zero
+            return "[" + ", ".join(f"{round(float(x), 4) + 0.0:.4f}" for x in v) + "]"
+
         rows = [("family", p.family), ("stability", p.stability),
-                ("Γ", "[" + ", ".join(f"{x:.4f}" for x in p.Gamma) + "]"),
-                ("ω [rad/s]", "[" + ", ".join(f"{x:.4f}" for x in p.omega) + "]"),
-                ("μ [kg m²/s]", f"{p.mu:.6g}"), ("E [J]", f"{p.energy:.6g}"), ("α", f"{p.alpha:.5g}"),
+                ("Γ", vec(p.Gamma)),
+                ("ω [rad/s]", vec(p.omega)),
+                ("μ [kg m²/s]", f"{p.mu + 0.0:.6g}"), ("E [J]", f"{p.energy:.6g}"), ("α", f"{p.alpha:.5g}"),
                 ("eigenvalues (LR, Eq. 62)", evs)]
         cells = "".join(f"<tr><td style='padding-right:10px;color:#444'>{html.escape(k)}</td>"
                         f"<td style='font-family:monospace'>{html.escape(v)}</td></tr>" for k, v in rows)
-        self.details.value = f"<table class='pe-eq-details' style='font-size:13px'>{cells}</table>"
+        self.details.value = f"<table class='pe-eq-details' style='font-size:14px;line-height:1.4'>{cells}</table>"
 
     @guarded(what="launching near the equilibrium")
     def _on_nearby(self, _b=None):
@@ -209,5 +218,5 @@ class EquilibriaPanel:
         mu = momentum(self.state.pendulum, G1, w1)
         self.state.emit("show_section")
         self.state.emit("section_level", E=E, mu=mu, seed=(G1, w1), source="nearby")
-        self.msg.ok(f"launched near {p.family}: E = {E:.5g}, μ = {mu:.5g} (see the section and motion tabs)")
+        self.msg.ok(f"launched near {p.family}: E = {E:.5g} J, μ = {mu:.5g} kg m²/s (see the section and motion tabs)")
         return E, mu

@@ -7,7 +7,7 @@ import numpy as np
 from ..plotting.body import animation_figure
 from ..reduction import attitude_from_gamma, lp_from_lr, simulate_lr
 from ..trajectory import simulate
-from .common import Messages, Task, about, figure_output, guarded, show_figure
+from .common import Messages, Task, about, body_title, figure_output, guarded, show_figure
 
 ABOUT = r"""
 <p>The attitude \(R(t)\in SO(3)\) of the body is rebuilt from the motion of the reduced attitude
@@ -37,20 +37,29 @@ class MotionPanel:
                                  layout=w.Layout(width="360px"), style={"description_width": "70px"})
         self.choice.add_class("pe-motion-choice")
         self.omega0 = [w.FloatText(value=1.0, description=f"ω₀{'₁₂₃'[i]}", step=0.1,
-                                   layout=w.Layout(width="130px"), style={"description_width": "34px"})
+                                   layout=w.Layout(width="120px"), style={"description_width": "34px"})
                        for i in range(3)]
-        self.t_final = w.BoundedFloatText(value=10.0, min=0.1, max=200.0, step=1.0, description="duration [s]",
-                                          layout=w.Layout(width="170px"), style={"description_width": "80px"})
+        # a bounded input clamps silently: the label names its range
+        self.t_final = w.BoundedFloatText(value=10.0, min=0.1, max=200.0, step=1.0,
+                                          description="duration [s] (0.1–200)",
+                                          layout=w.Layout(width="225px"), style={"description_width": "150px"})
         self.method = w.ToggleButtons(options=[("Routh + reconstruction", "lr"), ("LGVI", "lgvi")], value="lr",
-                                      style={"button_width": "150px"})
-        self.run = w.Button(description="compute and animate", button_style="primary", icon="play")
+                                      style={"button_width": "185px"},
+                                      tooltips=["Lagrange–Routh equations at fixed μ, then the attitude rebuilt",
+                                                "Lie group variational integrator on the full equations"])
+        self.run = w.Button(description="compute and animate", button_style="primary", icon="play",
+                            layout=w.Layout(width="200px"))
         self.run.add_class("pe-motion-run")
         self.info = w.HTML()
         self.out = figure_output("560px")
         self.out.add_class("pe-motion-figure")
         self.trajectory = None
+        omega_label = w.HTML("<span style='font-size:14px'>ω₀ [rad/s] for “ω₀ below” (R₀ = I):</span>",
+                             layout=w.Layout(margin="0 4px 0 8px"))
         controls = w.VBox([w.HBox([self.choice, self.t_final, self.method]),
-                           w.HBox(self.omega0 + [self.run]), w.HBox([self.task.widget]), self.msg, self.info])
+                           w.HBox([omega_label] + self.omega0 + [self.run, self.task.widget],
+                                  layout=w.Layout(flex_flow="row wrap", align_items="center")),
+                           self.msg, self.info])
         self.widget = w.VBox([controls, self.out, about(ABOUT, "About: reconstruction and the animation")])
         self.run.on_click(self._on_run)
         state.observe("launch", self._on_launch)
@@ -70,7 +79,7 @@ class MotionPanel:
 
     def add_launch(self, launch, select=False):
         self._launch_map[launch.id] = launch
-        label = f"#{launch.id} ({launch.source}) E = {launch.E:.4g}, μ = {launch.mu:.4g}"
+        label = f"#{launch.id} ({launch.source}) E = {launch.E:.4g} J, μ = {launch.mu:.4g}"
         opts = [o for o in self.choice.options if o[1] != launch.id] + [(label, launch.id)]
         self.choice.options = opts
         if select:
@@ -98,7 +107,9 @@ class MotionPanel:
             if task.cancelled:
                 return
             task.progress(0.6, "building frames")
-            fig = animation_figure(body, traj)
+            how = "Routh + reconstruction" if method == "lr" else "LGVI"
+            fig = animation_figure(body, traj, title=f"{body_title(body)}: motion over {float(traj.t[-1]):.3g} s "
+                                                     f"({how}, {traj.method})")
             if task.cancelled or self.state.body is not body:
                 return
             self.trajectory = traj
@@ -108,7 +119,7 @@ class MotionPanel:
                                f"{st.get('n_steps', 0)} steps, max |ΔE| = {traj.energy_error:.2e} J, "
                                f"max |Δμ| = {traj.mu_error:.2e}, max ‖RᵀR − I‖ = "
                                f"{st.get('orthogonality_error', float('nan')):.1e}</span>")
-            self.msg.ok("press ▶ play under the figure")
+            self.msg.ok("press ▶ play under the figure (or drag the time slider)")
 
         self.task.start(work, "computing the motion")
 

@@ -244,7 +244,7 @@ def animation_figure(body, traj, max_frames=120, frame_ms=50, height=600, title=
         scene2=dict(xaxis=dict(range=[-1.1, 1.1], title="Γ₁", autorange=False),
                     yaxis=dict(range=[-1.1, 1.1], title="Γ₂", autorange=False),
                     zaxis=dict(range=[-1.1, 1.1], title="Γ₃", autorange=False), aspectmode="cube"),
-        legend=dict(orientation="h", x=0, y=-0.07, yanchor="top", font=dict(size=10)),
+        legend=dict(orientation="h", x=0, y=-0.08, yanchor="top", font=dict(size=12)),
         updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.16, xanchor="left", yanchor="top",
                           pad=dict(t=0, r=10), showactive=False, buttons=buttons),
                      dict(type="dropdown", direction="up", x=1.0, y=-0.16, xanchor="right", yanchor="top",
@@ -252,7 +252,9 @@ def animation_figure(body, traj, max_frames=120, frame_ms=50, height=600, title=
         sliders=[slider],
     )
     fig.update_yaxes(type="log", exponentformat="power", row=2, col=3)
-    fig.update_xaxes(title_text="t [s]", row=2, col=3)
+    # time unit on the tick labels of both plots: an axis title would collide with the legend below
+    fig.update_xaxes(ticksuffix=" s", row=1, col=3)
+    fig.update_xaxes(ticksuffix=" s", row=2, col=3)
     # the log axis cannot show exact zeros: floor them
     for tr in fig.data[13:15]:
         y = np.asarray(tr.y, float)
