@@ -33,9 +33,9 @@ ABOUT = r"""
 4-dimensional space; fixing the energy \(E\) leaves 3 dimensions, and the Poincaré section of Sec. 5.6</p>
 $$\mathcal P=\{(\Gamma,\dot\Gamma):\ e_3^{T}\dot\Gamma = 0,\ e_3^{T}(\Gamma\times\dot\Gamma)>0,\ E(\Gamma,\dot\Gamma)=E\}$$
 <p>is a 2-dimensional surface: over each \(\Gamma\) there is exactly one section state, with speed fixed by
-\(E = V_\mu(\Gamma) + \tfrac12(\text{kinetic part})\), where \(V_\mu(\Gamma)=\frac{\mu^2}{2\Gamma^{T}J\Gamma}-mg\rho^{T}\Gamma\)
+\(E = V_\mu(\Gamma) + K\), \(K\ge 0\) the kinetic energy of the motion of \(\Gamma\) (quadratic in \(\dot\Gamma\)), where \(V_\mu(\Gamma)=\frac{\mu^2}{2\Gamma^{T}J\Gamma}-mg\rho^{T}\Gamma\)
 is the amended potential. So the section is drawn as a map of the sphere: the equal-area chart
-\(\varphi=\operatorname{atan2}(\Gamma_2,\Gamma_1)\), \(z=\Gamma_3\). Where \(V_\mu(\Gamma) > E\) (grey) the body cannot
+\(\varphi=\mathrm{atan2}(\Gamma_2,\Gamma_1)\), \(z=\Gamma_3\). Where \(V_\mu(\Gamma) > E\) (grey) the body cannot
 go at this energy.</p>
 <p><b>Reading the picture.</b> Each click starts a trajectory at the section state under the mouse and plots
 every return to the section, one colour per trajectory. Closed curves are quasi-periodic motions (KAM tori),
