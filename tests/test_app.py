@@ -299,12 +299,15 @@ def test_invalid_E_keeps_last_section(app):
     assert "E = -100 J gives no motion" in sec.level_msg.text
     assert f"above min V_μ = {lo:.5g} J" in sec.level_msg.text and "stays at E = 1 J" in sec.level_msg.text
     assert sec.E.value == 1.0 and sec.E_slider.value == 1.0  # the controls show the level in use
-    # the slider's lower end is min V_mu itself (no motion exactly there): refused the same way
-    sec.E_slider.value = sec.E_slider.min
-    assert sec.section is before[0] and sec.level_msg.kind == "error"
     # the next valid input works and clears the message
     sec.E.value = 2.0
     assert sec.section.energy == 2.0 and sec.level_msg.text == "" and sec.msg.kind == "info"
+    # the slider's lower end is min V_mu; a slider position becomes a 5-digit level: here just above min V_mu
+    # (-5.0021 > -5.00213...), a valid level with a small accessible region, shown as typed digits in the box
+    assert lo < float(f"{lo:.5g}") and f"{lo:.5g}" == "-5.0021"
+    sec.E_slider.value = sec.E_slider.min
+    assert sec.section.energy == -5.0021 and sec.E.value == -5.0021 and not sec.region.empty
+    assert sec.level_msg.text == ""
 
 
 def test_invalid_mu_keeps_last_section(app):

@@ -42,7 +42,7 @@ homogeneous ellipsoid with the same inertia about the centre of mass (a sphere i
 def _float_text(value, description, width="128px", step=0.01):
     # three in a row fit the 480 px control column (inside an accordion) without clipping the third
     return w.FloatText(value=value, description=description, step=step,
-                       layout=w.Layout(width=width), style={"description_width": "40px"})
+                       layout=w.Layout(width=width), style={"description_width": "34px"})
 
 
 def _caption(text):
@@ -149,7 +149,7 @@ class BodyPanel:
         self.custom = w.Accordion(children=[shape_box, J_box], titles=("custom shape", "custom J and ρ"))
         self.custom.selected_index = None
         controls = w.VBox([self.preset, self.g, self.g_msg, self.custom, self.msg, self.summary],
-                          layout=w.Layout(width="480px", min_width="420px"))
+                          layout=w.Layout(width="500px", min_width="440px"))
         self.widget = w.VBox([w.HBox([controls, w.VBox([self.preview], layout=w.Layout(width="100%", min_width="500px"))],
                                      layout=w.Layout(width="100%")),
                               about(ABOUT, "About: the body and its small oscillations")])

@@ -60,7 +60,7 @@ class Messages(w.HTML):
         self.kind = kind
         self.text = str(text)
         style = _STYLES.get(kind, _STYLES["info"])
-        self.value = (f'<div class="pe-message-{kind}" style="{style}padding:3px 8px;font-size:13px;'
+        self.value = (f'<div class="pe-message-{kind}" style="{style}padding:3px 8px;font-size:14px;line-height:1.4;'
                       f'white-space:pre-wrap;">{html.escape(self.text)}</div>')
 
     def info(self, text):

@@ -107,9 +107,9 @@ class MotionPanel:
             if task.cancelled:
                 return
             task.progress(0.6, "building frames")
-            how = "Routh + reconstruction" if method == "lr" else "LGVI"
+            how = f"Routh + reconstruction, {traj.method}" if method == "lr" else "LGVI"
             fig = animation_figure(body, traj, title=f"{body_title(body)}: motion over {float(traj.t[-1]):.3g} s "
-                                                     f"({how}, {traj.method})")
+                                                     f"({how})")
             if task.cancelled or self.state.body is not body:
                 return
             self.trajectory = traj

@@ -98,7 +98,7 @@ class SectionPanel:
                                 layout=w.Layout(width="220px"))
         self.paper.add_class("pe-paper-preset")
 
-        self.chart = figure_output("470px")  # clicks on it launch trajectories
+        self.chart = figure_output("450px")  # clicks on it launch trajectories
         self.chart.add_class("pe-section-chart")
         self.chart.on_click(self._on_chart_click)
         self.em_out = figure_output("300px")
@@ -226,7 +226,7 @@ class SectionPanel:
             self.mu.value = float(mu)
             self.ranges.value = (
                 f"<span style='font-size:13px;color:#333'>admissible at this μ: E &gt; min V<sub>μ</sub> = "
-                f"<b>{lo:.5g}</b> J (whole sphere above {region.energy_all:.5g}); at this E: |μ| &lt; "
+                f"<b>{lo:.5g}</b> J (whole sphere above {region.energy_all:.5g} J); at this E: |μ| &lt; "
                 f"{mu_max:.4g} kg m²/s &nbsp;·&nbsp; accessible area {100 * region.area_fraction:.0f}%</span>")
         finally:
             self._suspend = False
@@ -236,10 +236,15 @@ class SectionPanel:
         if not self._suspend:
             self._change_level(float(change["new"]), self.state.mu, "E")
 
+    @staticmethod
+    def _slider_value(v):
+        """A slider position as a level: 5 significant digits (the boxes then show 12.345, not 12.3451234567)."""
+        return float(f"{float(v):.5g}")
+
     @guarded(what="setting E")
     def _on_E_slider(self, change):
         if not self._suspend:
-            self._change_level(float(change["new"]), self.state.mu, "E")
+            self._change_level(self._slider_value(change["new"]), self.state.mu, "E")
 
     @guarded(what="setting mu")
     def _on_mu_text(self, change):
@@ -249,7 +254,7 @@ class SectionPanel:
     @guarded(what="setting mu")
     def _on_mu_slider(self, change):
         if not self._suspend:
-            self._change_level(self.state.E, float(change["new"]), "mu")
+            self._change_level(self.state.E, self._slider_value(change["new"]), "mu")
 
     def _on_body(self, body):
         self.state.E = None
@@ -279,7 +284,7 @@ class SectionPanel:
         """The whole chart (region and the trajectories kept) in one update of the view."""
         # no relative-equilibria markers: PoincareSection.relative_equilibria keeps its own cache of whole
         # EquilibriumSets (~6 MB per body) beside state.equilibria(), which the kernel memory budget cannot afford
-        fig = section_chart_figure(self.section, region=self.region, clickable=True, height=470,
+        fig = section_chart_figure(self.section, region=self.region, clickable=True, height=450,
                                    show_equilibria=False,
                                    title=f"Poincaré section at E = {self.section.energy:.4g} J, "
                                          f"μ = {self.section.mu:.4g} kg m²/s")
@@ -392,7 +397,7 @@ class SectionPanel:
 
         def done():
             self.msg.ok(f"trajectory #{launch.id}: {len(launch.crossings)} crossings "
-                        f"(E = {sec.energy:.4g}, μ = {sec.mu:.4g}); open the Motion tab to watch it")
+                        f"(E = {sec.energy:.4g} J, μ = {sec.mu:.4g} kg m²/s); open the Motion tab to watch it")
             self.state.select(launch)
 
         self.task.start(work, f"trajectory #{launch.id}", on_done=done)
