@@ -347,6 +347,24 @@ def test_energy_momentum_marker_stays_in_view(app):
     assert lay["xaxis"]["title"]["text"].startswith("μ [kg m²/s]") and lay["yaxis"]["title"]["text"] == "E [J]"
 
 
+def _contrast_on_white(hex_colour):
+    """WCAG contrast ratio of a colour against white."""
+    c = np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]) / 255.0
+    lin = np.where(c <= 0.03928, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    L = float(lin @ [0.2126, 0.7152, 0.0722])
+    return 1.05 / (L + 0.05)
+
+
+def test_trajectory_colours_visible_on_white(app):
+    """Fill colours: the Okabe-Ito palette minus its yellow (contrast 1.3:1 against the white region)."""
+    sec = app.panel("section")
+    launches = sec.fill(9, n=100)
+    colours = [L.colour for L in launches]
+    assert len(set(colours)) == 7 and "#F0E442" not in colours
+    assert min(_contrast_on_white(c) for c in colours) > 2.0
+    assert _contrast_on_white("#F0E442") < 1.4
+
+
 def test_motion_animation_has_frames(app):
     mot = app.panel("motion")
     mot.on_show()

@@ -12,7 +12,7 @@ import json
 import ipywidgets as w
 from plotly.io.json import to_json_plotly
 
-from ..plotting.colours import OKABE_ITO
+from ..plotting.colours import OKABE_ITO, YELLOW
 
 log = logging.getLogger("pendulum_explorer.app")
 if not log.handlers:  # the server log (Voila's stderr)
@@ -37,7 +37,8 @@ def body_title(body):
 
 
 #: trajectory colours: the Okabe-Ito colour-blind-safe palette of the plotting layer (black last)
-PALETTE = list(OKABE_ITO)
+# (without its yellow: 3 px yellow dots on the white accessible region, contrast 1.3:1, vanish on a projector)
+PALETTE = [c for c in OKABE_ITO if c != YELLOW]
 
 _STYLES = {
     "info": "color:#1a1a1a;background:#eef5fb;border-left:4px solid #0072B2;",

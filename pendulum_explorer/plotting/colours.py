@@ -1,7 +1,8 @@
 """The colour-blind-safe palette of every figure (Okabe & Ito 2008), in one place.
 
 Plotting modules and the dashboard take their colours from here (``pendulum_explorer.app.common.PALETTE`` is
-:data:`OKABE_ITO`); trajectories cycle through it, black last.
+:data:`OKABE_ITO` without its yellow, too faint for small markers on white); trajectories cycle through it, black
+last.
 """
 from __future__ import annotations
 
