@@ -18,7 +18,7 @@ from ..poincare import PoincareSection, chart_from_sphere, paper_initial_state, 
 from ..reduction import attitude_from_gamma
 from ..plotting.diagrams import energy_momentum_figure
 from ..plotting.section import crossings_trace, section_chart_figure, section_sphere_figure
-from .common import PALETTE, Messages, Task, about, figure_output, guarded, log, report_error, show_figure
+from .common import PALETTE, Messages, Task, about, body_title, figure_output, guarded, log, report_error, show_figure
 from .state import Launch
 
 #: the five energies of the paper's Fig. 2 (a)-(e)
@@ -266,7 +266,7 @@ class SectionPanel:
             except InaccessibleError:  # a requested level without motion for this body: its default level
                 E, mu = self._default_level()
                 self.set_level(E, mu)
-            self.msg.info(f"new body ({body.name}): section at E = {E:.5g} J, μ = {mu:.4g} kg m²/s; click in the "
+            self.msg.info(f"new body ({body_title(body)}): section at E = {E:.5g} J, μ = {mu:.4g} kg m²/s; click in the "
                           f"white region to launch a trajectory")
         except Exception as exc:  # noqa: BLE001
             report_error(self.msg, exc, "redrawing the section for the new body")
@@ -619,7 +619,7 @@ class SectionPanel:
 
         work = self._crossings_work(sec, new, "loading")
         self.task.start(work, "loading the session",
-                        on_done=lambda: self.msg.ok(f"session loaded: {body.name}, {len(new)} trajectories"))
+                        on_done=lambda: self.msg.ok(f"session loaded: {body_title(body)}, {len(new)} trajectories"))
         if wait:
             self.task.wait()
         return new
