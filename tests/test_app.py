@@ -378,6 +378,27 @@ def test_motion_animation_has_frames(app):
     assert mot.trajectory.method == "lgvi" and mot.msg.kind == "ok"
 
 
+def test_motion_too_fast_says_what_to_change(app):
+    """An ω₀ the integrator cannot follow: a message naming what the user can change; the last motion stays."""
+    mot = app.panel("motion")
+    mot._on_run()
+    good = mot.trajectory
+    assert mot.msg.kind == "ok"
+    for t in mot.omega0:
+        t.value = 1000.0
+    mot.method.value = "lgvi"
+    mot._on_run()  # the implicit LGVI step has no solution
+    assert mot.trajectory is good and mot.msg.kind == "error"
+    assert mot.msg.text.startswith("LGVI: the implicit step equation has no solution")
+    assert "ω₀ = [1000, 1000, 1000] rad/s is too fast" in mot.msg.text
+    assert "try a smaller ω₀" in mot.msg.text and "previous motion stays shown" in mot.msg.text
+    # the next feasible input computes and replaces the motion
+    for t in mot.omega0:
+        t.value = 1.0
+    mot._on_run()
+    assert mot.trajectory is not good and mot.trajectory.method == "lgvi" and mot.msg.kind == "ok"
+
+
 def test_equilibria_select_and_launch_nearby(app):
     eqp = app.panel("equilibria")
     eqp.family.value = ("iso", 0)

@@ -103,7 +103,15 @@ class MotionPanel:
 
         def work(task):
             task.progress(0.1, "integrating")
-            traj = compute_motion(body.pendulum, launch, omega0, t_final, method)
+            try:
+                traj = compute_motion(body.pendulum, launch, omega0, t_final, method)
+            except ValueError as exc:  # the integrator gave up: say what the user can change
+                what = (f"ω₀ = [{', '.join(f'{x:g}' for x in omega0)}] rad/s" if launch is None
+                        else f"trajectory #{launch.id}")
+                shown = "the previous motion stays shown" if self.trajectory is not None else "nothing is shown"
+                raise ValueError(f"{exc}. {what} is too fast for this integration (its step is not a control of "
+                                 f"the dashboard): try a smaller ω₀, a shorter duration or the other method; "
+                                 f"{shown}.") from None
             if task.cancelled:
                 return
             task.progress(0.6, "building frames")
@@ -115,10 +123,11 @@ class MotionPanel:
             self.trajectory = traj
             show_figure(self.out, fig)
             st = traj.stats
-            self.info.value = (f"<span style='font-size:13px'>{traj.method}: {len(traj.t)} samples, "
+            orth = st.get("orthogonality_error")  # (no "nan" on the page when a method does not report it)
+            self.info.value = (f"<span style='font-size:14px'>{traj.method}: {len(traj.t)} samples, "
                                f"{st.get('n_steps', 0)} steps, max |ΔE| = {traj.energy_error:.2e} J, "
-                               f"max |Δμ| = {traj.mu_error:.2e}, max ‖RᵀR − I‖ = "
-                               f"{st.get('orthogonality_error', float('nan')):.1e}</span>")
+                               f"max |Δμ| = {traj.mu_error:.2e} kg m²/s"
+                               + (f", max ‖RᵀR − I‖ = {orth:.1e}" if orth is not None else "") + "</span>")
             self.msg.ok("press ▶ play under the figure (or drag the time slider)")
 
         self.task.start(work, "computing the motion")
