@@ -130,7 +130,7 @@ def frame_indices(n_samples, max_frames=120):
     return np.unique(np.linspace(0, n_samples - 1, k).round().astype(int))
 
 
-def animation_figure(body, traj, max_frames=120, frame_ms=50, height=600, title=None):
+def animation_figure(body, traj, max_frames=120, frame_ms=50, height=560, title=None):
     """The motion of ``body`` along the trajectory ``traj`` as a plotly figure with frames.
 
     Panels: the body moving with R(t) (pivot, centre of mass and its trace, gravity arrow); Gamma(t) moving on
@@ -228,15 +228,18 @@ def animation_figure(body, traj, max_frames=120, frame_ms=50, height=600, title=
                                    "transition": {"duration": 0}}])]
     speeds = [dict(label=f"{s}×", method="animate", args=play_args(int(frame_ms / s))) for s in (0.25, 0.5, 1, 2, 4)]
     # below the plots, top to bottom: the legend, then the play/pause buttons, the time slider and the speed menu;
-    # the bottom margin holds all three, so that nothing is clipped (readable at 1280 x 720)
-    slider = dict(active=0, x=0.16, len=0.74, y=-0.16, yanchor="top", pad=dict(t=0, b=0),
-                  currentvalue=dict(prefix="t = ", suffix=" s", font=dict(size=12)),
+    # the bottom margin holds all three, so that nothing is clipped; the slider shows the current time only (its
+    # step labels are invisible: they feed the "t = ..." display), so that the whole panel, play button included,
+    # fits a 1280 x 720 screen
+    slider = dict(active=0, x=0.16, len=0.74, y=-0.17, yanchor="top", pad=dict(t=0, b=0), ticklen=3,
+                  font=dict(size=1, color="rgba(0,0,0,0)"),
+                  currentvalue=dict(prefix="t = ", suffix=" s", font=dict(size=13, color="#2a3f5f")),
                   steps=[dict(label=f"{t[k]:.2f}", method="animate",
                               args=[[f"{t[k]:.3f}"], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate",
                                                        "transition": {"duration": 0}}]) for k in idx])
     rng = [-1.15 * L, 1.15 * L]
     fig.update_layout(
-        height=height, margin=dict(l=10, r=10, t=50, b=150),
+        height=height, margin=dict(l=10, r=10, t=50, b=120),
         title=dict(text=title or f"{body.name}: motion over {t[-1]:.3g} s ({traj.method})", x=0.01, font=dict(size=14)),
         scene=dict(xaxis=dict(range=rng, title="x", autorange=False), yaxis=dict(range=rng, title="y", autorange=False),
                    zaxis=dict(range=rng, title="up", autorange=False), aspectmode="cube",
@@ -245,9 +248,9 @@ def animation_figure(body, traj, max_frames=120, frame_ms=50, height=600, title=
                     yaxis=dict(range=[-1.1, 1.1], title="Γ₂", autorange=False),
                     zaxis=dict(range=[-1.1, 1.1], title="Γ₃", autorange=False), aspectmode="cube"),
         legend=dict(orientation="h", x=0, y=-0.08, yanchor="top", font=dict(size=12)),
-        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.16, xanchor="left", yanchor="top",
+        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.17, xanchor="left", yanchor="top",
                           pad=dict(t=0, r=10), showactive=False, buttons=buttons),
-                     dict(type="dropdown", direction="up", x=1.0, y=-0.16, xanchor="right", yanchor="top",
+                     dict(type="dropdown", direction="up", x=1.0, y=-0.17, xanchor="right", yanchor="top",
                           pad=dict(t=0), showactive=True, active=2, buttons=speeds)],
         sliders=[slider],
     )
