@@ -320,10 +320,8 @@ def _lr_stability(pendulum, G, mu, k):
 
 
 def _params_rows(pendulum, mu):
-    """Read-only (n, N_PARAMS) parameter vectors, one per momentum value in ``mu``."""
-    mu = np.asarray(mu, dtype=float).ravel()
-    P = np.repeat(pendulum.params(0.0)[None, :], mu.shape[0], axis=0)
-    P[:, 21] = mu
+    """Read-only (n, N_PARAMS) parameter vectors ``pendulum.params(mu_k)``, one per momentum value."""
+    P = np.stack([pendulum.params(float(m)) for m in np.asarray(mu, dtype=float).ravel()])
     P.setflags(write=False)
     return P
 

@@ -41,7 +41,7 @@ import numpy as np
 from .._jit import njit
 from .dop853 import (MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL, advance, clip_step, control,  # noqa: F401
                      dense_eval, dense_prepare,
-                     initial_step, step, step_generic, step_lp)
+                     initial_step, step)
 from .dop853_tableau import N_STAGES, N_STAGES_EXTENDED
 from .fields import LP, LR, _energy, _mv, lr_omega, rhs
 
@@ -182,10 +182,7 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
         h, status = clip_step(t, t_max, h, n_acc + n_rej, max_steps)
         if status != OK:
             break
-        if model == LP:  # (called directly: one call per step less than through step())
-            err = step_lp(y, h, p, K, y_new, rtol, atol)
-        else:
-            err = step_generic(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+        err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
         accepted, h_next, st = control(err, h, t)
         nfev += N_STAGES
         if st != OK:
