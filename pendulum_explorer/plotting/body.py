@@ -9,13 +9,20 @@ are.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 import plotly.graph_objects as go
+from numpy.typing import ArrayLike, NDArray
 from plotly.subplots import make_subplots
 
 from ..reduction import attitude_from_gamma
 
 from .colours import BLACK, BLUE, BLUISH_GREEN, OKABE_ITO, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION
+
+if TYPE_CHECKING:
+    from ..bodies import Body, Pendulum
+    from ..trajectory import Trajectory
 
 BODY_COLOUR = SKY_BLUE
 PIVOT_COLOUR = BLACK
@@ -26,12 +33,12 @@ AXIS_COLOURS = [BLUE, ORANGE, REDDISH_PURPLE]
 DISPLAY = np.diag([1.0, -1.0, -1.0])
 
 
-def _display(points):
+def _display(points: ArrayLike) -> NDArray[np.float64]:
     """Inertial points (n, 3) -> display coordinates (z up)."""
     return np.asarray(points, float) @ DISPLAY
 
 
-def hanging_attitude(pendulum):
+def hanging_attitude(pendulum: Pendulum) -> NDArray[np.float64]:
     """A rotation R with R rho = |rho| e3 (centre of mass straight below the pivot); identity if rho = 0."""
     rho = np.asarray(pendulum.rho, float)
     n = np.linalg.norm(rho)
@@ -40,12 +47,13 @@ def hanging_attitude(pendulum):
     return attitude_from_gamma(rho / n)
 
 
-def _extent(body):
+def _extent(body: Body) -> float:
     V = np.asarray(body.mesh.vertices, float)
     return float(max(np.abs(V).max(), np.linalg.norm(body.pendulum.rho), 1e-3))
 
 
-def _mesh_trace(V, faces, name="body", opacity=0.55, colour=BODY_COLOUR, showlegend=True):
+def _mesh_trace(V: ArrayLike, faces: ArrayLike, name: str = "body", opacity: float = 0.55, colour: str = BODY_COLOUR,
+                showlegend: bool = True) -> go.Mesh3d:
     V = np.asarray(V, float)
     F = np.asarray(faces)
     return go.Mesh3d(x=V[:, 0], y=V[:, 1], z=V[:, 2], i=F[:, 0], j=F[:, 1], k=F[:, 2], color=colour,
@@ -53,7 +61,7 @@ def _mesh_trace(V, faces, name="body", opacity=0.55, colour=BODY_COLOUR, showleg
                      lighting=dict(ambient=0.6, diffuse=0.6, specular=0.1))
 
 
-def _scene(L, title=None):
+def _scene(L: float, title: str | None = None) -> dict[str, Any]:
     rng = [-1.15 * L, 1.15 * L]
     return dict(xaxis=dict(range=rng, title="x"), yaxis=dict(range=rng, title="y"),
                 zaxis=dict(range=rng, title="up"), aspectmode="cube",
@@ -61,7 +69,8 @@ def _scene(L, title=None):
                 annotations=[] if title is None else None)
 
 
-def body_preview_figure(body, R=None, height=380, title=None):
+def body_preview_figure(body: Body, R: ArrayLike | None = None, height: int = 380,
+                        title: str | None = None) -> go.Figure:
     """The body in the attitude ``R`` (default: hanging, centre of mass below the pivot) with the pivot, the
     centre of mass, the principal axes of J (through the pivot) and the gravity direction; ``title`` defaults to
     the body's name.
@@ -69,10 +78,10 @@ def body_preview_figure(body, R=None, height=380, title=None):
     Returns a ``go.Figure`` (plain, not a FigureWidget).
     """
     pend = body.pendulum
-    R = hanging_attitude(pend) if R is None else np.asarray(R, float)
+    Rm = hanging_attitude(pend) if R is None else np.asarray(R, float)
     L = _extent(body)
-    V = _display(np.asarray(body.mesh.vertices, float) @ R.T)
-    com = _display((R @ np.asarray(pend.rho, float))[None, :])[0]
+    V = _display(np.asarray(body.mesh.vertices, float) @ Rm.T)
+    com = _display((Rm @ np.asarray(pend.rho, float))[None, :])[0]
     fig = go.Figure()
     fig.add_trace(_mesh_trace(V, body.mesh.faces))
     fig.add_trace(go.Scatter3d(x=[0], y=[0], z=[0], mode="markers", name="pivot",
@@ -85,7 +94,7 @@ def body_preview_figure(body, R=None, height=380, title=None):
     _, Q = pend.principal()
     J = pend.principal_moments
     for i in range(3):
-        a = _display((R @ Q[:, i])[None, :])[0] * 0.9 * L
+        a = _display((Rm @ Q[:, i])[None, :])[0] * 0.9 * L
         fig.add_trace(go.Scatter3d(x=[0, a[0]], y=[0, a[1]], z=[0, a[2]], mode="lines",
                                    line=dict(color=AXIS_COLOURS[i], width=5, dash="solid" if i == 0 else
                                              ("dash" if i == 1 else "dot")),
@@ -99,16 +108,18 @@ def body_preview_figure(body, R=None, height=380, title=None):
     return fig
 
 
-def _gravity_trace(L):
+def _gravity_trace(L: float) -> go.Scatter3d:
     x0 = 0.85 * L
     return go.Scatter3d(x=[x0, x0], y=[x0, x0], z=[0.2 * L, -0.6 * L], mode="lines+text",
                         text=["", "g"], textposition="bottom center",
                         line=dict(color=GRAVITY_COLOUR, width=6), name="gravity", hoverinfo="skip")
 
 
-def _sphere_wire(n=13):
+def _sphere_wire(n: int = 13) -> go.Scatter3d:
     """Light wireframe lines of the unit sphere (one trace, NaN separated)."""
-    xs, ys, zs = [], [], []
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    zs: list[float | None] = []
     t = np.linspace(0, 2 * np.pi, 73)
     for lat in np.linspace(-np.pi / 2, np.pi / 2, 7)[1:-1]:
         xs += list(np.cos(lat) * np.cos(t)) + [None]
@@ -124,13 +135,14 @@ def _sphere_wire(n=13):
                         hoverinfo="skip", showlegend=False, name="sphere")
 
 
-def frame_indices(n_samples, max_frames=120):
+def frame_indices(n_samples: int, max_frames: int = 120) -> NDArray[np.int_]:
     """Indices of the samples used as animation frames (at most ``max_frames``, always the first and last)."""
     k = min(int(n_samples), int(max_frames))
     return np.unique(np.linspace(0, n_samples - 1, k).round().astype(int))
 
 
-def animation_figure(body, traj, max_frames=120, frame_ms=50, height=560, title=None):
+def animation_figure(body: Body, traj: Trajectory, max_frames: int = 120, frame_ms: int = 50, height: int = 560,
+                     title: str | None = None) -> go.Figure:
     """The motion of ``body`` along the trajectory ``traj`` as a plotly figure with frames.
 
     Panels: the body moving with R(t) (pivot, centre of mass and its trace, gravity arrow); Gamma(t) moving on
@@ -153,7 +165,7 @@ def animation_figure(body, traj, max_frames=120, frame_ms=50, height=560, title=
                                         "ω(t) [rad/s]", "conservation errors"),
                         horizontal_spacing=0.04, vertical_spacing=0.14)
 
-    def body_xyz(k):
+    def body_xyz(k: int) -> NDArray[np.float64]:
         return _display(V0 @ R[k].T)
 
     Vk = body_xyz(idx[0])
@@ -200,10 +212,10 @@ def animation_figure(body, traj, max_frames=120, frame_ms=50, height=560, title=
     # panel went blank on play)
     animated = [0, 2, 3, 7, 8, 12, 13, 14]
 
-    def r(a):
+    def r(a: ArrayLike) -> list[Any]:
         return np.round(np.asarray(a, float), 4).tolist()
 
-    frames = []
+    frames: list[dict[str, Any]] = []
     for n, k in enumerate(idx):
         Vk = body_xyz(k)
         trail = idx[:n + 1]
@@ -218,7 +230,7 @@ def animation_figure(body, traj, max_frames=120, frame_ms=50, height=560, title=
             {"type": "scatter"},
         ]})
 
-    def play_args(ms):
+    def play_args(ms: int) -> list[Any]:
         return [None, {"frame": {"duration": ms, "redraw": True}, "fromcurrent": True,
                        "transition": {"duration": 0}, "mode": "immediate"}]
 

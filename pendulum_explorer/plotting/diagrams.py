@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..equilibria import STABILITY_CLASSES, energy_momentum_data
+from ..bodies import Pendulum
+from ..equilibria import STABILITY_CLASSES, EquilibriumSet, energy_momentum_data
 from .colours import (BLACK, BLUE, BLUISH_GREEN, GREY, ORANGE, REDDISH_PURPLE, SKY_BLUE,
                       VERMILLION)
 
@@ -27,7 +28,8 @@ STABILITY_DASH = {"elliptic-elliptic": "solid", "saddle-centre": "dash", "saddle
                   "focus-focus": "dashdot", "degenerate": "solid", "": "solid"}
 
 
-def energy_momentum_figure(eq, marker=None, e_max=None, height=460):
+def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, float] | None = None,
+                           e_max: float | None = None, height: int = 460) -> go.Figure:
     """Energy–momentum diagram of the relative equilibria.
 
     Parameters
@@ -46,7 +48,7 @@ def energy_momentum_figure(eq, marker=None, e_max=None, height=460):
     d = energy_momentum_data(eq)
     mgr = d["mgrho"]
     fig = go.Figure()
-    shown = set()
+    shown: set[str] = set()
     for c in d["curves"]:
         st = c["stability"]
         n = len(st)

@@ -13,10 +13,14 @@ trace of one trajectory's crossings (the dashboard appends one per launch and st
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Union
+
 import numpy as np
 import plotly.graph_objects as go
+from numpy.typing import ArrayLike, NDArray
 
-from ..poincare import BatchCrossings, Crossings, PoincareSection, chart_from_sphere
+from ..poincare import AccessibleRegion, BatchCrossings, Crossings, PoincareSection, chart_from_sphere
 from .colours import BLACK, BLUE, OKABE_ITO, VERMILLION
 
 #: trajectory colours (Okabe-Ito, colour-blind safe; the dashboard cycles through the same list)
@@ -24,8 +28,11 @@ PALETTE = OKABE_ITO
 SHADE = "rgba(120,120,120,0.55)"
 CLICK_HINT = "click in the white region"
 
+#: what the figures accept as the crossings of one or several trajectories
+CrossingsLike = Union[Crossings, BatchCrossings, NDArray[np.float64], Sequence[Union[Crossings, ArrayLike]], None]
 
-def _gammas(c):
+
+def _gammas(c: Crossings | ArrayLike | None) -> NDArray[np.float64]:
     """Gamma at the crossings, (n, 3): from a Crossings or an array of Gammas."""
     if c is None:
         return np.zeros((0, 3))
@@ -34,7 +41,7 @@ def _gammas(c):
     return np.asarray(c, float).reshape(-1, 3)
 
 
-def _as_list(crossings):
+def _as_list(crossings: CrossingsLike) -> list[NDArray[np.float64]]:
     """One (n, 3) array of Gammas per trajectory: from Crossings, BatchCrossings, a (n, 3) array or a list of
     Crossings / arrays."""
     if crossings is None:
@@ -44,16 +51,16 @@ def _as_list(crossings):
     return [_gammas(c) for c in crossings]
 
 
-def _colour(k, colours):
+def _colour(k: int, colours: Sequence[str] | None) -> str:
     c = colours or PALETTE
     return c[k % len(c)]
 
 
-def _name(k, names, n):
+def _name(k: int, names: Sequence[str] | None, n: int) -> str:
     return names[k] if names is not None and k < len(names) else f"trajectory {k + 1} ({n})"
 
 
-def _pole_traces_chart():
+def _pole_traces_chart() -> list[go.Scatter]:
     return [
         go.Scatter(x=[-np.pi, np.pi], y=[1.0, 1.0], mode="lines", line=dict(color=BLUE, width=4),
                    name="+e3 (hanging pole)", hoverinfo="name", showlegend=True),
@@ -62,7 +69,8 @@ def _pole_traces_chart():
     ]
 
 
-def crossings_trace(crossings=None, *, name, colour, marker_size=2.5, webgl=False):
+def crossings_trace(crossings: Crossings | ArrayLike | None = None, *, name: str, colour: str,
+                    marker_size: float = 2.5, webgl: bool = False) -> go.Scatter | go.Scattergl:
     """The chart trace of one trajectory's crossings (markers at ``chart_from_sphere(Gamma)``).
 
     Parameters
@@ -80,9 +88,11 @@ def crossings_trace(crossings=None, *, name, colour, marker_size=2.5, webgl=Fals
               hovertemplate="φ = %{x:.4f}<br>Γ₃ = %{y:.4f}<extra>" + name + "</extra>")
 
 
-def section_chart_figure(section: PoincareSection, crossings=None, *, region=None, names=None, colours=None,
-                         marker_size=2.5, title=None, show_equilibria=True, webgl=False, height=480,
-                         clickable=False):
+def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = None, *,
+                         region: AccessibleRegion | None = None, names: Sequence[str] | None = None,
+                         colours: Sequence[str] | None = None, marker_size: float = 2.5, title: str | None = None,
+                         show_equilibria: bool = True, webgl: bool = False, height: int = 480,
+                         clickable: bool = False) -> go.Figure:
     """The section on the equal-area chart (azimuth phi about e3 vs Gamma_3 = cos theta).
 
     Parameters
@@ -139,16 +149,18 @@ def section_chart_figure(section: PoincareSection, crossings=None, *, region=Non
     return fig
 
 
-def _sphere_mesh(n=40):
+def _sphere_mesh(n: int = 40) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     u = np.linspace(0.0, np.pi, n)
     v = np.linspace(-np.pi, np.pi, 2 * n)
     uu, vv = np.meshgrid(u, v, indexing="ij")
     return np.sin(uu) * np.cos(vv), np.sin(uu) * np.sin(vv), np.cos(uu)
 
 
-def section_sphere_figure(section: PoincareSection, crossings=None, *, region=None, names=None, colours=None,
-                          marker_size=2.0, title=None, show_equilibria=True, height=520, n_mesh=40,
-                          showlegend=True):
+def section_sphere_figure(section: PoincareSection, crossings: CrossingsLike = None, *,
+                          region: AccessibleRegion | None = None, names: Sequence[str] | None = None,
+                          colours: Sequence[str] | None = None, marker_size: float = 2.0, title: str | None = None,
+                          show_equilibria: bool = True, height: int = 520, n_mesh: int = 40,
+                          showlegend: bool = True) -> go.Figure:
     """The section on the unit sphere S^2 of Gamma (body frame), with the inaccessible region shaded.
 
     ``crossings``, ``names``, ``colours`` as in :func:`section_chart_figure`; ``showlegend=False`` for a small

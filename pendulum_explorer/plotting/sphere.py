@@ -22,10 +22,14 @@ The paper's Fig. 1 draws Gamma = -e3 at the top: the 3D view uses ``up = -e3``; 
 """
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any, Protocol
+
 import numpy as np
 import plotly.graph_objects as go
+from numpy.typing import ArrayLike, NDArray
 
-from ..equilibria import alpha_colour_value
+from ..equilibria import EquilibriumPoint, EquilibriumSet, Family, alpha_colour_value
 from .colours import BLACK, BLUE, VERMILLION
 
 HANGING_COLOUR = BLUE        # Okabe-Ito blue
@@ -35,6 +39,13 @@ COLOURSCALE = [[0.0, "#313695"], [0.1, "#4575b4"], [0.2, "#74add1"], [0.3, "#abd
                [0.5, "#ffffbf"], [0.6, "#fee090"], [0.7, "#fdae61"], [0.8, "#f46d43"], [0.9, "#d73027"],
                [1.0, "#a50026"]]  # ColorBrewer RdYlBu reversed: blue (-inf) ... red (+inf)
 
+class HasGamma(Protocol):
+    """Anything with a ``Gamma`` (a unit vector of the body frame), e.g. an EquilibriumPoint."""
+
+    @property
+    def Gamma(self) -> ArrayLike: ...
+
+
 CAMERAS = {
     "3d": dict(eye=dict(x=1.45, y=1.25, z=-0.9), up=dict(x=0, y=0, z=-1), center=dict(x=0, y=0, z=0)),
     "top": dict(eye=dict(x=0, y=0, z=-2.2), up=dict(x=0, y=1, z=0), center=dict(x=0, y=0, z=0)),
@@ -42,7 +53,7 @@ CAMERAS = {
 }
 
 
-def _sphere_trace(n=48):
+def _sphere_trace(n: int = 48) -> go.Surface:
     u = np.linspace(0, np.pi, n)
     v = np.linspace(0, 2 * np.pi, 2 * n)
     x = np.outer(np.sin(u), np.cos(v))
@@ -53,11 +64,11 @@ def _sphere_trace(n=48):
                       lighting=dict(ambient=0.9, diffuse=0.2, specular=0.0))
 
 
-def _fmt_vec(v):
+def _fmt_vec(v: Iterable[float]) -> str:
     return "(" + ", ".join(f"{x:.4g}" for x in v) + ")"
 
 
-def _hover(f, idx):
+def _hover(f: Family, idx: NDArray[np.intp]) -> list[str]:
     out = []
     for i in idx:
         a = f.alpha[i]
@@ -67,11 +78,11 @@ def _hover(f, idx):
     return out
 
 
-def _runs(mask_breaks, stable):
+def _runs(mask_breaks: NDArray[np.bool_], stable: NDArray[np.bool_]) -> list[tuple[int, int, bool, bool]]:
     """Split indices 0..n-1 into runs of constant ``stable``; extra breaks where ``mask_breaks`` is True
     (a break between i and i+1).  Adjacent runs share their boundary vertex so the line stays connected."""
     n = len(stable)
-    runs = []
+    runs: list[tuple[int, int, bool, bool]] = []
     start = 0
     for i in range(n - 1):
         if mask_breaks[i]:
@@ -84,7 +95,8 @@ def _runs(mask_breaks, stable):
     return runs
 
 
-def family_traces(eq, families=None, colorbar=True):
+def family_traces(eq: EquilibriumSet, families: Collection[str] | None = None,
+                  colorbar: bool = True) -> list[go.Scatter3d]:
     """The Scatter3d traces of the families (see the module docstring)."""
     scale = eq.alpha_scale
     traces = []
@@ -126,10 +138,10 @@ def family_traces(eq, families=None, colorbar=True):
     return traces
 
 
-def merge_runs(traces):
+def merge_runs(traces: Sequence[go.Scatter3d]) -> list[go.Scatter3d]:
     """Join the run traces of :func:`family_traces` into one trace per line style (stable / unstable): the runs
     follow each other separated by a NaN vertex, ``meta["runs"]`` records each run's family and vertex range."""
-    groups = {}
+    groups: dict[bool, dict[str, Any]] = {}
     for tr in traces:
         st = bool(tr.meta["stable"])
         g = groups.setdefault(st, {"xyz": [], "c": [], "text": [], "runs": [], "first": tr, "scale": False})
@@ -157,7 +169,7 @@ def merge_runs(traces):
     return out
 
 
-def _point_trace(points, name, colour, symbol, size):
+def _point_trace(points: Sequence[EquilibriumPoint], name: str, colour: str, symbol: str, size: int) -> go.Scatter3d:
     G = np.array([p.Gamma for p in points])
     text = [f"{name}<br>Gamma = {_fmt_vec(p.Gamma)}<br>omega_e = {_fmt_vec(p.omega)}<br>mu = {p.mu:.6g}"
             f"<br>E = {p.energy:.6g}<br>alpha = {p.alpha:.6g}<br>{p.stability}" for p in points]
@@ -166,7 +178,7 @@ def _point_trace(points, name, colour, symbol, size):
                         hovertext=text, hoverinfo="text", meta=dict(family=name))
 
 
-def selected_trace(point):
+def selected_trace(point: HasGamma) -> go.Scatter3d:
     """An open black ring marking one equilibrium (anything with a ``Gamma``, e.g. an EquilibriumPoint)."""
     G = np.asarray(point.Gamma, float)
     return go.Scatter3d(x=[G[0]], y=[G[1]], z=[G[2]], mode="markers", name="selected", showlegend=False,
@@ -175,7 +187,8 @@ def selected_trace(point):
                         hoverinfo="skip", meta=dict(family="selected"))
 
 
-def equilibria_sphere_figure(eq, view="3d", families=None, height=520, selected=None):
+def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Collection[str] | None = None,
+                             height: int = 520, selected: EquilibriumPoint | None = None) -> go.Figure:
     """Fig. 1 (b)-(d): the relative equilibria attitudes on S^2.
 
     Parameters
