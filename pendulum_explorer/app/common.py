@@ -7,12 +7,10 @@ import logging
 import threading
 import time
 
-import json
-
 import ipywidgets as w
-from plotly.io.json import to_json_plotly
 
 from ..plotting.colours import OKABE_ITO, YELLOW
+from .plotview import PlotlyView, figure_bundle  # noqa: F401 - figure_bundle is part of this module's offer
 
 log = logging.getLogger("pendulum_explorer.app")
 if not log.handlers:  # the server log (Voila's stderr)
@@ -134,16 +132,6 @@ def guarded(msg_attr="msg", what=None):
     return deco
 
 
-def figure_bundle(fig):
-    """The ``display_data`` output of a plain plotly figure (rendered by the plotly mime renderer)."""
-    # what pio.renderers["plotly_mimetype"].to_mimebundle(d) returns, without importing plotly.io._renderers
-    # (it pulls in nbformat -> jsonschema -> rfc3987_syntax: 5 s of import time in a fresh kernel)
-    d = dict(fig if isinstance(fig, dict) else fig.to_dict())
-    d.setdefault("config", {"displaylogo": False, "responsive": True})
-    data = json.loads(to_json_plotly(d))
-    return {"output_type": "display_data", "metadata": {}, "data": {"application/vnd.plotly.v1+json": data}}
-
-
 def show_figure(view, fig):
     """Show ``fig`` in the figure view ``view`` (a :class:`~.plotview.PlotlyView`, updated in place)."""
     view.show(fig)
@@ -155,8 +143,6 @@ def show_html(out, text):
 
 def figure_output(min_height="300px"):
     """An empty figure view (:class:`~.plotview.PlotlyView`)."""
-    from .plotview import PlotlyView
-
     return PlotlyView(min_height=min_height)
 
 
