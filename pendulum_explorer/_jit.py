@@ -18,11 +18,12 @@ Environment switches
 from __future__ import annotations
 
 import os
+from typing import Any
 
 JIT_DISABLED = os.environ.get("PENDULUM_EXPLORER_NO_JIT", "0").lower() in ("1", "true", "yes")
 CACHE = os.environ.get("PENDULUM_EXPLORER_NO_CACHE", "0").lower() not in ("1", "true", "yes")
 
-def _source_hash():
+def _source_hash() -> str:
     """Hash of every kernel source file: numba's cache does not notice when a *called* kernel changes."""
     import hashlib
     from pathlib import Path
@@ -35,7 +36,7 @@ def _source_hash():
     return h.hexdigest()[:16]
 
 
-def cache_dir():
+def cache_dir() -> str:
     """numba's cache folder, keyed by the kernel sources (``PENDULUM_EXPLORER_CACHE_DIR`` overrides the root).
 
     A new folder is used whenever any file in ``_core/`` changes, so a stale compiled kernel is never loaded.
@@ -52,7 +53,7 @@ def cache_dir():
     return str(base / f"numba-{_source_hash()}")
 
 
-def prune_stale_caches(current=None):
+def prune_stale_caches(current: str | None = None) -> list[str]:
     """Delete the sibling ``numba-<hash>`` folders of the current cache folder (compiled from older kernel
     sources; they are never loaded again).  Returns the removed paths.  Called by ``pendulum-explorer warmup``.
     """
@@ -60,7 +61,7 @@ def prune_stale_caches(current=None):
     from pathlib import Path
 
     cur = Path(current or cache_dir())
-    removed = []
+    removed: list[str] = []
     if not cur.parent.is_dir():
         return removed
     for d in cur.parent.glob("numba-*"):
@@ -71,7 +72,7 @@ def prune_stale_caches(current=None):
 
 
 if JIT_DISABLED:
-    def njit(*args, **kwargs):
+    def njit(*args: Any, **kwargs: Any) -> Any:
         """Identity decorator used when JIT is disabled."""
         if len(args) == 1 and callable(args[0]) and not kwargs:
             return args[0]
@@ -83,7 +84,7 @@ else:
     if CACHE:
         numba.config.CACHE_DIR = cache_dir()
 
-    def njit(*args, **kwargs):
+    def njit(*args: Any, **kwargs: Any) -> Any:
         """``numba.njit`` with the project's defaults (``cache=True``, no fastmath)."""
         kwargs.setdefault("cache", CACHE)
         kwargs.setdefault("fastmath", False)

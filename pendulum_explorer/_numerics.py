@@ -4,11 +4,13 @@ variables)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 
-def find_root(f, a, b, rtol=4e-16, maxiter=200):
+def find_root(f: Callable[[float], float], a: float, b: float, rtol: float = 4e-16, maxiter: int = 200) -> float:
     """A root of ``f`` in the bracket ``[a, b]`` (``f(a) f(b) <= 0``) by the Illinois variant of regula falsi,
     with a bisection step whenever an interpolation step falls outside the bracket or the bracket has not
     halved within three steps (so the bracket always shrinks at least geometrically).
@@ -50,7 +52,8 @@ def find_root(f, a, b, rtol=4e-16, maxiter=200):
     return c
 
 
-def minimize_compass(f, x0, step=0.03, xtol=1e-11, max_eval=20000):
+def minimize_compass(f: Callable[[NDArray[np.float64]], float], x0: ArrayLike, step: float = 0.03, xtol: float = 1e-11,
+                     max_eval: int = 20000) -> tuple[NDArray[np.float64], float]:
     """Local minimum of a smooth ``f`` by compass (pattern) search from ``x0``: try +-step along each
     coordinate, move on any improvement, halve the step when none; stop below ``xtol``.
 

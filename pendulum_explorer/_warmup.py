@@ -6,7 +6,7 @@ Called by ``pendulum-explorer warmup`` (and so by ``tools/dev.py`` and Binder's 
 import numpy as np
 
 
-def run():
+def run() -> None:
     from .chaos import lyapunov_exponent
     from .equilibria import equilibria, equilibria_at_mu
     from .poincare import PoincareSection

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 #: abandoned Voila kernels (closed tabs) are culled after this many idle seconds (voila#1458)
@@ -22,7 +23,8 @@ def dashboard_notebook() -> Path:
     return nb
 
 
-def voila_command(host="127.0.0.1", port=8866, open_browser=False, notebook=None):
+def voila_command(host: str = "127.0.0.1", port: int = 8866, open_browser: bool = False,
+                  notebook: str | os.PathLike[str] | None = None) -> list[str]:
     """The argument list that starts Voila on the dashboard notebook."""
     nb = Path(notebook) if notebook else dashboard_notebook()
     cmd = [sys.executable, "-m", "voila", str(nb), f"--Voila.ip={host}", f"--port={port}",
@@ -36,7 +38,7 @@ def voila_command(host="127.0.0.1", port=8866, open_browser=False, notebook=None
     return cmd
 
 
-def warmup(verbose=True):
+def warmup(verbose: bool = True) -> None:
     """Compile (or load from numba's cache) every kernel by running each once on a small problem."""
     t0 = time.perf_counter()
     from . import _jit, _warmup
@@ -48,7 +50,7 @@ def warmup(verbose=True):
         print(f"pendulum-explorer: kernels ready in {time.perf_counter() - t0:.1f} s", flush=True)
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="pendulum-explorer", description=__doc__)
     sub = parser.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("serve", help="serve the dashboard with Voila")

@@ -5,12 +5,15 @@ prints and ``.mesh`` in the same frame.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from .bodies import Body, Mesh, Pendulum, build_body, elliptic_cylinder
 
 
-def paper_fig1(g=9.81):
+def paper_fig1(g: float = 9.81) -> Body:
     """The elliptic cylinder of Sec. 4.3 / Fig. 1: a = 0.8, b = 0.2, h = 0.6, m = 1.
 
     The pivot is on the upper face, offset [-a/2, b/2, 0] from its centre.  In principal axes with
@@ -26,7 +29,7 @@ def paper_fig1(g=9.81):
                 "[-a/2, b/2] from its centre; principal axes.", dict(body.shape))
 
 
-def paper_fig2(g=9.81):
+def paper_fig2(g: float = 9.81) -> Body:
     """The body of Fig. 2: J = diag(0.13, 0.28, 0.17), rho = [0, 0, 0.3], m = 1.
 
     This is the same elliptic cylinder (a = 0.8, b = 0.2, h = 0.6) hung from the centre of its upper face,
@@ -42,7 +45,7 @@ def paper_fig2(g=9.81):
                 dict(body.shape))
 
 
-def lagrange_top(g=9.81):
+def lagrange_top(g: float = 9.81) -> Body:
     """A symmetric (Lagrange) top: a solid disc (radius 0.3, thickness 0.1, m = 1) on an axis 0.3 m
     from its centre.  J = diag(Jt, Jt, Ja), rho = [0, 0, 0.3] (Props 5-6)."""
     body = elliptic_cylinder(0.3, 0.3, 0.1, m=1.0, pivot=(0.0, 0.0, -0.3), g=g, principal_axes=False)
@@ -51,7 +54,7 @@ def lagrange_top(g=9.81):
                 "0.3 m above the centre.", dict(body.shape))
 
 
-def planar(g=9.81):
+def planar(g: float = 9.81) -> Body:
     """A rod-like box (0.1 x 0.05 x 1.0 m, m = 1) hung from the centre of an end face.
 
     rho = [0, 0, 0.5] lies on a principal axis, so a motion from rest with Gamma in a principal plane
@@ -63,7 +66,7 @@ def planar(g=9.81):
                 "in a principal plane.", dict(body.shape))
 
 
-PRESETS = {
+PRESETS: dict[str, Callable[..., Body]] = {
     "paper_fig1": paper_fig1,
     "paper_fig2": paper_fig2,
     "lagrange_top": lagrange_top,
@@ -71,7 +74,7 @@ PRESETS = {
 }
 
 
-def get(name, **kwargs):
+def get(name: str, **kwargs: Any) -> Body:
     """The preset called ``name`` (one of :data:`PRESETS`)."""
     try:
         return PRESETS[name](**kwargs)
