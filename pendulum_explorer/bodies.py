@@ -6,9 +6,12 @@ body frame), ``m`` and ``g`` — the parameters of Eqs (1)-(2).  The builders (:
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ._core.fields import pack_params
 from .errors import (
@@ -25,7 +28,7 @@ SYMMETRY_RTOL = 1e-12
 REALIZABILITY_RTOL = 1e-12
 
 
-def _as_array(name, value, shape):
+def _as_array(name: str, value: Any, shape: tuple[int, ...]) -> NDArray[np.float64]:
     try:
         a = np.array(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -37,7 +40,7 @@ def _as_array(name, value, shape):
     return a
 
 
-def _positive(name, value):
+def _positive(name: str, value: Any) -> float:
     try:
         v = float(value)
     except (TypeError, ValueError) as exc:
@@ -71,7 +74,7 @@ class Pendulum:
 
     __slots__ = ("_J", "_rho", "_m", "_g", "_p0", "_eig")
 
-    def __init__(self, J, rho, m=1.0, g=9.81):
+    def __init__(self, J: ArrayLike, rho: ArrayLike, m: float = 1.0, g: float = 9.81) -> None:
         J = _as_array("J", J, (3, 3))
         rho = _as_array("rho", rho, (3,))
         m = _positive("m", m)
@@ -107,27 +110,42 @@ class Pendulum:
         self._p0.setflags(write=False)
 
     # --- attributes -----------------------------------------------------------------------------
-    J = property(lambda self: self._J, doc="Inertia about the pivot, body frame (read-only 3x3).")
-    rho = property(lambda self: self._rho, doc="Pivot-to-centre-of-mass vector, body frame (read-only).")
-    m = property(lambda self: self._m, doc="Mass.")
-    g = property(lambda self: self._g, doc="Gravitational acceleration.")
+    @property
+    def J(self) -> NDArray[np.float64]:
+        """Inertia about the pivot, body frame (read-only 3x3)."""
+        return self._J
 
     @property
-    def principal_moments(self):
+    def rho(self) -> NDArray[np.float64]:
+        """Pivot-to-centre-of-mass vector, body frame (read-only)."""
+        return self._rho
+
+    @property
+    def m(self) -> float:
+        """Mass."""
+        return self._m
+
+    @property
+    def g(self) -> float:
+        """Gravitational acceleration."""
+        return self._g
+
+    @property
+    def principal_moments(self) -> NDArray[np.float64]:
         """Principal moments ``(J1, J2, J3)`` with J1 >= J2 >= J3."""
         return self._eig.copy()
 
     @property
-    def mgrho(self):
+    def mgrho(self) -> NDArray[np.float64]:
         """``m g rho``, the vector that multiplies Gamma in the potential ``-m g rho^T Gamma`` (Eq 34)."""
         return self._m * self._g * np.array(self._rho)
 
     @property
-    def is_balanced(self):
+    def is_balanced(self) -> bool:
         """True when rho = 0 (the balanced case of Sec. 3)."""
         return not np.any(self._rho)
 
-    def params(self, mu=0.0):
+    def params(self, mu: float = 0.0) -> NDArray[np.float64]:
         """The flat parameter vector used by the numba kernels (see :mod:`pendulum_explorer._core.fields`)."""
         if mu == 0.0:
             return self._p0
@@ -136,7 +154,7 @@ class Pendulum:
         p.setflags(write=False)  # same array type as params(0): numba compiles each kernel once
         return p
 
-    def require_unbalanced(self, what="this analysis"):
+    def require_unbalanced(self, what: str = "this analysis") -> None:
         """Raise :class:`BalancedPendulumError` if rho = 0."""
         if self.is_balanced:
             raise BalancedPendulumError(
@@ -144,7 +162,7 @@ class Pendulum:
                 f"{self._rho.tolist()}")
 
     # --- frames ---------------------------------------------------------------------------------
-    def principal(self):
+    def principal(self) -> tuple[Pendulum, NDArray[np.float64]]:
         """The same pendulum in principal axes.
 
         Returns
@@ -171,13 +189,13 @@ class Pendulum:
         Jp = np.diag(w[order])  # the sorted eigenvalues: exactly diagonal and exactly ordered
         return Pendulum(Jp, Q.T @ self._rho, self._m, self._g), Q
 
-    def rotated(self, Q):
+    def rotated(self, Q: ArrayLike) -> Pendulum:
         """The same physical pendulum expressed in the frame whose axes are the columns of rotation ``Q``."""
         Q = np.asarray(Q, dtype=float)
         return Pendulum(Q.T @ self._J @ Q, Q.T @ self._rho, self._m, self._g)
 
     # --- small oscillations (Eqs 21-24) ---------------------------------------------------------
-    def small_oscillations(self):
+    def small_oscillations(self) -> dict[str, NDArray[np.float64]]:
         """Modes about the hanging equilibrium, Eqs (21)-(24).
 
         Solves the simultaneous diagonalisation ``J = M M^T``, ``-(m g/|rho|) hat(rho)^2 = M Lambda M^T`` with
@@ -202,19 +220,19 @@ class Pendulum:
         return {"l": lam[:2] / mg, "frequencies": freqs, "periods": 2 * np.pi / freqs}
 
     # --- misc -----------------------------------------------------------------------------------
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, Pendulum) and np.array_equal(self._J, other._J)
                 and np.array_equal(self._rho, other._rho) and self._m == other._m and self._g == other._g)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self._J.tobytes(), self._rho.tobytes(), self._m, self._g))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         J = np.array2string(self._J, precision=6, separator=", ").replace("\n", "")
         rho = np.array2string(self._rho, precision=6, separator=", ")
         return f"Pendulum(J={J}, rho={rho}, m={self._m:g}, g={self._g:g})"
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable parameters (inverse: ``Pendulum(**d)``)."""
         return {"J": self._J.tolist(), "rho": self._rho.tolist(), "m": self._m, "g": self._g}
 
@@ -226,10 +244,10 @@ class Pendulum:
 class Mesh:
     """Triangle mesh: ``vertices`` (n, 3) in the body frame (pivot at the origin), ``faces`` (k, 3) int."""
 
-    vertices: np.ndarray
-    faces: np.ndarray
+    vertices: NDArray[np.float64]
+    faces: NDArray[np.int_]
 
-    def transformed(self, Q, shift=(0.0, 0.0, 0.0)):
+    def transformed(self, Q: ArrayLike, shift: ArrayLike = (0.0, 0.0, 0.0)) -> Mesh:
         """Vertices mapped by ``x -> Q^T (x - shift)`` (a change of body frame)."""
         return Mesh((np.asarray(self.vertices) - np.asarray(shift)) @ np.asarray(Q), self.faces)
 
@@ -253,14 +271,14 @@ class Body:
     mesh: Mesh
     name: str = "custom"
     description: str = ""
-    shape: dict = field(default_factory=dict)
+    shape: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def centre_of_mass(self):
+    def centre_of_mass(self) -> NDArray[np.float64]:
         return np.array(self.pendulum.rho)
 
 
-def _shape_inertia(kind, dims, m):
+def _shape_inertia(kind: str, dims: Sequence[float], m: float) -> NDArray[np.float64]:
     """Inertia about the centre of mass, in the shape's own axes."""
     a, b, c = dims
     if kind == "elliptic_cylinder":  # semi-axes a (x), b (y), height c (z)
@@ -272,7 +290,7 @@ def _shape_inertia(kind, dims, m):
     raise ValueError(f"unknown shape {kind!r}; valid: elliptic_cylinder, box, ellipsoid")
 
 
-def _shape_mesh(kind, dims, n=48):
+def _shape_mesh(kind: str, dims: Sequence[float], n: int = 48) -> tuple[NDArray[np.float64], NDArray[np.int_]]:
     a, b, c = dims
     if kind == "elliptic_cylinder":
         th = np.linspace(0, 2 * np.pi, n, endpoint=False)
@@ -280,16 +298,16 @@ def _shape_mesh(kind, dims, n=48):
         top = np.column_stack([ring, np.full(n, -c / 2)])  # z = -c/2 is "up" (e3 points down)
         bot = np.column_stack([ring, np.full(n, c / 2)])
         V = np.vstack([top, bot, [[0, 0, -c / 2], [0, 0, c / 2]]])
-        faces = []
+        faces: list[list[int]] = []
         for i in range(n):
             j = (i + 1) % n
             faces += [[i, j, n + i], [j, n + j, n + i], [2 * n, j, i], [2 * n + 1, n + i, n + j]]
         return V, np.array(faces)
     if kind == "box":
         s = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float) * np.array(dims) / 2
-        faces = np.array([[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
-                          [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]])
-        return s, faces
+        box_faces = np.array([[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
+                              [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]])
+        return s, box_faces
     if kind == "ellipsoid":
         nu, nv = n // 2, n
         u = np.linspace(0, np.pi, nu)
@@ -306,7 +324,8 @@ def _shape_mesh(kind, dims, n=48):
     raise ValueError(f"unknown shape {kind!r}")
 
 
-def build_body(kind, dims, m=1.0, pivot=(0.0, 0.0, 0.0), g=9.81, principal_axes=True, name=None):
+def build_body(kind: str, dims: Sequence[float], m: float = 1.0, pivot: ArrayLike = (0.0, 0.0, 0.0), g: float = 9.81,
+               principal_axes: bool = True, name: str | None = None) -> Body:
     """A homogeneous solid hanging from ``pivot``.
 
     Parameters
@@ -345,16 +364,19 @@ def build_body(kind, dims, m=1.0, pivot=(0.0, 0.0, 0.0), g=9.81, principal_axes=
     return Body(pend, mesh, name or kind, "", shape)
 
 
-def elliptic_cylinder(a, b, h, m=1.0, pivot=(0.0, 0.0, 0.0), g=9.81, principal_axes=True):
+def elliptic_cylinder(a: float, b: float, h: float, m: float = 1.0, pivot: ArrayLike = (0.0, 0.0, 0.0),
+                      g: float = 9.81, principal_axes: bool = True) -> Body:
     """Solid elliptic cylinder with semi-axes ``a``, ``b`` and height ``h`` (see :func:`build_body`)."""
     return build_body("elliptic_cylinder", (a, b, h), m, pivot, g, principal_axes)
 
 
-def box(lx, ly, lz, m=1.0, pivot=(0.0, 0.0, 0.0), g=9.81, principal_axes=True):
+def box(lx: float, ly: float, lz: float, m: float = 1.0, pivot: ArrayLike = (0.0, 0.0, 0.0), g: float = 9.81,
+        principal_axes: bool = True) -> Body:
     """Solid box with side lengths ``lx, ly, lz`` (see :func:`build_body`)."""
     return build_body("box", (lx, ly, lz), m, pivot, g, principal_axes)
 
 
-def ellipsoid(a, b, c, m=1.0, pivot=(0.0, 0.0, 0.0), g=9.81, principal_axes=True):
+def ellipsoid(a: float, b: float, c: float, m: float = 1.0, pivot: ArrayLike = (0.0, 0.0, 0.0), g: float = 9.81,
+              principal_axes: bool = True) -> Body:
     """Solid ellipsoid with semi-axes ``a, b, c`` (see :func:`build_body`)."""
     return build_body("ellipsoid", (a, b, c), m, pivot, g, principal_axes)
