@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ._core import fields as _f
 from ._core.chaos import lyapunov_benettin
@@ -22,17 +23,18 @@ class LyapunovResult:
     """``exponent``: the final estimate [1/s]; ``t`` and ``running``: the estimate after each renormalisation."""
 
     exponent: float
-    t: np.ndarray
-    running: np.ndarray
+    t: NDArray[np.float64]
+    running: NDArray[np.float64]
 
-    def slope(self, t_from):
+    def slope(self, t_from: float) -> float:
         """Growth rate of the accumulated log-separation between ``t_from`` and the end (drops the transient)."""
         k0 = int(np.searchsorted(self.t, t_from))
         S = self.running * self.t
         return float((S[-1] - S[k0]) / (self.t[-1] - self.t[k0]))
 
 
-def lyapunov_exponent(pendulum, Gamma, omega, t_total=500.0, *, tau=0.5, d0=1e-9, rtol=1e-11, atol=1e-13):
+def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_total: float = 500.0, *,
+                      tau: float = 0.5, d0: float = 1e-9, rtol: float = 1e-11, atol: float = 1e-13) -> LyapunovResult:
     """Largest Lyapunov exponent of the Lagrange-Poincaré flow (31)-(32) through ``(Gamma, omega)``.
 
     Parameters
@@ -85,5 +87,5 @@ def lyapunov_exponent(pendulum, Gamma, omega, t_total=500.0, *, tau=0.5, d0=1e-9
                                float(atol), 50_000_000, out)
     if status != 0:
         raise IntegrationFailedError(f"the integration for the Lyapunov exponent stopped (status {status})")
-    t = tau * np.arange(1, n_seg + 1)
+    t = tau * np.arange(1, n_seg + 1, dtype=np.float64)
     return LyapunovResult(float(out[-1]), t, out)

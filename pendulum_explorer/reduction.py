@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ._core import dop853 as _dop
 from ._core import fields as _f
@@ -19,7 +20,7 @@ from .trajectory import Trajectory, _validate_common, orthogonality_errors, vali
 UNIT_TOL = 1e-9
 
 
-def _unit(name, v):
+def _unit(name: str, v: ArrayLike) -> NDArray[np.float64]:
     try:
         v = _as_array(name, v, (3,))
     except ValueError as exc:
@@ -30,44 +31,45 @@ def _unit(name, v):
     return v / n
 
 
-def lp_from_full(R, omega):
+def lp_from_full(R: ArrayLike, omega: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """(R, omega) -> (Gamma, omega) with Gamma = R^T e3 (Prop 4)."""
     R = np.asarray(R, float)
     return R[..., 2, :].copy(), np.array(omega, float)
 
 
-def lr_from_lp(pendulum, Gamma, omega):
+def lr_from_lp(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
     """(Gamma, omega) -> (Gamma, Gammadot, mu): Gammadot = Gamma x omega (Eq 32), mu = omega^T J Gamma (Eq 56)."""
     Gamma = np.asarray(Gamma, float)
     omega = np.asarray(omega, float)
     return Gamma.copy(), np.cross(Gamma, omega), float(omega @ pendulum.J @ Gamma)
 
 
-def lp_from_lr(pendulum, Gamma, Gammadot, mu):
+def lp_from_lr(pendulum: Pendulum, Gamma: ArrayLike, Gammadot: ArrayLike, mu: float) -> NDArray[np.float64]:
     """(Gamma, Gammadot, mu) -> omega = Gammadot x Gamma + (nu - b) Gamma (Eqs 66, 69)."""
     w = np.empty(3)
     _f.lr_omega(np.asarray(Gamma, float), np.asarray(Gammadot, float), pendulum.params(float(mu)), w)
     return w
 
 
-def energy(pendulum, Gamma, omega):
+def energy(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike) -> float:
     """Total energy, Eq (34) (the same kernel as the integrators use)."""
     return float(_f.energy_lp(np.asarray(Gamma, float), np.asarray(omega, float), pendulum.params()))
 
 
-def momentum(pendulum, Gamma, omega):
+def momentum(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike) -> float:
     """Vertical angular momentum mu = omega^T J Gamma (Prop 1, Eq 56)."""
     return float(_f.mu_lp(np.asarray(Gamma, float), np.asarray(omega, float), pendulum.params()))
 
 
-def rotation_about_vertical(theta):
+def rotation_about_vertical(theta: float) -> NDArray[np.float64]:
     """Phi_theta = exp(theta hat(e3)), the symmetry action of Sec. 4 (plain numpy: no kernel needed)."""
     c, s = np.cos(float(theta)), np.sin(float(theta))
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
-def simulate_lr(pendulum, Gamma0, Gammadot0, mu, t_final, *, R0=None, rtol=1e-10, atol=1e-12, n_out=1001,
-                max_steps=50_000_000):
+def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu: float, t_final: float, *,
+                R0: ArrayLike | None = None, rtol: float = 1e-10, atol: float = 1e-12, n_out: int = 1001,
+                max_steps: int = 50_000_000) -> Trajectory:
     """Integrate the Lagrange-Routh model (62)-(64) at momentum ``mu`` and reconstruct (R, omega) (Prop 17).
 
     The reduced state, the horizontal lift R_hor (Eqs 65-66) and theta_dyn (Eq 67) are integrated together
@@ -90,7 +92,7 @@ def simulate_lr(pendulum, Gamma0, Gammadot0, mu, t_final, *, R0=None, rtol=1e-10
         Gammadot0 = _as_array("Gammadot0", Gammadot0, (3,))
     except ValueError as exc:
         raise InvalidStateError(str(exc)) from None
-    if abs(Gamma0 @ Gammadot0) > UNIT_TOL * max(1.0, np.linalg.norm(Gammadot0)):
+    if abs(Gamma0 @ Gammadot0) > UNIT_TOL * max(1.0, float(np.linalg.norm(Gammadot0))):
         raise InvalidStateError(f"Gammadot0 must be tangent to the sphere at Gamma0 (Gamma0 . Gammadot0 = 0); "
                                 f"got {Gamma0 @ Gammadot0:.3g}")
     _, t_final, n_out = _validate_common(pendulum, np.zeros(3), t_final, n_out)
@@ -131,7 +133,7 @@ def simulate_lr(pendulum, Gamma0, Gammadot0, mu, t_final, *, R0=None, rtol=1e-10
                       "lr-dop853", stats)
 
 
-def attitude_from_gamma(Gamma, psi=0.0):
+def attitude_from_gamma(Gamma: ArrayLike, psi: float = 0.0) -> NDArray[np.float64]:
     """A rotation R with ``R^T e3 = Gamma`` (one point of the fibre over Gamma; ``psi`` rotates about e3).
 
     For Gamma = rho/|rho| (resp. -rho/|rho|) this builds a point of the hanging (resp. inverted) attitude
@@ -147,14 +149,14 @@ def attitude_from_gamma(Gamma, psi=0.0):
     return rotation_about_vertical(psi) @ R
 
 
-def _phase_density(J, G):
+def _phase_density(J: NDArray[np.float64], G: NDArray[np.float64]) -> NDArray[np.float64]:
     """Integrand of Eq (70): (2 |J Gamma|^2 - tr J (Gamma.J Gamma)) / (Gamma.J Gamma)^2, for Gamma (..., 3)."""
     JG = G @ J  # J symmetric
     gJg = np.einsum("...i,...i->...", G, JG)
     return (2.0 * np.einsum("...i,...i->...", JG, JG) - np.trace(J) * gJg) / gJg ** 2
 
 
-def geometric_phase(pendulum, loop, order=12):
+def geometric_phase(pendulum: Pendulum, loop: ArrayLike, order: int = 12) -> float:
     """Geometric phase of a closed reduced curve, Prop 18 / Eq (70).
 
     ``theta_geo = integral over B of (2 |J Gamma|^2 - tr J (Gamma.J Gamma)) / (Gamma.J Gamma)^2 dA``, where

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ._core import dop853 as _dop
 from ._core import fields as _f
@@ -52,42 +54,42 @@ class Trajectory:
     """
 
     pendulum: Pendulum
-    t: np.ndarray
-    R: np.ndarray
-    omega: np.ndarray
-    Gamma: np.ndarray
-    energy: np.ndarray
-    mu: np.ndarray
+    t: NDArray[np.float64]
+    R: NDArray[np.float64]
+    omega: NDArray[np.float64]
+    Gamma: NDArray[np.float64]
+    energy: NDArray[np.float64]
+    mu: NDArray[np.float64]
     method: str
-    stats: dict = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def energy_error(self):
+    def energy_error(self) -> float:
         """max |E(t) - E(0)|."""
         return float(np.max(np.abs(self.energy - self.energy[0])))
 
     @property
-    def mu_error(self):
+    def mu_error(self) -> float:
         """max |mu(t) - mu(0)|."""
         return float(np.max(np.abs(self.mu - self.mu[0])))
 
     @property
-    def orthogonality_error(self):
+    def orthogonality_error(self) -> float:
         """max over samples of ||R^T R - I||_F."""
         return float(orthogonality_errors(self.R).max())
 
-    def centre_of_mass(self):
+    def centre_of_mass(self) -> NDArray[np.float64]:
         """Inertial position of the centre of mass, ``R rho`` (n, 3)."""
         return self.R @ np.asarray(self.pendulum.rho)
 
 
-def orthogonality_errors(R):
+def orthogonality_errors(R: NDArray[np.float64]) -> NDArray[np.float64]:
     """||R^T R - I||_F for each matrix of a stack (n, 3, 3)."""
     E = np.einsum("nji,njk->nik", R, R) - np.eye(3)
     return np.sqrt((E * E).sum(axis=(1, 2)))
 
 
-def validate_rotation(R0, name="R0"):
+def validate_rotation(R0: ArrayLike, name: str = "R0") -> NDArray[np.float64]:
     """Return ``R0`` as a float array after checking it is a rotation matrix (to 1e-9)."""
     try:
         R0 = _as_array(name, R0, (3, 3))
@@ -102,7 +104,7 @@ def validate_rotation(R0, name="R0"):
     return R0
 
 
-def _validate_common(pendulum, omega0, t_final, n_out):
+def _validate_common(pendulum: Pendulum, omega0: ArrayLike, t_final: float, n_out: int) -> tuple[NDArray[np.float64], float, int]:
     if not isinstance(pendulum, Pendulum):
         raise TypeError(f"pendulum must be a Pendulum; got {type(pendulum).__name__}")
     try:
@@ -124,8 +126,9 @@ def _validate_common(pendulum, omega0, t_final, n_out):
     return omega0, t_final, n_out
 
 
-def simulate(pendulum, R0, omega0, t_final, *, method="dop853", dt=None, rtol=1e-10, atol=1e-12,
-             n_out=1001, max_steps=50_000_000):
+def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: float, *, method: str = "dop853",
+             dt: float | None = None, rtol: float = 1e-10, atol: float = 1e-12, n_out: int = 1001,
+             max_steps: int = 50_000_000) -> Trajectory:
     """Integrate the 3D pendulum from ``(R0, omega0)`` over ``[0, t_final]``.
 
     Parameters
