@@ -60,8 +60,10 @@ directions, since (62) is quadratic in Gamma-dot).  Classes (``|Re|``, ``|Im|`` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ._core.fields import LP, invariants_batch, mu_lp, rhs
 from ._core.linearize import lr_jacobian_batch
@@ -115,15 +117,15 @@ class EquilibriumPoint:
         Of the Lagrange–Routh linearisation at (Gamma_e, 0) and this mu.
     """
 
-    Gamma: np.ndarray
-    omega: np.ndarray
+    Gamma: NDArray[np.float64]
+    omega: NDArray[np.float64]
     mu: float
     energy: float
     alpha: float
     family: str
     branch: int
     stability: str
-    eigenvalues: np.ndarray
+    eigenvalues: NDArray[np.inexact[Any]]
 
 
 @dataclass(frozen=True)
@@ -149,23 +151,23 @@ class Family:
     label: str
     kind: str
     branch: int
-    param: np.ndarray
-    alpha: np.ndarray
-    Gamma: np.ndarray
-    omega: np.ndarray
-    mu: np.ndarray
-    energy: np.ndarray
-    stability: np.ndarray
-    eigenvalues: np.ndarray
-    axis: np.ndarray | None = None
-    static_ends: tuple = (False, False)
-    _eval: dict = field(default=None, repr=False, compare=False)
+    param: NDArray[np.float64]
+    alpha: NDArray[np.float64]
+    Gamma: NDArray[np.float64]
+    omega: NDArray[np.float64]
+    mu: NDArray[np.float64]
+    energy: NDArray[np.float64]
+    stability: NDArray[np.object_]
+    eigenvalues: NDArray[np.inexact[Any]]
+    axis: NDArray[np.float64] | None = None
+    static_ends: tuple[bool, bool] = (False, False)
+    _eval: Any = field(default=None, repr=False, compare=False)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.param)
 
     @property
-    def stable(self):
+    def stable(self) -> NDArray[np.bool_]:
         """Boolean mask of the linearly stable (elliptic–elliptic) samples."""
         return self.stability == "elliptic-elliptic"
 
@@ -188,12 +190,12 @@ class EquilibriumSet:
     """
 
     pendulum: Pendulum
-    isolated: list
-    families: list
-    frame: np.ndarray
-    case: dict = field(default_factory=dict)
+    isolated: list[EquilibriumPoint]
+    families: list[Family]
+    frame: NDArray[np.float64]
+    case: dict[str, Any] = field(default_factory=dict)
 
-    def points(self):
+    def points(self) -> list[EquilibriumPoint]:
         """Every computed point: the isolated equilibria and every sample of every family (both branches),
         except the family end-samples that coincide with the static hanging/inverted points."""
         out = list(self.isolated)
@@ -206,29 +208,29 @@ class EquilibriumSet:
                                             str(f.stability[i]), f.eigenvalues[i].copy()))
         return out
 
-    def curves(self, branch=+1):
+    def curves(self, branch: int = +1) -> list[Family]:
         """The families of one branch (Gamma, alpha, mu, energy, stability along each), for plotting."""
         return [f for f in self.families if f.branch == branch]
 
-    def point(self, family):
+    def point(self, family: str) -> list[EquilibriumPoint]:
         """The isolated points with the given family label."""
         return [p for p in self.isolated if p.family == family]
 
     @property
-    def hanging(self):
+    def hanging(self) -> EquilibriumPoint:
         return self.point("hanging")[0]
 
     @property
-    def inverted(self):
+    def inverted(self) -> EquilibriumPoint:
         return self.point("inverted")[0]
 
     @property
-    def labels(self):
+    def labels(self) -> list[str]:
         """Family labels (branch +1), in order."""
         return [f.label for f in self.curves(+1)]
 
     @property
-    def alpha_scale(self):
+    def alpha_scale(self) -> float:
         """Scale used by :func:`alpha_colour_value`: the middle principal moment J2."""
         return float(self.case["principal_moments"][1])
 
@@ -236,7 +238,7 @@ class EquilibriumSet:
 # ================================================================================================
 # small public helpers
 # ================================================================================================
-def alpha_colour_value(alpha, scale):
+def alpha_colour_value(alpha: ArrayLike, scale: float) -> NDArray[np.float64]:
     """Bounded colour coordinate of alpha: ``(2/pi) arctan(alpha * scale)`` in [-1, 1].
 
     -inf -> -1 (blue), 0 -> 0, +inf -> +1 (red); with ``scale = J2`` the pole 1/J2 maps to 0.5.
@@ -244,14 +246,14 @@ def alpha_colour_value(alpha, scale):
     return (2.0 / np.pi) * np.arctan(np.asarray(alpha, dtype=float) * scale)
 
 
-def equilibrium_attitude(Gamma, angle=0.0):
+def equilibrium_attitude(Gamma: ArrayLike, angle: float = 0.0) -> NDArray[np.float64]:
     """A rotation ``R_e`` in SO(3) with ``R_e^T e3 = Gamma``, rotated by ``angle`` about the vertical
     (the S^1 symmetry of Sec. 5.1); see :func:`pendulum_explorer.reduction.attitude_from_gamma`."""
     G = np.asarray(Gamma, dtype=float)
     return attitude_from_gamma(G / np.linalg.norm(G), angle)
 
 
-def equilibrium_manifold(pendulum, which="hanging", n=36):
+def equilibrium_manifold(pendulum: Pendulum, which: str = "hanging", n: int = 36) -> NDArray[np.float64]:
     """Samples of the hanging (Eq 10/12) or inverted (Eq 11/13) equilibrium manifold of the full model.
 
     Returns
@@ -265,7 +267,7 @@ def equilibrium_manifold(pendulum, which="hanging", n=36):
     return np.array([equilibrium_attitude(G, a) for a in np.linspace(0, 2 * np.pi, n, endpoint=False)])
 
 
-def classify_eigenvalues(ev, rtol=STAB_RTOL):
+def classify_eigenvalues(ev: ArrayLike, rtol: float = STAB_RTOL) -> str | NDArray[np.object_]:
     """Stability class of 4 eigenvalues of a Hamiltonian linearisation (see module docstring).
 
     ``ev`` may be (4,) (returns a str) or (n, 4) (returns an object array of str).
@@ -332,7 +334,8 @@ def _sort_rows(ev):
     return np.take_along_axis(ev, idx, axis=1)
 
 
-def lr_linearization(pendulum, Gamma, mu):
+def lr_linearization(pendulum: Pendulum, Gamma: ArrayLike,
+                     mu: float) -> tuple[NDArray[np.float64], NDArray[np.inexact[Any]], str]:
     """Linearisation of the Lagrange–Routh equation (62) at the equilibrium ``(Gamma, 0)`` at momentum ``mu``.
 
     Returns
@@ -351,10 +354,11 @@ def lr_linearization(pendulum, Gamma, mu):
     lr_jacobian_batch(np.ascontiguousarray(G), t1, t2, _params_rows(pendulum, [float(mu)]), 1e-3,
                       1e-3 * (np.abs(k) + w0), A)
     ev = _sort_rows(np.linalg.eigvals(A))[0]
-    return A[0], ev, classify_eigenvalues(ev)
+    return A[0], ev, cast(str, classify_eigenvalues(ev))
 
 
-def lp_linearization(pendulum, Gamma, omega):
+def lp_linearization(pendulum: Pendulum, Gamma: ArrayLike,
+                     omega: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.inexact[Any]]]:
     """Jacobian (6, 6) of the Lagrange–Poincaré field (31)-(32) at ``(Gamma, omega)`` and its eigenvalues.
 
     The field is linear in Gamma and quadratic in omega, so central differences are exact up to rounding.
@@ -551,7 +555,8 @@ def _eval_adapted(info, base, x):
 # ================================================================================================
 # main entry point
 # ================================================================================================
-def equilibria(pendulum, rtol_J=RTOL_J, rtol_rho=RTOL_RHO, stability=True):
+def equilibria(pendulum: Pendulum, rtol_J: float = RTOL_J, rtol_rho: float = RTOL_RHO,
+               stability: bool = True) -> EquilibriumSet:
     """All equilibria and relative equilibria of the 3D pendulum (Props 9 and 20, sign-corrected).
 
     Parameters
@@ -593,6 +598,7 @@ def equilibria(pendulum, rtol_J=RTOL_J, rtol_rho=RTOL_RHO, stability=True):
     for a, c in zip(edges[:-1], edges[1:]):
         lo = 0.0 if a is None else phis[a]
         hi = np.pi if c is None else phis[c]
+        halves: list[tuple[Any, int, float, bool]]
         if a is not None and c is not None:
             mid = 0.5 * (hi - lo)
             halves = [(a, +1, mid, True), (c, -1, mid, False)]
@@ -676,14 +682,14 @@ def equilibria(pendulum, rtol_J=RTOL_J, rtol_rho=RTOL_RHO, stability=True):
     ctx = _Ctx(pendulum, P, stability)
     isolated = []
     for name, Gp, s, al, br in iso_raw:
-        Gb, W, k, E, mu, ev, cls = ctx.finish(Gp[None, :], np.array([s]), br if br else 1)
+        Gb, W, k, E, mu, eigs, cls = ctx.finish(Gp[None, :], np.array([s]), br if br else 1)
         isolated.append(EquilibriumPoint(Gb[0], W[0], float(mu[0]), float(E[0]), float(al), name, br, cls[0],
-                                         ev[0]))
+                                         eigs[0]))
     families = []
     for fam in raw:
         Gp, s, al = _eval_adapted(fam["info"], fam["base"], fam["x"])
-        Gb, W, k, E, mu, ev, cls = ctx.finish(Gp, s, +1)
-        f = Family(fam["label"], fam["kind"], +1, fam["param"].copy(), al.copy(), Gb, W, mu, E, cls, ev,
+        Gb, W, k, E, mu, eigs, cls = ctx.finish(Gp, s, +1)
+        f = Family(fam["label"], fam["kind"], +1, fam["param"].copy(), al.copy(), Gb, W, mu, E, cls, eigs,
                    fam["axis"], fam["ends"], dict(fam["info"], base=fam["base"].copy(), x=fam["x"].copy()))
         if stability:
             f = _refine_transitions(f, ctx)
@@ -782,7 +788,8 @@ def _refine_transitions(f, ctx, n_bisect=18):
 # ================================================================================================
 # equilibria at a given momentum; energy-momentum data
 # ================================================================================================
-def equilibria_at_mu(pendulum, mu, eq=None, n_ring=72):
+def equilibria_at_mu(pendulum: Pendulum, mu: float, eq: EquilibriumSet | None = None,
+                     n_ring: int = 72) -> list[EquilibriumPoint]:
     """The Lagrange–Routh equilibria that exist at momentum ``mu`` (the critical points of V_mu on S^2).
 
     Parameters
@@ -835,6 +842,7 @@ def equilibria_at_mu(pendulum, mu, eq=None, n_ring=72):
             Gb, W, k, E, mu_, ev, cls = ctx.finish(Gp, s, br)
             pt = EquilibriumPoint(Gb[0], W[0], float(mu_[0]), float(E[0]), float(al[0]), f.label, br, cls[0], ev[0])
             if f.kind == "eq7a":
+                assert f.axis is not None  # every eq7a family has its axis
                 ax = f.axis / np.linalg.norm(f.axis)
                 for th in np.linspace(0, 2 * np.pi, n_ring, endpoint=False):
                     Rm = _rot_about(ax, th)
@@ -842,7 +850,7 @@ def equilibria_at_mu(pendulum, mu, eq=None, n_ring=72):
                                                 pt.family, br, pt.stability, pt.eigenvalues))
             else:
                 out.append(pt)
-    uniq = []  # families meet (e.g. at the Eq 41 crossings): deduplicate
+    uniq: list[EquilibriumPoint] = []  # families meet (e.g. at the Eq 41 crossings): deduplicate
     for q in out:
         if all(np.linalg.norm(q.Gamma - u.Gamma) > 1e-9 for u in uniq):
             uniq.append(q)
@@ -861,7 +869,7 @@ def _rot_about(axis, th):
     return np.eye(3) + np.sin(th) * K + (1 - np.cos(th)) * K @ K
 
 
-def energy_momentum_data(eq):
+def energy_momentum_data(eq: EquilibriumSet | Pendulum) -> dict[str, Any]:
     """The energy–momentum diagram: every relative equilibrium in the (mu, E) plane with its stability.
 
     Parameters

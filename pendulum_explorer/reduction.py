@@ -37,7 +37,8 @@ def lp_from_full(R: ArrayLike, omega: ArrayLike) -> tuple[NDArray[np.float64], N
     return R[..., 2, :].copy(), np.array(omega, float)
 
 
-def lr_from_lp(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
+def lr_from_lp(pendulum: Pendulum, Gamma: ArrayLike,
+               omega: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
     """(Gamma, omega) -> (Gamma, Gammadot, mu): Gammadot = Gamma x omega (Eq 32), mu = omega^T J Gamma (Eq 56)."""
     Gamma = np.asarray(Gamma, float)
     omega = np.asarray(omega, float)

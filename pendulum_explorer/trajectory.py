@@ -104,7 +104,8 @@ def validate_rotation(R0: ArrayLike, name: str = "R0") -> NDArray[np.float64]:
     return R0
 
 
-def _validate_common(pendulum: Pendulum, omega0: ArrayLike, t_final: float, n_out: int) -> tuple[NDArray[np.float64], float, int]:
+def _validate_common(pendulum: Pendulum, omega0: ArrayLike, t_final: float,
+                     n_out: int) -> tuple[NDArray[np.float64], float, int]:
     if not isinstance(pendulum, Pendulum):
         raise TypeError(f"pendulum must be a Pendulum; got {type(pendulum).__name__}")
     try:

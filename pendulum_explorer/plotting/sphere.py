@@ -104,8 +104,9 @@ def family_traces(eq: EquilibriumSet, families: Collection[str] | None = None,
     for f in eq.curves(+1):
         if families is not None and f.label not in families and f.kind not in families:
             continue
-        curves = [f]
+        curves: list[tuple[NDArray[np.float64], Family]]
         if f.kind == "eq7a":  # two-parameter family: draw rotated copies of the meridian
+            assert f.axis is not None  # every eq7a family has its axis
             ax = f.axis / np.linalg.norm(f.axis)
             K = np.array([[0, -ax[2], ax[1]], [ax[2], 0, -ax[0]], [-ax[1], ax[0], 0]])
             curves = []
