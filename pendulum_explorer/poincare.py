@@ -28,10 +28,13 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ._core import section as _sec
 from ._core.fields import LP, energy_lp, lr_omega, mu_lp
@@ -40,6 +43,9 @@ from .bodies import Pendulum
 from .errors import (InaccessibleError, IntegrationFailedError, InvalidIntegrationError,  # noqa: F401
                      InvalidStateError, PendulumError, ShapeError)
 
+if TYPE_CHECKING:
+    from .equilibria import EquilibriumSet
+
 DEFAULT_RTOL = 1e-11
 DEFAULT_ATOL = 1e-11
 POLE_TOL = 1e-9
@@ -47,14 +53,18 @@ UNIT_TOL = 1e-6  # seeds and section points are normalised after this check (int
 LEVEL_RTOL = 1e-8
 MAX_GAP_SCALES = 2000.0
 _MODEL = LP
-_EQ_CACHE = {}  # Pendulum -> equilibria.EquilibriumSet (for the optional markers)
+_EQ_CACHE: dict[Pendulum, EquilibriumSet] = {}  # Pendulum -> equilibria.EquilibriumSet (for the optional markers)
 STATUS_NAMES = _sec.STATUS_NAMES
+
+#: what :meth:`PoincareSection.crossings` accepts as a seed: a section Gamma (3,), an LP state (Gamma, omega)
+#: as a pair, (6,) or (2, 3), or a :class:`SectionState`
+Seed = Union["SectionState", ArrayLike, tuple[ArrayLike, ArrayLike]]
 
 
 # ------------------------------------------------------------------------------------------------
 # chart <-> sphere
 # ------------------------------------------------------------------------------------------------
-def chart_from_sphere(Gamma):
+def chart_from_sphere(Gamma: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Equal-area chart coordinates of unit vectors: ``phi = atan2(Gamma_2, Gamma_1)`` in (-pi, pi] and
     ``z = Gamma_3 = cos(theta)`` in [-1, 1].  ``Gamma`` has shape (..., 3); returns ``(phi, z)``.
 
@@ -68,7 +78,7 @@ def chart_from_sphere(Gamma):
     return phi, z
 
 
-def sphere_from_chart(phi, z):
+def sphere_from_chart(phi: ArrayLike, z: ArrayLike) -> NDArray[np.float64]:
     """Inverse of :func:`chart_from_sphere`: ``Gamma = (r cos phi, r sin phi, z)``, ``r = sqrt(1 - z^2)``.
 
     ``z`` must lie in [-1, 1] (ValueError otherwise); ``phi`` is any finite angle.
@@ -87,7 +97,7 @@ def sphere_from_chart(phi, z):
 # ------------------------------------------------------------------------------------------------
 # amended potential and the paper's initial conditions
 # ------------------------------------------------------------------------------------------------
-def amended_potential(pendulum, mu, Gamma):
+def amended_potential(pendulum: Pendulum, mu: float, Gamma: ArrayLike) -> float | NDArray[np.float64]:
     """``V_mu(Gamma) = mu^2 / (2 Gamma^T J Gamma) - m g rho^T Gamma`` for Gamma of shape (..., 3).
 
     Evaluated in the kernel as the energy (Eq 34) of the locked rotation ``omega = nu Gamma``.
@@ -103,7 +113,8 @@ def amended_potential(pendulum, mu, Gamma):
     return out.reshape(G.shape[:-1]) if G.ndim > 1 else float(out[0])
 
 
-def paper_initial_state(pendulum, energy, sign=1):
+def paper_initial_state(pendulum: Pendulum, energy: float,
+                        sign: int = 1) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
     """The paper's Fig. 2 initial condition R0 = I, omega0 = c [1, 1, 1] at total energy ``energy``.
 
     With R0 = I, Gamma0 = e3 and ``E = c^2 (1^T J 1) / 2 - m g rho_3``, so
@@ -135,17 +146,17 @@ class SectionState:
     """One point of the section: ``Gamma``, ``Gammadot`` (LR state) and the LP angular velocity ``omega``
     (Eq 69, so ``omega^T J Gamma = mu`` and ``Gamma x omega = Gammadot``)."""
 
-    Gamma: np.ndarray
-    Gammadot: np.ndarray
-    omega: np.ndarray
+    Gamma: NDArray[np.float64]
+    Gammadot: NDArray[np.float64]
+    omega: NDArray[np.float64]
 
     @property
-    def lp_state(self):
+    def lp_state(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """``(Gamma, omega)``."""
         return self.Gamma, self.omega
 
     @property
-    def lr_state(self):
+    def lr_state(self) -> NDArray[np.float64]:
         """``[Gamma, Gammadot]`` (6,)."""
         return np.concatenate([self.Gamma, self.Gammadot])
 
@@ -165,31 +176,31 @@ class Crossings:
     stats : dict (n_accepted, n_rejected, n_rhs)
     """
 
-    Gamma: np.ndarray
-    omega: np.ndarray
-    Gammadot: np.ndarray
-    t: np.ndarray
+    Gamma: NDArray[np.float64]
+    omega: NDArray[np.float64]
+    Gammadot: NDArray[np.float64]
+    t: NDArray[np.float64]
     status: str
     n_requested: int
-    stats: dict = field(default_factory=dict)
+    stats: dict[str, int] = field(default_factory=dict)
 
     @property
-    def n_found(self):
+    def n_found(self) -> int:
         return int(self.t.shape[0])
 
     @property
-    def complete(self):
+    def complete(self) -> bool:
         return self.status == "ok"
 
     @property
-    def chart(self):
+    def chart(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """``(phi, z)`` of every crossing."""
         return chart_from_sphere(self.Gamma)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.n_found
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Crossings(n_found={self.n_found}/{self.n_requested}, status={self.status!r})"
 
 
@@ -197,26 +208,26 @@ class Crossings:
 class BatchCrossings:
     """Crossings of many trajectories.  Arrays have a leading seed axis and are NaN beyond ``n_found[k]``."""
 
-    Gamma: np.ndarray  # (m, n, 3)
-    omega: np.ndarray
-    Gammadot: np.ndarray
-    t: np.ndarray  # (m, n)
-    n_found: np.ndarray  # (m,)
-    status: list
+    Gamma: NDArray[np.float64]  # (m, n, 3)
+    omega: NDArray[np.float64]
+    Gammadot: NDArray[np.float64]
+    t: NDArray[np.float64]  # (m, n)
+    n_found: NDArray[np.int64]  # (m,)
+    status: list[str]
     n_requested: int
-    stats: np.ndarray  # (m, 3) accepted, rejected, rhs
+    stats: NDArray[np.int64]  # (m, 3) accepted, rejected, rhs
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.t.shape[0]
 
-    def trajectory(self, k):
+    def trajectory(self, k: int) -> Crossings:
         """The :class:`Crossings` of seed ``k``."""
         c = int(self.n_found[k])
         st = {"n_accepted": int(self.stats[k, 0]), "n_rejected": int(self.stats[k, 1]), "n_rhs": int(self.stats[k, 2])}
         return Crossings(self.Gamma[k, :c].copy(), self.omega[k, :c].copy(), self.Gammadot[k, :c].copy(),
                          self.t[k, :c].copy(), self.status[k], self.n_requested, st)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Crossings]:
         return (self.trajectory(k) for k in range(len(self)))
 
 
@@ -238,25 +249,25 @@ class AccessibleRegion:
     area_fraction : fraction of the sphere's area that is accessible (equal-area grid estimate)
     """
 
-    phi: np.ndarray
-    z: np.ndarray
-    V: np.ndarray
-    accessible: np.ndarray
-    boundary_phi: np.ndarray
-    boundary_z: np.ndarray
-    boundary_Gamma: np.ndarray
+    phi: NDArray[np.float64]
+    z: NDArray[np.float64]
+    V: NDArray[np.float64]
+    accessible: NDArray[np.bool_]
+    boundary_phi: NDArray[np.float64]
+    boundary_z: NDArray[np.float64]
+    boundary_Gamma: NDArray[np.float64]
     energy: float
     energy_min: float
     energy_all: float
-    Gamma_min: np.ndarray
+    Gamma_min: NDArray[np.float64]
     area_fraction: float
 
     @property
-    def energy_range(self):
+    def energy_range(self) -> tuple[float, float]:
         return (self.energy_min, math.inf)
 
     @property
-    def empty(self):
+    def empty(self) -> bool:
         return not (self.energy > self.energy_min)
 
 
@@ -329,7 +340,8 @@ class PoincareSection:
         DOP853 tolerances (defaults 1e-11: E and mu stay on the level to ~1e-9 relative over 1000 crossings).
     """
 
-    def __init__(self, pendulum, energy, mu, *, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL):
+    def __init__(self, pendulum: Pendulum, energy: float, mu: float, *, rtol: float = DEFAULT_RTOL,
+                 atol: float = DEFAULT_ATOL) -> None:
         _check_pendulum(pendulum)
         self.pendulum = pendulum
         self.energy = _finite_float("energy", energy)
@@ -348,12 +360,12 @@ class PoincareSection:
         # a characteristic time: one radian at the speed of kinetic energy ~ energy_scale, times 2 pi
         self.time_scale = 2.0 * math.pi * math.sqrt(Jev[0] / (max(abs(self.energy - self._vmin_rough()), 0.0)
                                                               + mgr + 1e-300))
-        self._region_cache = {}
-        self._releq = None
+        self._region_cache: dict[tuple[int, int], AccessibleRegion] = {}
+        self._releq: list[NDArray[np.float64]] | None = None
 
     # --- constructors ---------------------------------------------------------------------------
     @classmethod
-    def from_state(cls, pendulum, Gamma, omega, **kw):
+    def from_state(cls, pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, **kw: Any) -> PoincareSection:
         """The section through the LP state (Gamma, omega): E and mu computed from the state."""
         _check_pendulum(pendulum)
         G = _unit_vector(Gamma)
@@ -364,7 +376,8 @@ class PoincareSection:
         return cls(pendulum, energy_lp(G, w, p), mu_lp(G, w, p), **kw)
 
     @classmethod
-    def from_paper_ic(cls, pendulum, energy, sign=1, **kw):
+    def from_paper_ic(cls, pendulum: Pendulum, energy: float, sign: int = 1,
+                      **kw: Any) -> tuple[PoincareSection, tuple[NDArray[np.float64], NDArray[np.float64]]]:
         """The paper's family R0 = I, omega0 = c[1,1,1] at total energy ``energy`` (Fig. 2).
 
         Returns ``(section, (Gamma0, omega0))``; the section's mu = c e3^T J [1,1,1] depends on E.
@@ -380,15 +393,15 @@ class PoincareSection:
         _sec.amended_potential_many(np.ascontiguousarray(G.reshape(-1, 3)), self._p, V)
         return float(V.min())
 
-    def amended_potential(self, Gamma):
+    def amended_potential(self, Gamma: ArrayLike) -> float | NDArray[np.float64]:
         """V_mu at ``Gamma`` (..., 3)."""
         return amended_potential(self.pendulum, self.mu, Gamma)
 
-    def slack(self, Gamma):
+    def slack(self, Gamma: ArrayLike) -> float | NDArray[np.float64]:
         """``E - V_mu(Gamma)``: positive where Gamma is on the section."""
         return self.energy - self.amended_potential(Gamma)
 
-    def state_at(self, Gamma):
+    def state_at(self, Gamma: ArrayLike) -> SectionState:
         """The unique section state over the unit vector ``Gamma``.
 
         Raises
@@ -421,7 +434,7 @@ class PoincareSection:
         lr_omega(Y[0, 0:3], Gd, self._p, w)
         return SectionState(Y[0, 0:3].copy(), Gd, w)
 
-    def states_at(self, Gammas):
+    def states_at(self, Gammas: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
         """Vectorised :meth:`state_at` without exceptions: returns ``(Y, ok)`` with ``Y`` (k, 6) LP states
         ``[Gamma, omega]`` (NaN where ``ok`` is False: inaccessible, at a pole, or not a unit vector)."""
         G = np.asarray(Gammas, dtype=float).reshape(-1, 3)
@@ -442,7 +455,7 @@ class PoincareSection:
         return Y, ok
 
     # --- accessible region ----------------------------------------------------------------------
-    def accessible_region(self, n_phi=181, n_z=121):
+    def accessible_region(self, n_phi: int = 181, n_z: int = 121) -> AccessibleRegion:
         """The accessible set ``{V_mu <= E}`` on an (n_z x n_phi) equal-area chart grid, its boundary curve
         V_mu = E and the energy range with a non-empty section at this mu (see :class:`AccessibleRegion`)."""
         n_phi = _positive_int("n_phi", n_phi)
@@ -478,7 +491,7 @@ class PoincareSection:
         self._region_cache[key] = reg
         return reg
 
-    def energy_range(self):
+    def energy_range(self) -> tuple[float, float]:
         """``(E_min, inf)``: the energies for which the section at this mu is non-empty (E_min = min V_mu)."""
         return self.accessible_region(61, 41).energy_range
 
@@ -560,7 +573,8 @@ class PoincareSection:
         return n, float(t_max), float(max_gap), int(max_steps)
 
     # --- crossings ------------------------------------------------------------------------------
-    def crossings(self, seed, n=1000, *, t_max=None, max_gap=None, max_steps=None):
+    def crossings(self, seed: Seed, n: int = 1000, *, t_max: float | None = None, max_gap: float | None = None,
+                  max_steps: int | None = None) -> Crossings:
         """The next ``n`` crossings with the section of the trajectory through ``seed``.
 
         Parameters
@@ -591,12 +605,14 @@ class PoincareSection:
         st = {"n_accepted": int(info[2]), "n_rejected": int(info[3]), "n_rhs": int(info[4])}
         return Crossings(G[:k], W[:k], D[:k], T[:k], STATUS_NAMES[int(info[1])], n, st)
 
-    def click(self, phi, z, n=1000, **kw):
+    def click(self, phi: float, z: float, n: int = 1000, **kw: Any) -> Crossings:
         """The dashboard fast path: the trajectory through the section point at chart coordinates (phi, z)."""
         G = sphere_from_chart(_finite_float("phi", phi), _finite_float("z", z))
         return self.crossings(G, n, **kw)
 
-    def batch(self, seeds, n=500, *, executor=None, n_chunks=None, t_max=None, max_gap=None, max_steps=None):
+    def batch(self, seeds: Iterable[Seed] | NDArray[np.float64], n: int = 500, *, executor: Executor | None = None,
+              n_chunks: int | None = None, t_max: float | None = None, max_gap: float | None = None,
+              max_steps: int | None = None) -> BatchCrossings:
         """Crossings of many trajectories.
 
         Parameters
@@ -647,7 +663,8 @@ class PoincareSection:
         return BatchCrossings(G, W, D, T, nf, [STATUS_NAMES[int(s)] for s in info[:, 1]], n, info[:, 2:5].copy())
 
     # --- level checks ----------------------------------------------------------------------------
-    def level_errors(self, Gamma, omega):
+    def level_errors(self, Gamma: ArrayLike,
+                     omega: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         """Relative distance of LP states (k, 3) + (k, 3) from the level: ``(|E - E0| / energy_scale,
         |mu - mu0| / mu_scale)`` arrays, and the section residuals ``g = e3^T (Gamma x omega)``, ``s``."""
         G = np.asarray(Gamma, dtype=float).reshape(-1, 3)
@@ -658,7 +675,7 @@ class PoincareSection:
         s = np.cross(G, D)[:, 2]
         return np.abs(E - self.energy) / self.energy_scale, np.abs(mu - self.mu) / self.mu_scale, D[:, 2], s
 
-    def relative_equilibria(self):
+    def relative_equilibria(self) -> list[NDArray[np.float64]]:
         """Relative equilibria at this mu with energy <= E, from :mod:`pendulum_explorer.equilibria` when that
         module provides ``equilibria_at_mu``; otherwise an empty list."""
         if self._releq is not None:
@@ -691,7 +708,7 @@ class PoincareSection:
         self._releq = out
         return out
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"PoincareSection({self.pendulum!r}, energy={self.energy!r}, mu={self.mu!r}, "
                 f"rtol={self.rtol:g}, atol={self.atol:g})")
 
