@@ -31,7 +31,7 @@ import os
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -43,9 +43,6 @@ from .bodies import Pendulum
 from .errors import (InaccessibleError, IntegrationFailedError, InvalidIntegrationError,  # noqa: F401
                      InvalidStateError, PendulumError, ShapeError)
 
-if TYPE_CHECKING:
-    from .equilibria import EquilibriumSet
-
 DEFAULT_RTOL = 1e-11
 DEFAULT_ATOL = 1e-11
 POLE_TOL = 1e-9
@@ -53,7 +50,7 @@ UNIT_TOL = 1e-6  # seeds and section points are normalised after this check (int
 LEVEL_RTOL = 1e-8
 MAX_GAP_SCALES = 2000.0
 _MODEL = LP
-_EQ_CACHE: dict[Pendulum, EquilibriumSet] = {}  # Pendulum -> equilibria.EquilibriumSet (for the optional markers)
+_EQ_CACHE: dict[Pendulum, Any] = {}  # Pendulum -> equilibria.EquilibriumSet (for the optional markers)
 STATUS_NAMES = _sec.STATUS_NAMES
 
 #: what :meth:`PoincareSection.crossings` accepts as a seed: a section Gamma (3,), an LP state (Gamma, omega)
