@@ -3,10 +3,13 @@
 Public API
 ----------
 Pendulum, Body, presets, simulate, Trajectory, simulate_lr (Lagrange-Routh + reconstruction),
-geometric_phase, equilibria / equilibria_at_mu / energy_momentum_data (Props 9, 20), PoincareSection
+geometric_phase, find_equilibria / equilibria_at_mu / energy_momentum_data (Props 9, 20), PoincareSection
 (Sec. 5.6), the body builders (elliptic_cylinder, box, ellipsoid) and the error classes.
+
+``pendulum_explorer.equilibria`` is the module (``import pendulum_explorer.equilibria as m`` gives it); its main
+function ``equilibria.equilibria`` is exported here as :func:`find_equilibria`.
 """
-from . import errors, presets
+from . import errors, geometry, presets
 from .bodies import Body, Mesh, Pendulum, box, build_body, ellipsoid, elliptic_cylinder
 from .errors import (
     BalancedPendulumError,
@@ -18,7 +21,10 @@ from .errors import (
     PendulumError,
 )
 from .chaos import LyapunovResult, lyapunov_exponent
-from .equilibria import amended_potential, energy_momentum_data, equilibria, equilibria_at_mu
+from .amended import amended_potential
+from . import equilibria
+from .equilibria import energy_momentum_data, equilibria_at_mu
+from .equilibria import equilibria as find_equilibria
 from .poincare import PoincareSection, chart_from_sphere, paper_initial_state, sphere_from_chart
 from .reduction import attitude_from_gamma, geometric_phase, lp_from_lr, lr_from_lp, simulate_lr
 from .trajectory import Trajectory, simulate
@@ -26,9 +32,9 @@ from .trajectory import Trajectory, simulate
 __version__ = "0.1.0"
 
 __all__ = [
-    "lyapunov_exponent", "LyapunovResult", "equilibria", "equilibria_at_mu", "amended_potential", "energy_momentum_data",
+    "lyapunov_exponent", "LyapunovResult", "equilibria", "find_equilibria", "equilibria_at_mu", "amended_potential", "energy_momentum_data",
     "PoincareSection", "chart_from_sphere", "sphere_from_chart", "paper_initial_state",
-    "Pendulum", "Body", "Mesh", "presets", "errors", "simulate", "simulate_lr", "Trajectory",
+    "Pendulum", "Body", "Mesh", "presets", "errors", "geometry", "simulate", "simulate_lr", "Trajectory",
     "geometric_phase", "elliptic_cylinder", "box", "ellipsoid", "build_body", "attitude_from_gamma", "lr_from_lp", "lp_from_lr",
     "PendulumError", "InvalidPendulumError", "BalancedPendulumError", "InaccessibleError",
     "InvalidStateError", "InvalidIntegrationError", "IntegrationFailedError",

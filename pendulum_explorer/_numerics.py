@@ -3,7 +3,6 @@ import scipy.optimize, ~23 MB of memory, for a root or a minimum of a smooth fun
 variables)."""
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
@@ -81,4 +80,4 @@ def minimize_compass(f: Callable[[NDArray[np.float64]], float], x0: ArrayLike, s
     return x, fx
 
 
-__all__ = ["find_root", "minimize_compass", "math"]
+__all__ = ["find_root", "minimize_compass"]

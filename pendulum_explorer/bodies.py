@@ -6,53 +6,48 @@ body frame), ``m`` and ``g`` — the parameters of Eqs (1)-(2).  The builders (:
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._core.fields import pack_params
+from . import _validate as _v
+from ._core.fields import P_MU, pack_params
 from .errors import (
     BalancedPendulumError,
+    InvalidPendulumError,
     NonFiniteError,
     NonPositiveError,
     NotPositiveDefiniteError,
     NotRealizableError,
     NotSymmetricError,
-    ShapeError,
 )
 
 SYMMETRY_RTOL = 1e-12
 REALIZABILITY_RTOL = 1e-12
 
 
-def _as_array(name: str, value: Any, shape: tuple[int, ...]) -> NDArray[np.float64]:
-    try:
-        a = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ShapeError(f"{name} must be numeric with shape {shape}; got {value!r}") from exc
-    if a.shape != shape:
-        raise ShapeError(f"{name} must have shape {shape}; got shape {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise NonFiniteError(f"{name} must be finite; got {a.tolist()}")
-    return a
+#: magnitudes accepted for m, g, |rho|, the entries of J and m g |rho| (products of energies stay finite)
+MAGNITUDE_RANGE = (1e-100, 1e100)
 
 
-def _positive(name: str, value: Any) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError) as exc:
-        raise NonPositiveError(f"{name} must be a positive number; got {value!r}") from exc
-    if not np.isfinite(v):
-        raise NonFiniteError(f"{name} must be finite; got {v}")
+def _parameter(name: str, value: Any) -> float:
+    """m, g, a dimension: a finite float in (0, 1e100]."""
+    v = _v.real(name, value, exc=NonPositiveError, nonfinite_exc=NonFiniteError)
     if v <= 0.0:
-        raise NonPositiveError(f"{name} must be > 0; got {v}")
+        raise NonPositiveError(f"{name} must be > 0; got {v!r}")
+    if v > MAGNITUDE_RANGE[1]:
+        raise InvalidPendulumError(f"{name} must be <= {MAGNITUDE_RANGE[1]:g}; got {v:g}")
     return v
 
 
-class Pendulum:
+def _vector(name: str, value: Any, shape: tuple[int, ...]) -> NDArray[np.float64]:
+    return _v.array(name, value, shape, exc=NonFiniteError, max_abs=MAGNITUDE_RANGE[1])
+
+
+class Pendulum(_v.PendulumBase):
     """A 3D pendulum: a rigid body on a fixed frictionless pivot in uniform gravity (Eqs 1-2).
 
     Parameters
@@ -72,13 +67,29 @@ class Pendulum:
     The object is immutable; its arrays are read-only copies.
     """
 
-    __slots__ = ("_J", "_rho", "_m", "_g", "_p0", "_eig")
+    __slots__ = ("_J", "_rho", "_m", "_g", "_p0", "_eig", "_mgr", "_cache")
+    _J: NDArray[np.float64]
+    _rho: NDArray[np.float64]
+    _m: float
+    _g: float
+    _p0: NDArray[np.float64]
+    _eig: NDArray[np.float64]
+    _mgr: float
+    _cache: dict[str, Any]
 
     def __init__(self, J: ArrayLike, rho: ArrayLike, m: float = 1.0, g: float = 9.81) -> None:
-        J = _as_array("J", J, (3, 3))
-        rho = _as_array("rho", rho, (3,))
-        m = _positive("m", m)
-        g = _positive("g", g)
+        J = _vector("J", J, (3, 3))
+        rho = _vector("rho", rho, (3,))
+        m = _parameter("m", m)
+        g = _parameter("g", g)
+        lo, hi = MAGNITUDE_RANGE
+        rn = float(np.linalg.norm(rho))
+        if rn != 0.0 and not lo <= rn:
+            raise InvalidPendulumError(f"rho must be 0 or have |rho| >= {lo:g} m; got |rho| = {rn:.3g}")
+        if not lo <= m * g * max(rn, lo) <= hi:
+            raise InvalidPendulumError(
+                f"m g |rho| must lie in [{lo:g}, {hi:g}] (energies must stay representable); got m = {m:g}, "
+                f"g = {g:g}, |rho| = {rn:.3g}, m g |rho| = {m * g * rn:.3g}")
         scale = np.abs(J).max()
         asym = np.abs(J - J.T).max()
         if scale == 0.0 or asym > SYMMETRY_RTOL * scale:
@@ -88,8 +99,10 @@ class Pendulum:
                 f"J must be symmetric (|J - J^T| <= {SYMMETRY_RTOL:g} max|J|); got max|J - J^T| = {asym:.3g} "
                 f"for max|J| = {scale:.3g}, J = {J.tolist()}")
         J = 0.5 * (J + J.T)
+        if scale < lo:
+            raise NotPositiveDefiniteError(f"J must have entries of magnitude >= {lo:g} (kg m^2); got max|J| = {scale:.3g}")
         eig = np.linalg.eigvalsh(J)
-        if eig[0] <= 0.0:
+        if eig[0] <= lo * scale:
             raise NotPositiveDefiniteError(
                 f"J must be positive definite (all principal moments > 0); got principal moments "
                 f"{np.round(eig[::-1], 12).tolist()}")
@@ -99,15 +112,27 @@ class Pendulum:
             raise NotRealizableError(
                 f"J is not physically realizable: the principal moments must satisfy J1 <= J2 + J3; got "
                 f"J1 = {Jd[0]:.6g} > J2 + J3 = {Jd[1] + Jd[2]:.6g} (principal moments {Jd.tolist()})")
-        J.setflags(write=False)
-        rho.setflags(write=False)
-        self._J = J
-        self._rho = rho
-        self._m = m
-        self._g = g
-        self._eig = Jd
-        self._p0 = pack_params(J, m * g * rho, 0.0)
-        self._p0.setflags(write=False)
+        p0 = pack_params(J, m * g * rho, 0.0)
+        if not np.all(np.isfinite(p0)):
+            raise InvalidPendulumError(f"J cannot be inverted in double precision (principal moments {Jd.tolist()})")
+        J, rho, Jd, p0 = (_v.frozen(a) for a in (J, rho, Jd, p0))
+        for name, value in (("_J", J), ("_rho", rho), ("_m", m), ("_g", g), ("_eig", Jd), ("_mgr", m * g * rn),
+                            ("_p0", p0), ("_cache", {})):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Pendulum is immutable: {name} cannot be set (build a new Pendulum)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Pendulum is immutable: {name} cannot be deleted")
+
+    def cached(self, key: str, compute: Callable[[Pendulum], Any]) -> Any:
+        """``compute(self)``, computed once per pendulum and kept on it (e.g. the equilibrium families that
+        every section at any mu of this pendulum asks for).  The pendulum is immutable, so the value stays
+        valid; ``key`` names the quantity."""
+        if key not in self._cache:
+            self._cache[key] = compute(self)
+        return self._cache[key]
 
     # --- attributes -----------------------------------------------------------------------------
     @property
@@ -141,6 +166,12 @@ class Pendulum:
         return self._m * self._g * np.array(self._rho)
 
     @property
+    def mgrho_norm(self) -> float:
+        """``m g |rho|`` [J]: the depth of the potential ``-m g rho^T Gamma`` (Eq 34), the natural energy scale
+        (hanging at ``-m g |rho|``, inverted at ``+m g |rho|``)."""
+        return self._mgr
+
+    @property
     def is_balanced(self) -> bool:
         """True when rho = 0 (the balanced case of Sec. 3)."""
         return not np.any(self._rho)
@@ -150,7 +181,7 @@ class Pendulum:
         if mu == 0.0:
             return self._p0
         p = self._p0.copy()
-        p[21] = mu
+        p[P_MU] = mu
         p.setflags(write=False)  # same array type as params(0): numba compiles each kernel once
         return p
 
@@ -278,6 +309,9 @@ class Body:
         return np.array(self.pendulum.rho)
 
 
+SHAPES = ("elliptic_cylinder", "box", "ellipsoid")
+
+
 def _shape_inertia(kind: str, dims: Sequence[float], m: float) -> NDArray[np.float64]:
     """Inertia about the centre of mass, in the shape's own axes."""
     a, b, c = dims
@@ -348,9 +382,12 @@ def build_body(kind: str, dims: Sequence[float], m: float = 1.0, pivot: ArrayLik
     Body
         Inertia about the pivot by the parallel-axis theorem, ``J = I_c + m (|rho|^2 I - rho rho^T)``.
     """
-    dims = tuple(_positive(f"dimension {i + 1} of {kind}", d) for i, d in enumerate(dims))
-    m = _positive("m", m)
-    pivot = _as_array("pivot", pivot, (3,))
+    if kind not in SHAPES:
+        raise InvalidPendulumError(f"unknown shape {kind!r}; valid: {', '.join(SHAPES)}")
+    dims = tuple(_parameter(f"dimension {i + 1} of {kind}", d)
+                 for i, d in enumerate(_v.array("dims", dims, (3,), exc=NonFiniteError)))
+    m = _parameter("m", m)
+    pivot = _vector("pivot", pivot, (3,))
     Ic = _shape_inertia(kind, dims, m)
     rho = 0.0 - pivot  # centre of mass relative to the pivot (0.0 - x avoids -0.0)
     J = Ic + m * (rho @ rho * np.eye(3) - np.outer(rho, rho))

@@ -12,10 +12,15 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from . import _validate as _v
 from ._core import fields as _f
 from ._core.chaos import lyapunov_benettin
-from .bodies import Pendulum, _as_array
-from .errors import IntegrationFailedError, InvalidIntegrationError, InvalidStateError
+from .bodies import Pendulum
+from .errors import InvalidIntegrationError
+from .trajectory import MAX_OMEGA, step_budget
+
+#: renormalisations accepted in one request (the result holds one float per renormalisation)
+MAX_SEGMENTS = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -27,8 +32,14 @@ class LyapunovResult:
     running: NDArray[np.float64]
 
     def slope(self, t_from: float) -> float:
-        """Growth rate of the accumulated log-separation between ``t_from`` and the end (drops the transient)."""
+        """Growth rate of the accumulated log-separation between ``t_from`` and the end (drops the transient);
+        ``t_from`` in [0, t_end)."""
+        t_from = _v.real("t_from", t_from, exc=InvalidIntegrationError, low=0.0, high=float(self.t[-1]),
+                         high_open=True)
         k0 = int(np.searchsorted(self.t, t_from))
+        if k0 >= len(self.t) - 1:
+            raise InvalidIntegrationError(f"t_from must leave at least one renormalisation interval before "
+                                          f"t_end = {self.t[-1]:g}; got {t_from:g}")
         S = self.running * self.t
         return float((S[-1] - S[k0]) / (self.t[-1] - self.t[k0]))
 
@@ -50,31 +61,25 @@ def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_
         Size of the initial separation, in (0, 1e-4].  The shadow starts displaced tangentially to the
         sphere in Gamma and in omega.
     rtol, atol : float
-        DOP853 tolerances.
+        DOP853 tolerances (ranges as in :func:`~pendulum_explorer.simulate`); the step budget of each
+        renormalisation interval is in proportion to tau.
 
     Returns
     -------
     LyapunovResult
     """
-    if not isinstance(pendulum, Pendulum):
-        raise TypeError(f"pendulum must be a Pendulum; got {type(pendulum).__name__}")
-    try:
-        G = _as_array("Gamma", Gamma, (3,))
-        w = _as_array("omega", omega, (3,))
-    except ValueError as exc:
-        raise InvalidStateError(str(exc)) from None
-    if abs(np.linalg.norm(G) - 1.0) > 1e-9:
-        raise InvalidStateError(f"Gamma must be a unit vector; got |Gamma| = {np.linalg.norm(G):.12g}")
-    t_total, tau, d0 = float(t_total), float(tau), float(d0)
-    if not (np.isfinite(t_total) and t_total > 0):
-        raise InvalidIntegrationError(f"t_total must be finite and > 0; got {t_total}")
-    if not (np.isfinite(tau) and 0 < tau <= t_total):
-        raise InvalidIntegrationError(f"tau must satisfy 0 < tau <= t_total = {t_total}; got {tau}")
-    if not (0 < d0 <= 1e-4):
-        raise InvalidIntegrationError(f"d0 must be in (0, 1e-4]; got {d0}")
+    _v.check_pendulum(pendulum)
+    G = _v.unit_vector("Gamma", Gamma)
+    w = _v.array("omega", omega, (3,), max_abs=MAX_OMEGA)
+    t_total = _v.positive("t_total", t_total)
+    tau = _v.real("tau", tau, exc=InvalidIntegrationError, low=0.0, low_open=True, high=t_total)
+    d0 = _v.real("d0", d0, exc=InvalidIntegrationError, low=0.0, low_open=True, high=1e-4)
+    rtol, atol = _v.tolerances(rtol, atol)
     n_seg = int(round(t_total / tau))
-    if n_seg > 10_000_000:
-        raise InvalidIntegrationError(f"t_total / tau = {n_seg} renormalisations exceeds 1e7")
+    if n_seg > MAX_SEGMENTS:
+        raise InvalidIntegrationError(f"t_total / tau = {n_seg} renormalisations exceeds {MAX_SEGMENTS:.0e}")
+    step_budget(pendulum, float(np.linalg.norm(w)), t_total, None)  # the whole request, refused up front if too long
+    budget = step_budget(pendulum, float(np.linalg.norm(w)), tau, None)  # each renormalisation interval
     # displacement: tangent to the sphere in Gamma, generic in omega
     a = np.array([0.3, -0.7, 0.5])
     tG = np.cross(G, a)
@@ -83,9 +88,8 @@ def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_
     dy = np.concatenate([tG / np.linalg.norm(tG), [0.6, -0.3, 0.7]])
     dy *= d0 / np.linalg.norm(dy)
     out = np.empty(n_seg)
-    status = lyapunov_benettin(_f.LP, np.concatenate([G, w]), dy, pendulum.params(), tau, n_seg, float(rtol),
-                               float(atol), 50_000_000, out)
-    if status != 0:
-        raise IntegrationFailedError(f"the integration for the Lyapunov exponent stopped (status {status})")
+    status = lyapunov_benettin(_f.LP, np.concatenate([G, w]), dy, pendulum.params(), tau, n_seg, rtol, atol,
+                               budget, out)
+    _v.raise_for_status(status, "the integration for the Lyapunov exponent", budget=budget)
     t = tau * np.arange(1, n_seg + 1, dtype=np.float64)
     return LyapunovResult(float(out[-1]), t, out)

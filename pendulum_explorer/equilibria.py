@@ -65,11 +65,14 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from . import _validate as _v
 from ._core.fields import LP, invariants_batch, mu_lp, rhs
 from ._core.linearize import lr_jacobian_batch
 from ._numerics import find_root
+from .amended import amended_potential
 from .bodies import Pendulum
-from .poincare import amended_potential  # noqa: F401  (V_mu, Eq 76: one implementation, re-exported)
+from .errors import InvalidIntegrationError, InvalidStateError
+from .geometry import rotation_about
 from .reduction import attitude_from_gamma
 
 __all__ = [
@@ -249,8 +252,7 @@ def alpha_colour_value(alpha: ArrayLike, scale: float) -> NDArray[np.float64]:
 def equilibrium_attitude(Gamma: ArrayLike, angle: float = 0.0) -> NDArray[np.float64]:
     """A rotation ``R_e`` in SO(3) with ``R_e^T e3 = Gamma``, rotated by ``angle`` about the vertical
     (the S^1 symmetry of Sec. 5.1); see :func:`pendulum_explorer.reduction.attitude_from_gamma`."""
-    G = np.asarray(Gamma, dtype=float)
-    return attitude_from_gamma(G / np.linalg.norm(G), angle)
+    return attitude_from_gamma(Gamma, angle)
 
 
 def equilibrium_manifold(pendulum: Pendulum, which: str = "hanging", n: int = 36) -> NDArray[np.float64]:
@@ -260,9 +262,10 @@ def equilibrium_manifold(pendulum: Pendulum, which: str = "hanging", n: int = 36
     -------
     (n, 3, 3) array of rotations ``R`` with ``R^T e3 = +-rho/|rho|`` (the equilibrium is ``(R, omega = 0)``).
     """
+    _v.check_pendulum(pendulum)
+    which = _v.choice("which", which, ("hanging", "inverted"), exc=InvalidStateError)
+    n = _v.integer("n", n, low=1, high=100_000)
     pendulum.require_unbalanced("the equilibrium manifolds")
-    if which not in ("hanging", "inverted"):
-        raise ValueError(f"which must be 'hanging' or 'inverted'; got {which!r}")
     G = pendulum.rho / np.linalg.norm(pendulum.rho) * (1.0 if which == "hanging" else -1.0)
     return np.array([equilibrium_attitude(G, a) for a in np.linspace(0, 2 * np.pi, n, endpoint=False)])
 
@@ -313,7 +316,7 @@ def _lr_stability(pendulum, G, mu, k):
         return np.zeros((0, 4), complex), np.array([], dtype=object)
     t1, t2 = _tangent_basis(G)
     J1 = pendulum.principal_moments[0]
-    w0 = np.sqrt(pendulum.m * pendulum.g * np.linalg.norm(pendulum.rho) / J1)
+    w0 = np.sqrt(pendulum.mgrho_norm / J1)
     hv = 1e-3 * (np.abs(k) + w0)
     A = np.empty((n, 4, 4))
     lr_jacobian_batch(G, np.ascontiguousarray(t1), np.ascontiguousarray(t2), _params_rows(pendulum, mu), 1e-3, hv, A)
@@ -350,7 +353,7 @@ def lr_linearization(pendulum: Pendulum, Gamma: ArrayLike,
     A = np.empty((1, 4, 4))
     k = np.array([mu / (G[0] @ pendulum.J @ G[0])])
     J1 = pendulum.principal_moments[0]
-    w0 = np.sqrt(pendulum.m * pendulum.g * np.linalg.norm(pendulum.rho) / J1)
+    w0 = np.sqrt(pendulum.mgrho_norm / J1)
     lr_jacobian_batch(np.ascontiguousarray(G), t1, t2, _params_rows(pendulum, [float(mu)]), 1e-3,
                       1e-3 * (np.abs(k) + w0), A)
     ev = _sort_rows(np.linalg.eigvals(A))[0]
@@ -574,11 +577,13 @@ def equilibria(pendulum: Pendulum, rtol_J: float = RTOL_J, rtol_rho: float = RTO
     EquilibriumSet
         In the pendulum's own body frame.
     """
-    if not isinstance(pendulum, Pendulum):
-        raise TypeError(f"pendulum must be a Pendulum; got {type(pendulum).__name__}")
+    _v.check_pendulum(pendulum)
+    rtol_J = _v.real("rtol_J", rtol_J, exc=InvalidIntegrationError, low=0.0, high=1e-3)
+    rtol_rho = _v.real("rtol_rho", rtol_rho, exc=InvalidIntegrationError, low=0.0, high=1e-3)
+    if not isinstance(stability, (bool, np.bool_)):
+        raise TypeError(f"stability must be True or False; got {stability!r}")
     pendulum.require_unbalanced("equilibria()")
     P, j, r, groups = _adapted_frame(pendulum, rtol_J, rtol_rho)
-    mg = pendulum.m * pendulum.g
     rn = np.linalg.norm(r)
     s_ref = rn / j[0]                      # k^2/(m g) scale of the small oscillations
     s_cap = 2.0 * E_CAP_FACTOR * rn / j[2]  # k^2/(m g) at which 1/2 k^2 J3 = E_CAP m g |rho|
@@ -809,9 +814,15 @@ def equilibria_at_mu(pendulum: Pendulum, mu: float, eq: EquilibriumSet | None = 
         the hanging and inverted equilibria.  Points of the families nearer to a pole than the sampled curve
         (|mu| beyond the range of the curves, energy above ``E_CAP_FACTOR m g |rho|``) are not returned.
     """
+    _v.check_pendulum(pendulum)
+    mu = _v.real("mu", mu)
+    n_ring = _v.integer("n_ring", n_ring, low=1, high=100_000)
     if eq is None:
-        eq = equilibria(pendulum)
-    mu = float(mu)
+        eq = pendulum.cached("equilibria", equilibria)
+    elif not isinstance(eq, EquilibriumSet):
+        raise TypeError(f"eq must be an EquilibriumSet (from equilibria(pendulum)); got {type(eq).__name__}")
+    elif eq.pendulum != pendulum:
+        raise InvalidStateError(f"eq was computed for another pendulum ({eq.pendulum!r}), not for {pendulum!r}")
     if mu == 0.0:
         return [eq.hanging, eq.inverted]
     br = 1 if mu > 0 else -1
@@ -845,7 +856,7 @@ def equilibria_at_mu(pendulum: Pendulum, mu: float, eq: EquilibriumSet | None = 
                 assert f.axis is not None  # every eq7a family has its axis
                 ax = f.axis / np.linalg.norm(f.axis)
                 for th in np.linspace(0, 2 * np.pi, n_ring, endpoint=False):
-                    Rm = _rot_about(ax, th)
+                    Rm = rotation_about(ax, th)
                     out.append(EquilibriumPoint(Rm @ pt.Gamma, Rm @ pt.omega, pt.mu, pt.energy, pt.alpha,
                                                 pt.family, br, pt.stability, pt.eigenvalues))
             else:
@@ -864,11 +875,6 @@ def _mu_only(ctx, Gp, s, br):
     return mu_lp(Gb[0], W[0], ctx.p)
 
 
-def _rot_about(axis, th):
-    K = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    return np.eye(3) + np.sin(th) * K + (1 - np.cos(th)) * K @ K
-
-
 def energy_momentum_data(eq: EquilibriumSet | Pendulum) -> dict[str, Any]:
     """The energy–momentum diagram: every relative equilibrium in the (mu, E) plane with its stability.
 
@@ -885,9 +891,11 @@ def energy_momentum_data(eq: EquilibriumSet | Pendulum) -> dict[str, Any]:
     """
     if isinstance(eq, Pendulum):
         eq = equilibria(eq)
+    if not isinstance(eq, EquilibriumSet):
+        raise TypeError(f"eq must be an EquilibriumSet or a Pendulum; got {type(eq).__name__}")
     curves = [dict(label=f.label, kind=f.kind, branch=f.branch, mu=f.mu.copy(), energy=f.energy.copy(),
                    stability=f.stability.copy(), alpha=f.alpha.copy()) for f in eq.families]
     points = [dict(label=p.family, branch=p.branch, mu=p.mu, energy=p.energy, stability=p.stability)
               for p in eq.isolated]
     pend = eq.pendulum
-    return dict(curves=curves, points=points, mgrho=pend.m * pend.g * float(np.linalg.norm(pend.rho)))
+    return dict(curves=curves, points=points, mgrho=pend.mgrho_norm)

@@ -26,7 +26,6 @@ Chart: the Lambert cylindrical equal-area map ``(phi, z) = (atan2(Gamma_2, Gamma
 from __future__ import annotations
 
 import math
-import numbers
 import os
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -36,22 +35,27 @@ from typing import Any, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from . import _validate as _v
 from ._core import section as _sec
 from ._core.fields import LP, energy_lp, lr_omega, mu_lp
 from ._numerics import minimize_compass
+from .amended import amended_potential
 from .bodies import Pendulum
-from .errors import (InaccessibleError, IntegrationFailedError, InvalidIntegrationError,  # noqa: F401
-                     InvalidStateError, PendulumError, ShapeError)
+from .equilibria import equilibria_at_mu
+from .errors import InaccessibleError, InvalidStateError, ShapeError
 
 DEFAULT_RTOL = 1e-11
 DEFAULT_ATOL = 1e-11
 POLE_TOL = 1e-9
-UNIT_TOL = 1e-6  # seeds and section points are normalised after this check (integrated Gammas drift ~1e-9)
+UNIT_TOL = _v.UNIT_TOL  # seeds and section points are normalised after this check (integrated Gammas drift ~1e-9)
 LEVEL_RTOL = 1e-8
 MAX_GAP_SCALES = 2000.0
 _MODEL = LP
-_EQ_CACHE: dict[Pendulum, Any] = {}  # Pendulum -> equilibria.EquilibriumSet (for the optional markers)
-STATUS_NAMES = _sec.STATUS_NAMES
+#: crossings per trajectory accepted in one request, and the magnitude bound of E and mu
+MAX_CROSSINGS = 1_000_000
+MAX_LEVEL = 1e100
+#: points per side of the accessible-region grid
+MAX_GRID = 20_000
 
 #: what :meth:`PoincareSection.crossings` accepts as a seed: a section Gamma (3,), an LP state (Gamma, omega)
 #: as a pair, (6,) or (2, 3), or a :class:`SectionState`
@@ -94,22 +98,6 @@ def sphere_from_chart(phi: ArrayLike, z: ArrayLike) -> NDArray[np.float64]:
 # ------------------------------------------------------------------------------------------------
 # amended potential and the paper's initial conditions
 # ------------------------------------------------------------------------------------------------
-def amended_potential(pendulum: Pendulum, mu: float, Gamma: ArrayLike) -> float | NDArray[np.float64]:
-    """``V_mu(Gamma) = mu^2 / (2 Gamma^T J Gamma) - m g rho^T Gamma`` for Gamma of shape (..., 3).
-
-    Evaluated in the kernel as the energy (Eq 34) of the locked rotation ``omega = nu Gamma``.
-    """
-    _check_pendulum(pendulum)
-    mu = _finite_float("mu", mu)
-    G = np.asarray(Gamma, dtype=float)
-    if G.shape[-1:] != (3,):
-        raise ShapeError(f"Gamma must have shape (..., 3); got {G.shape}")
-    flat = np.ascontiguousarray(G.reshape(-1, 3))
-    out = np.empty(flat.shape[0])
-    _sec.amended_potential_many(flat, pendulum.params(mu), out)
-    return out.reshape(G.shape[:-1]) if G.ndim > 1 else float(out[0])
-
-
 def paper_initial_state(pendulum: Pendulum, energy: float,
                         sign: int = 1) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
     """The paper's Fig. 2 initial condition R0 = I, omega0 = c [1, 1, 1] at total energy ``energy``.
@@ -119,13 +107,13 @@ def paper_initial_state(pendulum: Pendulum, energy: float,
 
     Raises :class:`InaccessibleError` if ``E < -m g rho_3`` (no real c).
     """
-    _check_pendulum(pendulum)
-    E = _finite_float("energy", energy)
-    if sign not in (1, -1):
-        raise ValueError(f"sign must be +1 or -1; got {sign!r}")
+    _v.check_pendulum(pendulum)
+    E = _v.real("energy", energy, low=-MAX_LEVEL, high=MAX_LEVEL)
+    if isinstance(sign, bool) or sign not in (1, -1):
+        raise InvalidStateError(f"sign must be +1 or -1; got {sign!r}")
     one = np.ones(3)
     q = float(one @ pendulum.J @ one)  # > 0 (J positive definite)
-    e_min = -pendulum.m * pendulum.g * float(pendulum.rho[2])
+    e_min = -float(pendulum.mgrho[2])
     c2 = 2.0 * (E - e_min) / q
     if c2 < 0.0:
         raise InaccessibleError(
@@ -269,58 +257,6 @@ class AccessibleRegion:
 
 
 # ------------------------------------------------------------------------------------------------
-# validation helpers
-# ------------------------------------------------------------------------------------------------
-def _check_pendulum(pendulum):
-    if not isinstance(pendulum, Pendulum):
-        raise TypeError(f"pendulum must be a Pendulum (use preset.pendulum for a Body); got {type(pendulum).__name__}")
-
-
-def _finite_float(name, v):
-    if isinstance(v, bool) or not isinstance(v, numbers.Real):
-        try:
-            v = float(np.asarray(v, dtype=float).item())
-        except (TypeError, ValueError) as exc:
-            raise InvalidStateError(f"{name} must be a finite real number; got {v!r}") from exc
-    v = float(v)
-    if not math.isfinite(v):
-        raise InvalidStateError(f"{name} must be finite; got {v!r}")
-    return v
-
-
-def _positive_int(name, v):
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
-        raise InvalidIntegrationError(f"{name} must be a positive integer; got {v!r}")
-    if v <= 0:
-        raise InvalidIntegrationError(f"{name} must be >= 1; got {v}")
-    return int(v)
-
-
-def _positive_float(name, v, allow_none=False):
-    if v is None and allow_none:
-        return None
-    try:
-        f = float(v)
-    except (TypeError, ValueError) as exc:
-        raise InvalidIntegrationError(f"{name} must be a positive number; got {v!r}") from exc
-    if not math.isfinite(f) or f <= 0.0:
-        raise InvalidIntegrationError(f"{name} must be finite and > 0; got {v!r}")
-    return f
-
-
-def _unit_vector(Gamma, name="Gamma"):
-    G = np.asarray(Gamma, dtype=float)
-    if G.shape != (3,):
-        raise ShapeError(f"{name} must have shape (3,); got {G.shape}")
-    if not np.all(np.isfinite(G)):
-        raise InvalidStateError(f"{name} must be finite; got {G.tolist()}")
-    nrm = float(np.linalg.norm(G))
-    if abs(nrm - 1.0) > UNIT_TOL:
-        raise InvalidStateError(f"{name} must be a unit vector (| |Gamma| - 1 | <= {UNIT_TOL:g}); got |Gamma| = {nrm!r}")
-    return G / nrm
-
-
-# ------------------------------------------------------------------------------------------------
 # the section
 # ------------------------------------------------------------------------------------------------
 class PoincareSection:
@@ -339,19 +275,19 @@ class PoincareSection:
 
     def __init__(self, pendulum: Pendulum, energy: float, mu: float, *, rtol: float = DEFAULT_RTOL,
                  atol: float = DEFAULT_ATOL) -> None:
-        _check_pendulum(pendulum)
-        self.pendulum = pendulum
-        self.energy = _finite_float("energy", energy)
-        self.mu = _finite_float("mu", mu)
-        self.rtol = _positive_float("rtol", rtol)
-        self.atol = _positive_float("atol", atol)
-        if self.rtol < 1e-15:
-            raise InvalidIntegrationError(f"rtol must be >= 1e-15; got {self.rtol!r}")
+        self.pendulum = _v.check_pendulum(pendulum)
+        self.energy = _v.real("energy", energy, low=-MAX_LEVEL, high=MAX_LEVEL)
+        self.mu = _v.real("mu", mu, low=-MAX_LEVEL, high=MAX_LEVEL)
+        self.rtol, self.atol = _v.tolerances(rtol, atol)
         self._p = pendulum.params(self.mu)  # read-only, like every p: one compiled signature per kernel
         Jev = pendulum.principal_moments
-        mgr = pendulum.m * pendulum.g * float(np.linalg.norm(pendulum.rho))
+        mgr = pendulum.mgrho_norm
         #: scale used for "relative" energy errors (E may be 0)
-        self.energy_scale = max(abs(self.energy), mgr, self.mu ** 2 / (2.0 * Jev[-1]), 1e-300)
+        self.energy_scale = max(abs(self.energy), mgr, self.mu * (self.mu / (2.0 * Jev[-1])), 1e-300)
+        if not math.isfinite(self.energy_scale * Jev[0]):
+            raise InvalidStateError(
+                f"the level E = {self.energy:g}, mu = {self.mu:g} is out of the representable range for this "
+                f"pendulum (mu^2 / (2 J3) = {self.mu * (self.mu / (2.0 * Jev[-1])):.3g}); use smaller |E|, |mu|")
         #: scale used for relative mu errors
         self.mu_scale = max(abs(self.mu), math.sqrt(2.0 * Jev[0] * self.energy_scale))
         # a characteristic time: one radian at the speed of kinetic energy ~ energy_scale, times 2 pi
@@ -364,11 +300,9 @@ class PoincareSection:
     @classmethod
     def from_state(cls, pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, **kw: Any) -> PoincareSection:
         """The section through the LP state (Gamma, omega): E and mu computed from the state."""
-        _check_pendulum(pendulum)
-        G = _unit_vector(Gamma)
-        w = np.asarray(omega, dtype=float)
-        if w.shape != (3,) or not np.all(np.isfinite(w)):
-            raise InvalidStateError(f"omega must be a finite 3-vector; got {np.asarray(omega).tolist()!r}")
+        _v.check_pendulum(pendulum)
+        G = _v.unit_vector("Gamma", Gamma)
+        w = _v.array("omega", omega, (3,), max_abs=MAX_LEVEL)
         p = pendulum.params(0.0)
         return cls(pendulum, energy_lp(G, w, p), mu_lp(G, w, p), **kw)
 
@@ -409,7 +343,7 @@ class PoincareSection:
         InaccessibleError
             ``E <= V_mu(Gamma)``; the message gives the shortfall ``V_mu(Gamma) - E``.
         """
-        G = _unit_vector(Gamma)
+        G = _v.unit_vector("Gamma", Gamma)
         rxy = math.hypot(G[0], G[1])
         if rxy <= POLE_TOL:
             pole = "+e3 (hanging, Gamma_3 = +1)" if G[2] > 0 else "-e3 (inverted, Gamma_3 = -1)"
@@ -434,7 +368,11 @@ class PoincareSection:
     def states_at(self, Gammas: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
         """Vectorised :meth:`state_at` without exceptions: returns ``(Y, ok)`` with ``Y`` (k, 6) LP states
         ``[Gamma, omega]`` (NaN where ``ok`` is False: inaccessible, at a pole, or not a unit vector)."""
-        G = np.asarray(Gammas, dtype=float).reshape(-1, 3)
+        G = np.asarray(Gammas)
+        if G.dtype.kind not in "iuf" or G.shape[-1:] != (3,) or G.size // 3 > MAX_CROSSINGS:
+            raise ShapeError(f"Gammas must be a real array of shape (k, 3) with k <= {MAX_CROSSINGS}; got shape "
+                             f"{G.shape}, dtype {G.dtype}")
+        G = G.astype(float).reshape(-1, 3)
         nrm = np.linalg.norm(G, axis=1)
         good = np.isfinite(nrm) & (np.abs(nrm - 1.0) <= UNIT_TOL)
         G = np.where(good[:, None], G / np.where(good, nrm, 1.0)[:, None], 0.0)
@@ -455,10 +393,9 @@ class PoincareSection:
     def accessible_region(self, n_phi: int = 181, n_z: int = 121) -> AccessibleRegion:
         """The accessible set ``{V_mu <= E}`` on an (n_z x n_phi) equal-area chart grid, its boundary curve
         V_mu = E and the energy range with a non-empty section at this mu (see :class:`AccessibleRegion`)."""
-        n_phi = _positive_int("n_phi", n_phi)
-        n_z = _positive_int("n_z", n_z)
-        if n_phi < 3 or n_z < 3:
-            raise InvalidIntegrationError(f"the grid needs n_phi, n_z >= 3; got {n_phi}, {n_z}")
+        n_phi = _v.integer("n_phi", n_phi, low=3, high=MAX_GRID)
+        n_z = _v.integer("n_z", n_z, low=3, high=MAX_GRID)
+        _v.result_memory(12.0 * n_phi * n_z, f"an accessible region of {n_phi} x {n_z} points", "reduce n_phi, n_z")
         key = (n_phi, n_z)
         if key in self._region_cache:
             return self._region_cache[key]
@@ -540,10 +477,8 @@ class PoincareSection:
                 raise ShapeError(
                     f"a seed is a Gamma (3,) on the section or an LP state (Gamma, omega) as a pair, (6,) or (2, 3); "
                     f"got shape {a.shape}")
-        G = _unit_vector(G)
-        w = np.asarray(w, dtype=float)
-        if w.shape != (3,) or not np.all(np.isfinite(w)):
-            raise InvalidStateError(f"omega must be a finite 3-vector; got {np.asarray(w).tolist()!r}")
+        G = _v.unit_vector("Gamma", G)
+        w = _v.array("omega", w, (3,), max_abs=MAX_LEVEL)
         E = energy_lp(G, w, self._p)
         mu = mu_lp(G, w, self._p)
         dE = abs(E - self.energy)
@@ -556,11 +491,11 @@ class PoincareSection:
         return np.concatenate([G, w])
 
     def _limits(self, n, t_max, max_gap, max_steps):
-        n = _positive_int("n", n)
-        max_gap = _positive_float("max_gap", max_gap, True)
-        t_max = _positive_float("t_max", t_max, True)
+        n = _v.integer("n", n, low=1, high=MAX_CROSSINGS)
+        max_gap = None if max_gap is None else _v.positive("max_gap", max_gap)
+        t_max = None if t_max is None else _v.positive("t_max", t_max)
         if max_steps is not None:
-            max_steps = _positive_int("max_steps", max_steps)
+            max_steps = _v.max_steps(max_steps)
         if max_gap is None:
             max_gap = MAX_GAP_SCALES * self.time_scale
         if t_max is None:
@@ -600,11 +535,11 @@ class PoincareSection:
         G, W, D, T, info = G[0], W[0], D[0], T[0], info[0]
         k = int(info[0])
         st = {"n_accepted": int(info[2]), "n_rejected": int(info[3]), "n_rhs": int(info[4])}
-        return Crossings(G[:k], W[:k], D[:k], T[:k], STATUS_NAMES[int(info[1])], n, st)
+        return Crossings(G[:k], W[:k], D[:k], T[:k], _v.Status(int(info[1])).label, n, st)
 
     def click(self, phi: float, z: float, n: int = 1000, **kw: Any) -> Crossings:
         """The dashboard fast path: the trajectory through the section point at chart coordinates (phi, z)."""
-        G = sphere_from_chart(_finite_float("phi", phi), _finite_float("z", z))
+        G = sphere_from_chart(_v.real("phi", phi), _v.real("z", z, low=-1.0, high=1.0))
         return self.crossings(G, n, **kw)
 
     def batch(self, seeds: Iterable[Seed] | NDArray[np.float64], n: int = 500, *, executor: Executor | None = None,
@@ -634,8 +569,9 @@ class PoincareSection:
                 raise ShapeError(f"seeds must be a sequence of seeds; got {type(seeds).__name__}") from exc
         if len(seed_list) == 0:
             raise ShapeError("seeds is empty; give at least one seed")
-        Y0 = np.ascontiguousarray(np.stack([self._seed_state(s) for s in seed_list]))
         n, t_max, max_gap, max_steps = self._limits(n, t_max, max_gap, max_steps)
+        _v.result_memory(10.0 * n * len(seed_list), f"{len(seed_list)} seeds x {n} crossings", "reduce n or the seeds")
+        Y0 = np.ascontiguousarray(np.stack([self._seed_state(s) for s in seed_list]))
         m = Y0.shape[0]
         args = (self._p, n, t_max, max_gap, max_steps, self.rtol, self.atol)
         if executor is None:
@@ -645,7 +581,7 @@ class PoincareSection:
             raise TypeError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
         if n_chunks is None:
             n_chunks = min(m, 8)
-        n_chunks = min(_positive_int("n_chunks", n_chunks), m)
+        n_chunks = min(_v.integer("n_chunks", n_chunks, low=1), m)
         bounds = np.linspace(0, m, n_chunks + 1).astype(int)
         futs = [executor.submit(_run_chunk, Y0[a:b], *args) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
         parts = [f.result() for f in futs]
@@ -657,7 +593,7 @@ class PoincareSection:
             W[k, c:] = np.nan
             D[k, c:] = np.nan
             T[k, c:] = np.nan
-        return BatchCrossings(G, W, D, T, nf, [STATUS_NAMES[int(s)] for s in info[:, 1]], n, info[:, 2:5].copy())
+        return BatchCrossings(G, W, D, T, nf, [_v.Status(int(s)).label for s in info[:, 1]], n, info[:, 2:5].copy())
 
     # --- level checks ----------------------------------------------------------------------------
     def level_errors(self, Gamma: ArrayLike,
@@ -673,37 +609,16 @@ class PoincareSection:
         return np.abs(E - self.energy) / self.energy_scale, np.abs(mu - self.mu) / self.mu_scale, D[:, 2], s
 
     def relative_equilibria(self) -> list[NDArray[np.float64]]:
-        """Relative equilibria at this mu with energy <= E, from :mod:`pendulum_explorer.equilibria` when that
-        module provides ``equilibria_at_mu``; otherwise an empty list."""
-        if self._releq is not None:
-            return self._releq
-        self._releq = []
-        try:
-            from .equilibria import equilibria, equilibria_at_mu
-        except Exception:
-            return self._releq
-        try:
-            eqset = _EQ_CACHE.get(self.pendulum)
-            if eqset is None:
-                eqset = equilibria(self.pendulum)
-                if len(_EQ_CACHE) > 16:
-                    _EQ_CACHE.clear()
-                _EQ_CACHE[self.pendulum] = eqset
-            eqs = equilibria_at_mu(self.pendulum, self.mu, eq=eqset)
-        except Exception:
-            return self._releq
-        out = []
-        for e in eqs:
-            G = getattr(e, "Gamma", None)
-            if G is None and isinstance(e, dict):
-                G = e.get("Gamma")
-            if G is None:
-                continue
-            G = np.asarray(G, dtype=float)
-            if G.shape == (3,) and self.amended_potential(G) <= self.energy + 1e-12 * self.energy_scale:
-                out.append(G)
-        self._releq = out
-        return out
+        """Relative equilibria at this mu with energy <= E (:func:`~pendulum_explorer.equilibria_at_mu`, whose
+        family curves are computed once per pendulum); none for a balanced pendulum (rho = 0)."""
+        if self._releq is None:
+            out: list[NDArray[np.float64]] = []
+            if not self.pendulum.is_balanced:
+                for e in equilibria_at_mu(self.pendulum, self.mu):
+                    if self.amended_potential(e.Gamma) <= self.energy + 1e-12 * self.energy_scale:
+                        out.append(np.asarray(e.Gamma, dtype=float))
+            self._releq = out
+        return self._releq
 
     def __repr__(self) -> str:
         return (f"PoincareSection({self.pendulum!r}, energy={self.energy!r}, mu={self.mu!r}, "

@@ -6,71 +6,64 @@
 """
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from . import _validate as _v
 from ._core import dop853 as _dop
 from ._core import fields as _f
-from .bodies import Pendulum, _as_array
-from .errors import IntegrationFailedError, InvalidIntegrationError, InvalidStateError
-from .trajectory import Trajectory, _validate_common, orthogonality_errors, validate_rotation
+from .bodies import Pendulum
+from .errors import InvalidStateError
+from .geometry import rotation_about_vertical
+from .trajectory import MAX_OMEGA, Trajectory, check_conservation, orthogonality_errors, step_budget, validate_span
 
-UNIT_TOL = 1e-9
-
-
-def _unit(name: str, v: ArrayLike) -> NDArray[np.float64]:
-    try:
-        v = _as_array(name, v, (3,))
-    except ValueError as exc:
-        raise InvalidStateError(str(exc)) from None
-    n = np.linalg.norm(v)
-    if abs(n - 1.0) > UNIT_TOL:
-        raise InvalidStateError(f"{name} must be a unit vector (|{name}| = 1 to {UNIT_TOL:g}); got |{name}| = {n:.12g}")
-    return v / n
-
-
-def lp_from_full(R: ArrayLike, omega: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """(R, omega) -> (Gamma, omega) with Gamma = R^T e3 (Prop 4)."""
-    R = np.asarray(R, float)
-    return R[..., 2, :].copy(), np.array(omega, float)
+#: Gauss-Legendre order accepted by geometric_phase (the quadrature grid has loop length x order^2 points)
+MAX_PHASE_ORDER = 200
+MAX_LOOP_POINTS = 100_000
 
 
 def lr_from_lp(pendulum: Pendulum, Gamma: ArrayLike,
                omega: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
     """(Gamma, omega) -> (Gamma, Gammadot, mu): Gammadot = Gamma x omega (Eq 32), mu = omega^T J Gamma (Eq 56)."""
-    Gamma = np.asarray(Gamma, float)
-    omega = np.asarray(omega, float)
-    return Gamma.copy(), np.cross(Gamma, omega), float(omega @ pendulum.J @ Gamma)
+    _v.check_pendulum(pendulum)
+    Gamma = _v.unit_vector("Gamma", Gamma)
+    omega = _v.array("omega", omega, (3,), max_abs=MAX_OMEGA)
+    return Gamma, np.cross(Gamma, omega), float(_f.mu_lp(Gamma, omega, pendulum.params()))
 
 
 def lp_from_lr(pendulum: Pendulum, Gamma: ArrayLike, Gammadot: ArrayLike, mu: float) -> NDArray[np.float64]:
     """(Gamma, Gammadot, mu) -> omega = Gammadot x Gamma + (nu - b) Gamma (Eqs 66, 69)."""
+    _v.check_pendulum(pendulum)
+    Gamma = _v.unit_vector("Gamma", Gamma)
+    Gammadot = _v.tangent_vector("Gammadot", Gammadot, Gamma, "Gamma", max_abs=MAX_OMEGA)
+    mu = _v.real("mu", mu)
     w = np.empty(3)
-    _f.lr_omega(np.asarray(Gamma, float), np.asarray(Gammadot, float), pendulum.params(float(mu)), w)
+    _f.lr_omega(Gamma, Gammadot, pendulum.params(mu), w)
     return w
 
 
 def energy(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike) -> float:
     """Total energy, Eq (34) (the same kernel as the integrators use)."""
-    return float(_f.energy_lp(np.asarray(Gamma, float), np.asarray(omega, float), pendulum.params()))
+    _v.check_pendulum(pendulum)
+    Gamma = _v.unit_vector("Gamma", Gamma)
+    omega = _v.array("omega", omega, (3,), max_abs=MAX_OMEGA)
+    return float(_f.energy_lp(Gamma, omega, pendulum.params()))
 
 
 def momentum(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike) -> float:
     """Vertical angular momentum mu = omega^T J Gamma (Prop 1, Eq 56)."""
-    return float(_f.mu_lp(np.asarray(Gamma, float), np.asarray(omega, float), pendulum.params()))
-
-
-def rotation_about_vertical(theta: float) -> NDArray[np.float64]:
-    """Phi_theta = exp(theta hat(e3)), the symmetry action of Sec. 4 (plain numpy: no kernel needed)."""
-    c, s = np.cos(float(theta)), np.sin(float(theta))
-    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    _v.check_pendulum(pendulum)
+    Gamma = _v.unit_vector("Gamma", Gamma)
+    omega = _v.array("omega", omega, (3,), max_abs=MAX_OMEGA)
+    return float(_f.mu_lp(Gamma, omega, pendulum.params()))
 
 
 def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu: float, t_final: float, *,
                 R0: ArrayLike | None = None, rtol: float = 1e-10, atol: float = 1e-12, n_out: int = 1001,
-                max_steps: int = 50_000_000) -> Trajectory:
+                max_steps: int | None = None) -> Trajectory:
     """Integrate the Lagrange-Routh model (62)-(64) at momentum ``mu`` and reconstruct (R, omega) (Prop 17).
 
     The reduced state, the horizontal lift R_hor (Eqs 65-66) and theta_dyn (Eq 67) are integrated together
@@ -78,50 +71,44 @@ def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu:
 
     Parameters
     ----------
-    Gamma0 : unit 3-vector
-    Gammadot0 : 3-vector tangent at Gamma0 (``Gamma0 . Gammadot0 = 0`` to 1e-9)
+    Gamma0 : unit 3-vector (to ``UNIT_TOL`` = 1e-6; normalised)
+    Gammadot0 : 3-vector tangent at Gamma0 (``Gamma0 . Gammadot0 = 0`` to 1e-6; projected)
     mu : float
     R0 : rotation with ``R0^T e3 = Gamma0`` (default: the rotation built by :func:`attitude_from_gamma`)
+    rtol, atol, n_out, max_steps : as in :func:`~pendulum_explorer.simulate`
 
     Returns
     -------
     Trajectory
         with ``method = "lr-dop853"`` and ``stats["theta_dyn"]``, the final dynamic phase.
     """
-    Gamma0 = _unit("Gamma0", Gamma0)
-    try:
-        Gammadot0 = _as_array("Gammadot0", Gammadot0, (3,))
-    except ValueError as exc:
-        raise InvalidStateError(str(exc)) from None
-    if abs(Gamma0 @ Gammadot0) > UNIT_TOL * max(1.0, float(np.linalg.norm(Gammadot0))):
-        raise InvalidStateError(f"Gammadot0 must be tangent to the sphere at Gamma0 (Gamma0 . Gammadot0 = 0); "
-                                f"got {Gamma0 @ Gammadot0:.3g}")
-    _, t_final, n_out = _validate_common(pendulum, np.zeros(3), t_final, n_out)
-    mu = float(mu)
-    if not np.isfinite(mu):
-        raise InvalidStateError(f"mu must be finite; got {mu}")
-    R0 = attitude_from_gamma(Gamma0) if R0 is None else validate_rotation(R0)
-    if np.abs(R0[2] - Gamma0).max() > 1e-9:
+    _v.check_pendulum(pendulum)
+    Gamma0 = _v.unit_vector("Gamma0", Gamma0)
+    Gammadot0 = _v.tangent_vector("Gammadot0", Gammadot0, Gamma0, "Gamma0", max_abs=MAX_OMEGA)
+    mu = _v.real("mu", mu)
+    t_final, n_out = validate_span(t_final, n_out)
+    rtol, atol = _v.tolerances(rtol, atol)
+    R0 = attitude_from_gamma(Gamma0) if R0 is None else _v.rotation("R0", R0)
+    if np.abs(R0[2] - Gamma0).max() > _v.UNIT_TOL:
         raise InvalidStateError(f"R0 must satisfy R0^T e3 = Gamma0; got R0^T e3 = {R0[2].tolist()}")
     p = pendulum.params(mu)
+    w0 = np.empty(3)
+    _f.lr_omega(Gamma0, Gammadot0, p, w0)
+    if not np.all(np.isfinite(w0)) or not math.isfinite(_f.energy_lp(Gamma0, w0, p)):
+        raise InvalidStateError("the energy of (Gamma0, Gammadot0, mu) overflows double precision; reduce mu "
+                                "or Gammadot0")
+    budget = step_budget(pendulum, float(np.linalg.norm(w0)), t_final, max_steps)
     y0 = np.concatenate([Gamma0, Gammadot0, R0.ravel(), [0.0]])
     Y = np.empty((n_out, 16))
     t0 = time.perf_counter()
-    st = _dop.integrate_uniform(_f.LR_REC, y0, t_final, n_out, p, float(rtol), float(atol), int(max_steps), Y)
-    if st[3] != _dop.OK:
-        raise IntegrationFailedError(f"DOP853 on the Lagrange-Routh model stopped early (status {int(st[3])})")
+    st = _dop.integrate_uniform(_f.LR_REC, y0, t_final, n_out, p, rtol, atol, budget, Y)
+    _v.raise_for_status(st[3], "DOP853 on the Lagrange-Routh model", t=t_final * (int(st[4]) - 1) / (n_out - 1),
+                        t_final=t_final, budget=budget)
     wall = time.perf_counter() - t0
     Gamma = Y[:, 0:3].copy()
     Rhor = Y[:, 6:15].reshape(n_out, 3, 3)
     theta = Y[:, 15]
-    c, s = np.cos(theta), np.sin(theta)
-    Phi = np.zeros((n_out, 3, 3))
-    Phi[:, 0, 0] = c
-    Phi[:, 0, 1] = -s
-    Phi[:, 1, 0] = s
-    Phi[:, 1, 1] = c
-    Phi[:, 2, 2] = 1.0
-    R = Phi @ Rhor  # Eq (68)
+    R = rotation_about_vertical(theta) @ Rhor  # Eq (68)
     W = np.empty((n_out, 3))
     for k in range(n_out):
         _f.lr_omega(Y[k, 0:3], Y[k, 3:6], p, W[k])  # Eq (69)
@@ -129,9 +116,11 @@ def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu:
     _f.invariants_batch(_f.LP, np.concatenate([Gamma, W], axis=1), p, inv)
     stats = {"n_steps": int(st[0]), "n_rejected": int(st[1]), "nfev": int(st[2]), "wall_time": wall,
              "theta_dyn": float(theta[-1]), "orthogonality_error": float(orthogonality_errors(R).max()),
-             "rtol": float(rtol), "atol": float(atol)}
-    return Trajectory(pendulum, np.linspace(0, t_final, n_out), R, W, Gamma, inv[:, 0].copy(), inv[:, 1].copy(),
+             "rtol": rtol, "atol": atol}
+    traj = Trajectory(pendulum, np.linspace(0, t_final, n_out), R, W, Gamma, inv[:, 0].copy(), inv[:, 1].copy(),
                       "lr-dop853", stats)
+    check_conservation(traj, "DOP853 on the Lagrange-Routh model")
+    return traj
 
 
 def attitude_from_gamma(Gamma: ArrayLike, psi: float = 0.0) -> NDArray[np.float64]:
@@ -140,7 +129,8 @@ def attitude_from_gamma(Gamma: ArrayLike, psi: float = 0.0) -> NDArray[np.float6
     For Gamma = rho/|rho| (resp. -rho/|rho|) this builds a point of the hanging (resp. inverted) attitude
     manifold, Eqs (10)-(11).
     """
-    G = _unit("Gamma", Gamma)
+    G = _v.unit_vector("Gamma", Gamma)
+    psi = _v.real("psi", psi)
     # third row of R is Gamma; complete to a right-handed orthonormal basis (rows of R)
     a = np.array([1.0, 0.0, 0.0]) if abs(G[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
     r1 = a - (a @ G) * G

@@ -10,6 +10,7 @@ Two integrators (both numba kernels, called once per simulation):
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,13 +21,23 @@ from numpy.typing import ArrayLike, NDArray
 from ._core import dop853 as _dop
 from ._core import fields as _f
 from ._core.lgvi import integrate_lgvi
-from .bodies import Pendulum, _as_array
+from . import _validate as _v
+from .bodies import Pendulum
 from .errors import IntegrationFailedError, InvalidIntegrationError, InvalidStateError
 
 #: maximum number of stored output rows / fixed steps accepted before refusing (memory guard)
 MAX_OUTPUT_ROWS = 5_000_000
-MAX_FIXED_STEPS = 2_000_000_000
-ROTATION_TOL = 1e-9
+MAX_FIXED_STEPS = _v.MAX_STEPS
+#: float64 values held per output row (LP_ATT state, R, omega, Gamma, invariants)
+ROW_FLOATS = 40
+#: step budget per turn of the motion (default max_steps), and the fewest steps per turn DOP853 takes
+STEPS_PER_TURN_BUDGET = 2000
+STEPS_PER_TURN_MIN = 8
+#: relative energy / |Gamma| error above which a returned motion is refused as garbage
+CONSERVATION_RTOL = 1e-2
+#: largest accepted |omega0| entry [rad/s] (beyond it no integration can finish)
+MAX_OMEGA = 1e100
+METHODS = ("dop853", "lgvi")
 
 
 @dataclass(frozen=True)
@@ -63,6 +74,12 @@ class Trajectory:
     method: str
     stats: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        for name in ("t", "R", "omega", "Gamma", "energy", "mu"):
+            a = getattr(self, name)
+            if isinstance(a, np.ndarray):
+                a.setflags(write=False)  # a result is immutable: energy_error etc. stay true to it
+
     @property
     def energy_error(self) -> float:
         """max |E(t) - E(0)|."""
@@ -89,54 +106,65 @@ def orthogonality_errors(R: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.sqrt((E * E).sum(axis=(1, 2)))
 
 
-def validate_rotation(R0: ArrayLike, name: str = "R0") -> NDArray[np.float64]:
-    """Return ``R0`` as a float array after checking it is a rotation matrix (to 1e-9)."""
-    try:
-        R0 = _as_array(name, R0, (3, 3))
-    except ValueError as exc:
-        raise InvalidStateError(str(exc)) from None
-    err = np.abs(R0.T @ R0 - np.eye(3)).max()
-    det = np.linalg.det(R0)
-    if err > ROTATION_TOL or det <= 0:
-        raise InvalidStateError(
-            f"{name} must be a rotation matrix (R^T R = I to {ROTATION_TOL:g}, det R = +1); got "
-            f"max|R^T R - I| = {err:.3g}, det R = {det:.6g}")
-    return R0
-
-
-def _validate_common(pendulum: Pendulum, omega0: ArrayLike, t_final: float,
-                     n_out: int) -> tuple[NDArray[np.float64], float, int]:
-    if not isinstance(pendulum, Pendulum):
-        raise TypeError(f"pendulum must be a Pendulum; got {type(pendulum).__name__}")
-    try:
-        omega0 = _as_array("omega0", omega0, (3,))
-    except ValueError as exc:
-        raise InvalidStateError(str(exc)) from None
-    try:
-        t_final = float(t_final)
-    except (TypeError, ValueError):
-        raise InvalidIntegrationError(f"t_final must be a number > 0; got {t_final!r}") from None
-    if not np.isfinite(t_final) or t_final <= 0:
-        raise InvalidIntegrationError(f"t_final must be finite and > 0; got {t_final}")
-    if int(n_out) != n_out or n_out < 2:
-        raise InvalidIntegrationError(f"n_out must be an integer >= 2; got {n_out}")
-    n_out = int(n_out)
+def validate_span(t_final: float, n_out: int, name: str = "t_final") -> tuple[float, int]:
+    """``t_final`` (finite, > 0) and ``n_out`` (integer >= 2 within the memory guard), checked."""
+    t_final = _v.real(name, t_final, exc=InvalidIntegrationError, low=0.0, low_open=True)
+    n_out = _v.integer("n_out", n_out, low=2)
     if n_out > MAX_OUTPUT_ROWS:
         raise InvalidIntegrationError(
             f"n_out = {n_out} output rows exceeds the memory guard of {MAX_OUTPUT_ROWS} rows")
-    return omega0, t_final, n_out
+    _v.result_memory(n_out * ROW_FLOATS, f"n_out = {n_out} output rows", "reduce n_out")
+    return t_final, n_out
+
+
+def step_budget(pendulum: Pendulum, omega_scale: float, t_final: float, max_steps: int | None) -> int:
+    """The DOP853 step budget of a request: ``max_steps`` when given (at most ``MAX_STEPS``), else in proportion
+    to what was asked (``STEPS_PER_TURN_BUDGET`` steps per turn at the motion's angular rate, 1000 at least, at
+    most ``MAX_STEPS``); a request that needs more than ``MAX_STEPS`` (at ``STEPS_PER_TURN_MIN`` steps per turn)
+    is refused before it runs.
+
+    ``omega_scale`` is a rate [rad/s] of the motion (e.g. |omega0|); the small-oscillation rate
+    ``sqrt(m g |rho| / J1)`` is added to it.
+    """
+    rate = float(omega_scale) + math.sqrt(pendulum.mgrho_norm / pendulum.principal_moments[0])
+    turns = t_final * rate / (2.0 * math.pi)
+    if max_steps is not None:  # the caller's own budget: used as given (the kernel stops when it runs out)
+        return _v.max_steps(max_steps)
+    budget = min(_v.MAX_STEPS, 1000.0 + STEPS_PER_TURN_BUDGET * turns)
+    need = STEPS_PER_TURN_MIN * turns
+    if need > budget:
+        raise InvalidIntegrationError(
+            f"this request needs at least ~{need:.3g} steps ({turns:.3g} turns at {rate:.3g} rad/s over "
+            f"t_final = {t_final:g} s), above the step limit of {int(budget)}: shorten t_final or use a smaller "
+            f"angular velocity")
+    return int(budget)
+
+
+def check_conservation(traj: Trajectory, what: str) -> None:
+    """Refuse a result that the integrator returned but that does not conserve E and |Gamma| to
+    ``CONSERVATION_RTOL``: it is garbage (too loose tolerances or too long a step), not a motion."""
+    P = traj.pendulum
+    scale = max(abs(float(traj.energy[0])), P.mgrho_norm,
+                0.5 * P.principal_moments[0] * float(traj.omega[0] @ traj.omega[0]))
+    dE = traj.energy_error / scale
+    dG = float(np.abs(np.linalg.norm(traj.Gamma, axis=1) - 1.0).max())
+    if not (dE <= CONSERVATION_RTOL and dG <= CONSERVATION_RTOL):
+        raise IntegrationFailedError(
+            f"{what} returned a result that does not conserve the energy (relative error {dE:.3g}) or |Gamma| = 1 "
+            f"(error {dG:.3g}) to {CONSERVATION_RTOL:g}: it is not a motion of the pendulum; tighten rtol/atol "
+            f"(or reduce dt)")
 
 
 def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: float, *, method: str = "dop853",
              dt: float | None = None, rtol: float = 1e-10, atol: float = 1e-12, n_out: int = 1001,
-             max_steps: int = 50_000_000) -> Trajectory:
+             max_steps: int | None = None) -> Trajectory:
     """Integrate the 3D pendulum from ``(R0, omega0)`` over ``[0, t_final]``.
 
     Parameters
     ----------
     pendulum : Pendulum
     R0 : (3, 3) array_like
-        Initial attitude, a rotation matrix (checked to 1e-9).
+        Initial attitude, a rotation matrix (checked to ``UNIT_TOL`` = 1e-6, then orthonormalised).
     omega0 : (3,) array_like
         Initial body angular velocity [rad/s].
     t_final : float
@@ -147,24 +175,33 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
     dt : float, optional
         LGVI step (default 1e-3 s).  It is shortened so that a whole number of steps falls between outputs.
     rtol, atol : float
-        DOP853 tolerances (rtol in [1e-15, 1e-2], atol > 0).
+        DOP853 tolerances (rtol in [1e-15, 1e-3], atol in [1e-18, 1e-3]).
     n_out : int
         Number of output times, evenly spaced from 0 to t_final (>= 2).
-    max_steps : int
-        Step limit for DOP853 (raises :class:`IntegrationFailedError` when reached).
+    max_steps : int, optional
+        Step limit for DOP853 (raises :class:`IntegrationFailedError` when reached).  Default: in proportion
+        to the request (2000 steps per turn at the initial rate, at most 5e7); a request that needs more than
+        the budget is refused before it runs.
 
     Returns
     -------
     Trajectory
     """
-    omega0, t_final, n_out = _validate_common(pendulum, omega0, t_final, n_out)
-    R0 = validate_rotation(R0)
-    method = str(method).lower()
+    _v.check_pendulum(pendulum)
+    R0 = _v.rotation("R0", R0)
+    omega0 = _v.array("omega0", omega0, (3,), max_abs=MAX_OMEGA)
+    t_final, n_out = validate_span(t_final, n_out)
+    method = _v.choice("method", method, METHODS)
+    p = pendulum.params()
+    E0 = _f.energy_lp(R0[2], omega0, p)
+    if not math.isfinite(E0):
+        raise InvalidStateError("the energy of (R0, omega0) overflows double precision; reduce omega0")
     t0 = time.perf_counter()
     if method == "lgvi":
-        dt = 1e-3 if dt is None else float(dt)
-        if not np.isfinite(dt) or dt <= 0:
-            raise InvalidIntegrationError(f"dt must be finite and > 0; got {dt}")
+        if dt is None:
+            dt = 1e-3
+        dt = _v.positive("dt", dt)
+        _v.tolerances(rtol, atol)  # not used by LGVI, but checked like every argument
         stride = max(1, int(np.ceil(t_final / (n_out - 1) / dt - 1e-9)))
         n_steps = stride * (n_out - 1)
         if n_steps > MAX_FIXED_STEPS:
@@ -174,7 +211,7 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
         h = t_final / n_steps
         R = np.empty((n_out, 3, 3))
         W = np.empty((n_out, 3))
-        st = integrate_lgvi(R0, omega0, h, n_steps, stride, pendulum.params(), R, W)
+        st = integrate_lgvi(R0, omega0, h, n_steps, stride, p, R, W)
         if st[3] != 0:
             raise IntegrationFailedError(
                 f"LGVI: the implicit step equation has no solution at step {int(st[3])} (t = {st[3] * h:.4g} s) "
@@ -182,33 +219,26 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
         Gamma = np.ascontiguousarray(R[:, 2, :])
         stats = {"n_steps": int(st[0]), "dt": h, "newton_iterations": int(st[1]),
                  "max_newton_iterations": int(st[2])}
-    elif method == "dop853":
-        rtol = float(rtol)
-        atol = float(atol)
-        if not (1e-15 <= rtol <= 1e-2) or not (np.isfinite(atol) and atol > 0):
-            raise InvalidIntegrationError(f"need 1e-15 <= rtol <= 1e-2 and atol > 0; got rtol={rtol}, atol={atol}")
+    else:
+        rtol, atol = _v.tolerances(rtol, atol)
+        budget = step_budget(pendulum, float(np.linalg.norm(omega0)), t_final, max_steps)
         y0 = np.concatenate([R0[2, :], omega0, R0.ravel()])
         Y = np.empty((n_out, 15))
-        st = _dop.integrate_uniform(_f.LP_ATT, y0, t_final, n_out, pendulum.params(), rtol, atol,
-                                    int(max_steps), Y)
-        if st[3] != _dop.OK:
-            reason = {1: f"the step limit max_steps={max_steps} was reached",
-                      2: "the step size underflowed", 3: "the state became non-finite"}[int(st[3])]
-            raise IntegrationFailedError(f"DOP853 stopped before t_final={t_final}: {reason} "
-                                         f"({int(st[4])} of {n_out} outputs written)")
+        st = _dop.integrate_uniform(_f.LP_ATT, y0, t_final, n_out, p, rtol, atol, budget, Y)
+        _v.raise_for_status(st[3], "DOP853", t=t_final * (int(st[4]) - 1) / (n_out - 1), t_final=t_final,
+                            budget=budget)
         Gamma = Y[:, 0:3].copy()
         W = Y[:, 3:6].copy()
         R = Y[:, 6:15].reshape(n_out, 3, 3).copy()
         stats = {"n_steps": int(st[0]), "n_rejected": int(st[1]), "nfev": int(st[2]), "rtol": rtol,
                  "atol": atol}
-    else:
-        raise InvalidIntegrationError(f"method must be 'dop853' or 'lgvi'; got {method!r}")
     wall = time.perf_counter() - t0
     inv = np.empty((n_out, 2))
-    p = pendulum.params()
     Yinv = np.concatenate([Gamma, W], axis=1)
     _f.invariants_batch(_f.LP, Yinv, p, inv)
     t = np.linspace(0.0, t_final, n_out)
     stats["wall_time"] = wall
     stats["orthogonality_error"] = float(orthogonality_errors(R).max())
-    return Trajectory(pendulum, t, R, W, Gamma, inv[:, 0].copy(), inv[:, 1].copy(), method, stats)
+    traj = Trajectory(pendulum, t, R, W, Gamma, inv[:, 0].copy(), inv[:, 1].copy(), method, stats)
+    check_conservation(traj, method.upper())
+    return traj

@@ -1,8 +1,8 @@
 """Dormand-Prince 8(5,3) coefficient table with the 7th-order dense-output extension.
 
 Constants of E. Hairer, S.P. Norsett, G. Wanner, *Solving Ordinary Differential Equations I* (2nd ed.),
-code DOP853 (the same table scipy.integrate.DOP853 uses).  Checked in ``tests/test_dop853.py`` by the
-order conditions and against scipy's table.
+code DOP853 (the same table scipy.integrate.DOP853 uses).  Checked in ``tests/test_integrators.py``
+(eighth order, agreement with scipy's DOP853).
 """
 import numpy as np
 

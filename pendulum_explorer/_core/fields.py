@@ -32,6 +32,12 @@ LP_ATT = 2
 LR = 3
 LR_REC = 4
 STATE_SIZE = (12, 6, 15, 6, 16)
+# offsets into the parameter vector p (the layout of the module docstring)
+P_J = 0
+P_JINV = 9
+P_MGRHO = 18
+P_MU = 21
+P_TRJ = 22
 N_PARAMS = 23
 
 
@@ -39,11 +45,11 @@ def pack_params(J, mgrho, mu=0.0):
     """Build the flat parameter vector ``p`` from ``J`` (3x3), ``m g rho`` (3) and ``mu``."""
     J = np.asarray(J, dtype=np.float64)
     p = np.empty(N_PARAMS)
-    p[0:9] = J.ravel()
-    p[9:18] = np.linalg.inv(J).ravel()
-    p[18:21] = mgrho
-    p[21] = mu
-    p[22] = np.trace(J)
+    p[P_J:P_J + 9] = J.ravel()
+    p[P_JINV:P_JINV + 9] = np.linalg.inv(J).ravel()
+    p[P_MGRHO:P_MGRHO + 3] = mgrho
+    p[P_MU] = mu
+    p[P_TRJ] = np.trace(J)
     return p
 
 
@@ -64,20 +70,20 @@ def _mv(p, off, x0, x1, x2):
 @njit
 def _euler(G0, G1, G2, w0, w1, w2, p):
     """Eq (1)/(31): omega_dot = J^{-1} (J omega x omega + m g rho x Gamma)."""
-    Jw0, Jw1, Jw2 = _mv(p, 0, w0, w1, w2)
+    Jw0, Jw1, Jw2 = _mv(p, P_J, w0, w1, w2)
     t0, t1, t2 = _cr(Jw0, Jw1, Jw2, w0, w1, w2)
-    s0, s1, s2 = _cr(p[18], p[19], p[20], G0, G1, G2)
-    return _mv(p, 9, t0 + s0, t1 + s1, t2 + s2)
+    s0, s1, s2 = _cr(p[P_MGRHO], p[P_MGRHO + 1], p[P_MGRHO + 2], G0, G1, G2)
+    return _mv(p, P_JINV, t0 + s0, t1 + s1, t2 + s2)
 
 
 @njit
 def _lr_b_nu(G0, G1, G2, D0, D1, D2, p):
     """u = Gammadot x Gamma, J Gamma, Gamma.J Gamma, and b, nu of Eq (64)."""
     u0, u1, u2 = _cr(D0, D1, D2, G0, G1, G2)
-    JG0, JG1, JG2 = _mv(p, 0, G0, G1, G2)
+    JG0, JG1, JG2 = _mv(p, P_J, G0, G1, G2)
     gJg = G0 * JG0 + G1 * JG1 + G2 * JG2
     b = (JG0 * u0 + JG1 * u1 + JG2 * u2) / gJg
-    nu = p[21] / gJg
+    nu = p[P_MU] / gJg
     return u0, u1, u2, JG0, JG1, JG2, gJg, b, nu
 
 
@@ -85,14 +91,14 @@ def _lr_b_nu(G0, G1, G2, D0, D1, D2, p):
 def _lr_acc(G0, G1, G2, D0, D1, D2, p):
     """Eq (62) with Sigma, c, b, nu of Eqs (63)-(64)."""
     u0, u1, u2, JG0, JG1, JG2, gJg, b, nu = _lr_b_nu(G0, G1, G2, D0, D1, D2, p)
-    c = nu * (p[22] - 2.0 * (JG0 * JG0 + JG1 * JG1 + JG2 * JG2) / gJg)
-    Ju0, Ju1, Ju2 = _mv(p, 0, u0, u1, u2)
+    c = nu * (p[P_TRJ] - 2.0 * (JG0 * JG0 + JG1 * JG1 + JG2 * JG2) / gJg)
+    Ju0, Ju1, Ju2 = _mv(p, P_J, u0, u1, u2)
     i0, i1, i2 = _cr(Ju0 - b * JG0, Ju1 - b * JG1, Ju2 - b * JG2,
                      u0 - b * G0, u1 - b * G1, u2 - b * G2)
     t0, t1, t2 = _cr(JG0, JG1, JG2, G0, G1, G2)
-    s0, s1, s2 = _cr(G0, G1, G2, p[18], p[19], p[20])
+    s0, s1, s2 = _cr(G0, G1, G2, p[P_MGRHO], p[P_MGRHO + 1], p[P_MGRHO + 2])
     nu2 = nu * nu
-    S0, S1, S2 = _mv(p, 9, i0 + nu2 * t0 - s0 - c * D0,
+    S0, S1, S2 = _mv(p, P_JINV, i0 + nu2 * t0 - s0 - c * D0,
                      i1 + nu2 * t1 - s1 - c * D1,
                      i2 + nu2 * t2 - s2 - c * D2)
     S0 += b * D0
@@ -218,13 +224,13 @@ def lr_omega(Gamma, Gammadot, p, out):
 
 @njit
 def _energy(G0, G1, G2, w0, w1, w2, p):
-    Jw0, Jw1, Jw2 = _mv(p, 0, w0, w1, w2)
-    return 0.5 * (w0 * Jw0 + w1 * Jw1 + w2 * Jw2) - (p[18] * G0 + p[19] * G1 + p[20] * G2)
+    Jw0, Jw1, Jw2 = _mv(p, P_J, w0, w1, w2)
+    return 0.5 * (w0 * Jw0 + w1 * Jw1 + w2 * Jw2) - (p[P_MGRHO] * G0 + p[P_MGRHO + 1] * G1 + p[P_MGRHO + 2] * G2)
 
 
 @njit
 def _mu(G0, G1, G2, w0, w1, w2, p):
-    JG0, JG1, JG2 = _mv(p, 0, G0, G1, G2)
+    JG0, JG1, JG2 = _mv(p, P_J, G0, G1, G2)
     return w0 * JG0 + w1 * JG1 + w2 * JG2
 
 

@@ -14,6 +14,7 @@ Nothing is allocated inside the step loop.
 import numpy as np
 
 from .._jit import njit
+from .fields import P_MGRHO
 
 
 @njit
@@ -80,15 +81,6 @@ def _cayley(f0, f1, f2):
 
 
 @njit
-def _cayley_into(f0, f1, f2, F):
-    """F = cay(f) = I + 2/(1+|f|^2) (hat f + hat f^2)."""
-    c = _cayley(f0, f1, f2)
-    for i in range(3):
-        for j in range(3):
-            F[i, j] = c[3 * i + j]
-
-
-@njit
 def _step_scalar(R, Pi0, Pi1, Pi2, f0, f1, f2, h, J, m0, m1, m2):
     """One LGVI step on scalars: ``R`` and ``J`` are row-major 9-tuples, ``m = m g rho``.
 
@@ -127,31 +119,6 @@ def _step_scalar(R, Pi0, Pi1, Pi2, f0, f1, f2, h, J, m0, m1, m2):
 
 
 @njit
-def lgvi_step(R, Pi, h, p, F, Rn, f):
-    """One LGVI step in place: ``R <- R F``, ``Pi <- F^T Pi + h/2 F^T M_k + h/2 M_{k+1}``.
-
-    ``F`` (3x3) receives cay(f); ``Rn`` (3x3) is an unused work array kept for compatibility; ``f`` (3)
-    holds the previous step's Cayley vector, used as the Newton starting guess, and receives the new one.
-    Returns the number of Newton iterations (-1 if Newton did not converge).
-    """
-    Rt = (R[0, 0], R[0, 1], R[0, 2], R[1, 0], R[1, 1], R[1, 2], R[2, 0], R[2, 1], R[2, 2])
-    Jt = (p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8])
-    Rt, P0, P1, P2, f0, f1, f2, Ft, it = _step_scalar(Rt, Pi[0], Pi[1], Pi[2], f[0], f[1], f[2], h, Jt,
-                                                      p[18], p[19], p[20])
-    for i in range(3):
-        for j in range(3):
-            R[i, j] = Rt[3 * i + j]
-            F[i, j] = Ft[3 * i + j]
-    Pi[0] = P0
-    Pi[1] = P1
-    Pi[2] = P2
-    f[0] = f0
-    f[1] = f1
-    f[2] = f2
-    return it
-
-
-@njit
 def integrate_lgvi(R0, omega0, h, n_steps, stride, p, Rout, Wout):
     """Run ``n_steps`` LGVI steps of size ``h`` and store every ``stride``-th state.
 
@@ -168,7 +135,7 @@ def integrate_lgvi(R0, omega0, h, n_steps, stride, p, Rout, Wout):
     f2 = 0.5 * h * (p[15] * Pi0 + p[16] * Pi1 + p[17] * Pi2)
     Rt = (R0[0, 0], R0[0, 1], R0[0, 2], R0[1, 0], R0[1, 1], R0[1, 2], R0[2, 0], R0[2, 1], R0[2, 2])
     Jt = (p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8])
-    m0, m1, m2 = p[18], p[19], p[20]
+    m0, m1, m2 = p[P_MGRHO], p[P_MGRHO + 1], p[P_MGRHO + 2]
     Ji = (p[9], p[10], p[11], p[12], p[13], p[14], p[15], p[16], p[17])
     for i in range(3):
         for j in range(3):

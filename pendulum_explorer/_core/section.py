@@ -43,7 +43,7 @@ from .dop853 import (MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL, advance, clip_st
                      dense_eval, dense_prepare,
                      initial_step, step)
 from .dop853_tableau import N_STAGES, N_STAGES_EXTENDED
-from .fields import LP, LR, _energy, _mv, lr_omega, rhs
+from .fields import LP, LR, P_MU, _energy, _mv, lr_omega, rhs
 
 MAX_TIME = 4
 NO_CROSSING = 5
@@ -81,12 +81,6 @@ def _side(model, y):
     gw = y[0] * y[3] + y[1] * y[4] + y[2] * y[5]
     gg = y[0] * y[0] + y[1] * y[1] + y[2] * y[2]
     return y[2] * gw - y[5] * gg
-
-
-@njit
-def section_function(model, y):
-    """``(g, s) = (e3^T Gammadot, e3^T (Gamma x Gammadot))`` of one state."""
-    return _g(model, y), _side(model, y)
 
 
 @njit
@@ -298,7 +292,7 @@ def _v_mu(G0, G1, G2, p):
     """Amended potential V_mu(Gamma) = mu^2 / (2 Gamma^T J Gamma) - m g rho^T Gamma, evaluated as the energy
     (Eq 34) of the state whose angular velocity is the locked rotation omega = nu Gamma, nu = mu / Gamma^T J Gamma."""
     JG0, JG1, JG2 = _mv(p, 0, G0, G1, G2)
-    nu = p[21] / (G0 * JG0 + G1 * JG1 + G2 * JG2)
+    nu = p[P_MU] / (G0 * JG0 + G1 * JG1 + G2 * JG2)
     return _energy(G0, G1, G2, nu * G0, nu * G1, nu * G2, p)
 
 

@@ -1,4 +1,4 @@
-"""Geometry of SO(3) and S^2: hat/vee (Eq 4), exponential and logarithm, Cayley map.
+"""Geometry of SO(3) and S^2: hat/vee (Eq 4), logarithm, Cayley map, polar factor.
 
 All functions are numba kernels on plain arrays.  Rotation matrices act on column vectors; ``R`` maps
 body-frame representations to the inertial frame (Sec. 2 of the paper).
@@ -32,33 +32,8 @@ def vee(A):
 
 
 @njit
-def cross(a, b):
-    """Cross product of Eq (3), allocation-free for length-3 arrays."""
-    out = np.empty(3)
-    out[0] = a[1] * b[2] - a[2] * b[1]
-    out[1] = a[2] * b[0] - a[0] * b[2]
-    out[2] = a[0] * b[1] - a[1] * b[0]
-    return out
-
-
-@njit
-def expm_so3(w):
-    """Rodrigues' formula ``exp(hat(w))`` with Taylor series for small angles."""
-    th2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2]
-    th = np.sqrt(th2)
-    if th < 1e-4:
-        a = 1.0 - th2 / 6.0 + th2 * th2 / 120.0
-        b = 0.5 - th2 / 24.0 + th2 * th2 / 720.0
-    else:
-        a = np.sin(th) / th
-        b = (1.0 - np.cos(th)) / th2
-    W = hat(w)
-    return np.eye(3) + a * W + b * (W @ W)
-
-
-@njit
 def logm_so3(R):
-    """Logarithm on SO(3): the vector ``w`` with ``|w| <= pi`` and ``expm_so3(w) == R``.
+    """Logarithm on SO(3): the vector ``w`` with ``|w| <= pi`` and ``exp(hat(w)) == R``.
 
     The angle is ``atan2(sin, cos)`` (accurate everywhere); near ``pi`` the axis comes from the symmetric
     part ``(R + R^T)/4 + I/2 = cos^2(th/2) I + sin^2(th/2) n n^T`` and its sign from the skew part.
@@ -107,10 +82,3 @@ def orthonormalize(R):
         if d < 1e-15:
             break
     return X
-
-
-@njit
-def orthogonality_error(R):
-    """Frobenius norm of ``R^T R - I``."""
-    E = R.T @ R - np.eye(3)
-    return np.sqrt((E * E).sum())

@@ -137,10 +137,6 @@ def show_figure(view, fig):
     view.show(fig)
 
 
-def show_html(out, text):
-    out.outputs = ({"output_type": "display_data", "metadata": {}, "data": {"text/html": text, "text/plain": text}},)
-
-
 def figure_output(min_height="300px"):
     """An empty figure view (:class:`~.plotview.PlotlyView`)."""
     return PlotlyView(min_height=min_height)

@@ -1,0 +1,54 @@
+"""The amended potential ``V_mu(Gamma) = mu^2 / (2 Gamma^T J Gamma) - m g rho^T Gamma`` (Eq 76).
+
+One implementation (the kernel :func:`pendulum_explorer._core.section.amended_potential_many`, the energy of
+Eq (34) of the locked rotation ``omega = nu Gamma``), used by :mod:`pendulum_explorer.equilibria` (its critical
+points are the relative equilibria, Prop 20) and :mod:`pendulum_explorer.poincare` (the section is the region
+``V_mu < E``).  Both import it from here, so neither imports the other for it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import _validate as _v
+from ._core import section as _sec
+from .errors import InvalidStateError, ShapeError
+
+#: largest number of points evaluated in one call (memory guard)
+MAX_POINTS = 10_000_000
+
+
+def amended_potential(pendulum: Any, mu: Any, Gamma: Any) -> float | NDArray[np.float64]:
+    """``V_mu(Gamma) = mu^2 / (2 Gamma^T J Gamma) - m g rho^T Gamma`` (Eq 76) for Gamma of shape (..., 3).
+
+    Parameters
+    ----------
+    pendulum : Pendulum
+    mu : float
+        Vertical angular momentum (finite).
+    Gamma : (..., 3) array_like
+        Directions of gravity in the body frame (finite; used as given, not normalised).
+
+    Returns
+    -------
+    float for one Gamma (3,), else an array of shape ``Gamma.shape[:-1]``.
+    """
+    _v.check_pendulum(pendulum)
+    mu = _v.real("mu", mu)
+    G = np.asarray(Gamma)
+    if G.dtype.kind not in "iuf" or G.shape[-1:] != (3,):
+        raise ShapeError(f"Gamma must be a real array of shape (..., 3); got shape {G.shape}, dtype {G.dtype}")
+    if G.size // 3 > MAX_POINTS:
+        raise ShapeError(f"Gamma holds {G.size // 3} points, above the limit of {MAX_POINTS}")
+    G = G.astype(float)
+    if not np.all(np.isfinite(G)):
+        raise InvalidStateError("Gamma must be finite")
+    flat = np.ascontiguousarray(G.reshape(-1, 3))
+    out = np.empty(flat.shape[0])
+    _sec.amended_potential_many(flat, pendulum.params(mu), out)
+    return out.reshape(G.shape[:-1]) if G.ndim > 1 else float(out[0])
+
+
+__all__ = ["amended_potential"]
