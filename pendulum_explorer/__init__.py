@@ -20,7 +20,7 @@ from .errors import (
     InvalidStateError,
     PendulumError,
 )
-from .chaos import LyapunovResult, lyapunov_exponent
+from .chaos import LyapunovResult, MegnoResult, lyapunov_exponent, megno
 from .amended import amended_potential
 from . import equilibria
 from .equilibria import energy_momentum_data, equilibria_at_mu
@@ -32,7 +32,7 @@ from .trajectory import Trajectory, simulate
 __version__ = "0.1.0"
 
 __all__ = [
-    "lyapunov_exponent", "LyapunovResult", "equilibria", "find_equilibria", "equilibria_at_mu", "amended_potential", "energy_momentum_data",
+    "lyapunov_exponent", "LyapunovResult", "megno", "MegnoResult", "equilibria", "find_equilibria", "equilibria_at_mu", "amended_potential", "energy_momentum_data",
     "PoincareSection", "chart_from_sphere", "sphere_from_chart", "paper_initial_state",
     "Pendulum", "Body", "Mesh", "presets", "errors", "geometry", "simulate", "simulate_lr", "Trajectory",
     "geometric_phase", "elliptic_cylinder", "box", "ellipsoid", "build_body", "attitude_from_gamma", "lr_from_lp", "lp_from_lr",

@@ -7,7 +7,7 @@ import numpy as np
 
 
 def run() -> None:
-    from .chaos import lyapunov_exponent
+    from .chaos import lyapunov_exponent, megno
     from .equilibria import equilibria, equilibria_at_mu
     from .poincare import PoincareSection
     from .presets import paper_fig1, paper_fig2
@@ -27,3 +27,5 @@ def run() -> None:
     res = sec.crossings(seed, 2)
     sec.batch(np.asarray(res.Gamma), 2)
     lyapunov_exponent(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], t_total=0.2, tau=0.1)
+    lyapunov_exponent(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], t_total=0.2, tau=0.1, method="two-trajectory")
+    megno(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], 0.2, n_samples=2)

@@ -1,9 +1,31 @@
-"""Chaos indicators for the 3D pendulum: the largest Lyapunov exponent (Benettin's method).
+"""Chaos indicators of the Lagrange-Poincaré flow (31)-(32): MEGNO and the largest Lyapunov exponent.
 
-A regular (quasi-periodic) motion has a largest Lyapunov exponent of zero: the running estimate decays like
-log(t)/t.  A chaotic motion has a positive one.  For the Fig. 2 body the estimate separates the paper's
-regular energies (E = -2.65, 11.95: about 0.01 1/s after 500 s and falling) from the chaotic ones
-(E = 0, 2.03: about 0.5 and 0.85 1/s).
+Both come from the tangent dynamics (model ``LP_TAN`` of :mod:`pendulum_explorer._core.fields`): the state
+(Gamma, omega) is integrated together with a deviation ``delta = (dGamma, domega)`` of the linearised equations
+
+    J domega' = J domega x omega + J omega x domega + m g rho x dGamma,   dGamma' = dGamma x omega + Gamma x domega
+
+and the MEGNO integrals (Cincotta & Simó 2000)
+
+    Y(t) = (2 / t) int_0^t s (delta' . delta) / |delta|^2 ds,        Ybar(t) = (1 / t) int_0^t Y(s) ds.
+
+Ybar tends to 2 on quasi-periodic motion (|delta| grows linearly), to 0 on a stable periodic orbit without
+shear (|delta| bounded), and grows like lambda t / 2 on chaotic motion (|delta| ~ exp(lambda t)).
+
+Neutral directions
+------------------
+The flow has three first integrals, |Gamma|^2 (a Casimir), E (Eq 34) and mu (Eq 56), and ``grad I . delta`` is
+conserved by the linearised flow for each of them.  The deviation starts tangent to the sphere in Gamma (so
+it never leaves |Gamma| = 1) and, by default (``tangent_to_level=False``), generic in omega: it crosses the
+neighbouring (E, mu) levels, whose different frequencies make it grow *linearly*.  That is the shear MEGNO's
+definition is built on (the value 2 of quasi-periodic motion); it cannot mimic the exponential growth of chaos,
+and it makes Ybar -> 2 also on a periodic orbit.  With ``tangent_to_level=True`` the deviation is projected onto
+the level set at the start and at every renormalisation (only round-off leaves it): it then measures the
+dynamics of the section map alone, and Ybar -> 0 on an elliptic periodic orbit, while on quasi-periodic motion
+Ybar reaches 2 only as fast as the (often weak) shear within the level allows.  The tests check both.
+
+The deviation is rescaled to norm 1 whenever its norm leaves [1e-4, 1e4] (the logarithms are accumulated for the
+Lyapunov estimate ``log |delta(t)| / t``); MEGNO's integrands do not depend on the scale.
 """
 from __future__ import annotations
 
@@ -13,8 +35,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
+from ._core import chaos as _kc
 from ._core import fields as _f
-from ._core.chaos import lyapunov_benettin
 from .bodies import Pendulum
 from .errors import InvalidIntegrationError
 from .trajectory import MAX_OMEGA, step_budget
@@ -44,8 +66,104 @@ class LyapunovResult:
         return float((S[-1] - S[k0]) / (self.t[-1] - self.t[k0]))
 
 
+@dataclass(frozen=True)
+class MegnoResult:
+    """Mean MEGNO of one trajectory.
+
+    Attributes
+    ----------
+    value : float
+        Ybar(t_total).
+    t : (n,) array
+        Sample times (the last is ``t_total``).
+    running : (n,) array
+        Ybar(t) at ``t``.
+    lyapunov : float
+        ``log |delta(t_total)| / t_total`` [1/s], the largest-exponent estimate from the same deviation vector.
+    lyapunov_running : (n,) array
+        That estimate at ``t``.
+    """
+
+    value: float
+    t: NDArray[np.float64]
+    running: NDArray[np.float64]
+    lyapunov: float
+    lyapunov_running: NDArray[np.float64]
+
+    def slope(self, t_from: float) -> float:
+        """Least-squares slope of Ybar(t) for t >= t_from; on chaotic motion Ybar ~ lambda t / 2, so twice this
+        estimates lambda."""
+        sel = self.t >= t_from
+        return float(np.polyfit(self.t[sel], self.running[sel], 1)[0])
+
+
+def _check_state(pendulum, Gamma, omega):
+    _v.check_pendulum(pendulum)
+    G = _v.unit_vector("Gamma", Gamma)
+    w = _v.array("omega", omega, (3,), max_abs=MAX_OMEGA)
+    return G, w
+
+
+def _tangent(pendulum, G, w, t_total, n_out, rtol, atol, tangent_to_level, max_steps):
+    y = np.zeros(14)
+    y[:3] = G
+    y[3:6] = w
+    p = pendulum.params()
+    _kc.initial_deviation(y, p, bool(tangent_to_level), np.empty((3, 6)))
+    ybar = np.empty(n_out)
+    lyap = np.empty(n_out)
+    info = np.zeros(_kc.N_TAN_INFO, dtype=np.int64)
+    st = _kc.tangent_run(y, p, t_total, n_out, rtol, atol, max_steps, bool(tangent_to_level), ybar, lyap, info)
+    return st, ybar, lyap
+
+
+def megno(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_total: float, *, rtol: float = 1e-10,
+          atol: float = 1e-10, n_samples: int = 200, tangent_to_level: bool = False,
+          max_steps: int | None = None) -> MegnoResult:
+    """Mean MEGNO Ybar of the trajectory of Eqs (31)-(32) through ``(Gamma, omega)``, and the Lyapunov
+    estimate from the same deviation vector (tangent dynamics; see the module docstring).
+
+    Parameters
+    ----------
+    pendulum : Pendulum
+    Gamma : unit 3-vector
+    omega : 3-vector [rad/s]
+    t_total : float
+        Integration time [s], > 0.
+    rtol, atol : float
+        DOP853 tolerances on the state, the deviation and the MEGNO integrals (rtol in [1e-15, 1e-3]).
+    n_samples : int
+        Number of samples of Ybar(t) (evenly spaced, the last at ``t_total``), 1 ... 1e6.
+    tangent_to_level : bool
+        Keep the deviation tangent to the (|Gamma|, E, mu) level set (see the module docstring).
+    max_steps : int, optional
+        Step budget (default: in proportion to t_total, as for :func:`~pendulum_explorer.simulate`).
+
+    Returns
+    -------
+    MegnoResult
+
+    Raises
+    ------
+    InvalidStateError, InvalidIntegrationError
+        Bad input (before any integration).
+    IntegrationFailedError
+        The integration stopped (never a partial or NaN result).
+    """
+    G, w = _check_state(pendulum, Gamma, omega)
+    t_total = _v.positive("t_total", t_total)
+    rtol, atol = _v.tolerances(rtol, atol)
+    n_samples = _v.integer("n_samples", n_samples, low=1, high=10**6)
+    budget = step_budget(pendulum, float(np.linalg.norm(w)), t_total, max_steps)
+    st, ybar, lyap = _tangent(pendulum, G, w, t_total, n_samples, rtol, atol, tangent_to_level, budget)
+    _v.raise_for_status(st, "the tangent dynamics for MEGNO", t_final=t_total, budget=budget)
+    t = t_total * np.arange(1, n_samples + 1) / n_samples
+    return MegnoResult(float(ybar[-1]), t, ybar, float(lyap[-1]), lyap)
+
+
 def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_total: float = 500.0, *,
-                      tau: float = 0.5, d0: float = 1e-9, rtol: float = 1e-11, atol: float = 1e-13) -> LyapunovResult:
+                      tau: float = 0.5, d0: float = 1e-9, rtol: float = 1e-11, atol: float = 1e-13,
+                      method: str = "tangent") -> LyapunovResult:
     """Largest Lyapunov exponent of the Lagrange-Poincaré flow (31)-(32) through ``(Gamma, omega)``.
 
     Parameters
@@ -54,31 +172,40 @@ def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_
     Gamma : unit 3-vector
     omega : 3-vector
     t_total : float
-        Integration time [s] (> 0; at least one renormalisation interval).
+        Integration time [s] (> 0; at least one sampling interval).
     tau : float
-        Renormalisation interval [s], 0 < tau <= t_total.
+        Sampling interval of the running estimate [s], 0 < tau <= t_total (and the renormalisation interval of
+        the two-trajectory method).
     d0 : float
-        Size of the initial separation, in (0, 1e-4].  The shadow starts displaced tangentially to the
-        sphere in Gamma and in omega.
+        Size of the initial separation, in (0, 1e-4] (two-trajectory method only; validated always).
     rtol, atol : float
-        DOP853 tolerances (ranges as in :func:`~pendulum_explorer.simulate`); the step budget of each
-        renormalisation interval is in proportion to tau.
+        DOP853 tolerances.
+    method : {"tangent", "two-trajectory"}
+        ``"tangent"`` (default): ``log |delta(t)| / t`` for a deviation vector of the variational equations,
+        renormalised as needed (exact linearisation, no choice of d0).  ``"two-trajectory"``: Benettin's
+        shadow trajectory at distance d0, pulled back every tau — an independent check that uses the equations
+        of motion only.
 
     Returns
     -------
     LyapunovResult
+        The running estimate at ``t = tau, 2 tau, ..., n tau`` (n = round(t_total / tau)).
     """
-    _v.check_pendulum(pendulum)
-    G = _v.unit_vector("Gamma", Gamma)
-    w = _v.array("omega", omega, (3,), max_abs=MAX_OMEGA)
+    G, w = _check_state(pendulum, Gamma, omega)
     t_total = _v.positive("t_total", t_total)
     tau = _v.real("tau", tau, exc=InvalidIntegrationError, low=0.0, low_open=True, high=t_total)
     d0 = _v.real("d0", d0, exc=InvalidIntegrationError, low=0.0, low_open=True, high=1e-4)
     rtol, atol = _v.tolerances(rtol, atol)
+    method = _v.choice("method", method, ("tangent", "two-trajectory"))
     n_seg = int(round(t_total / tau))
     if n_seg > MAX_SEGMENTS:
         raise InvalidIntegrationError(f"t_total / tau = {n_seg} renormalisations exceeds {MAX_SEGMENTS:.0e}")
-    step_budget(pendulum, float(np.linalg.norm(w)), t_total, None)  # the whole request, refused up front if too long
+    total = step_budget(pendulum, float(np.linalg.norm(w)), t_total, None)  # the whole request, refused up front
+    t = tau * np.arange(1, n_seg + 1, dtype=np.float64)
+    if method == "tangent":
+        st, _, out = _tangent(pendulum, G, w, n_seg * tau, n_seg, rtol, atol, False, total)
+        _v.raise_for_status(st, "the tangent dynamics for the Lyapunov exponent", t_final=n_seg * tau, budget=total)
+        return LyapunovResult(float(out[-1]), t, out)
     budget = step_budget(pendulum, float(np.linalg.norm(w)), tau, None)  # each renormalisation interval
     # displacement: tangent to the sphere in Gamma, generic in omega
     a = np.array([0.3, -0.7, 0.5])
@@ -88,8 +215,7 @@ def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_
     dy = np.concatenate([tG / np.linalg.norm(tG), [0.6, -0.3, 0.7]])
     dy *= d0 / np.linalg.norm(dy)
     out = np.empty(n_seg)
-    status = lyapunov_benettin(_f.LP, np.concatenate([G, w]), dy, pendulum.params(), tau, n_seg, rtol, atol,
-                               budget, out)
+    status = _kc.lyapunov_benettin(_f.LP, np.concatenate([G, w]), dy, pendulum.params(), tau, n_seg, rtol, atol,
+                                   budget, out)
     _v.raise_for_status(status, "the integration for the Lyapunov exponent", budget=budget)
-    t = tau * np.arange(1, n_seg + 1, dtype=np.float64)
     return LyapunovResult(float(out[-1]), t, out)

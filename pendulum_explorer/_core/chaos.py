@@ -1,8 +1,11 @@
-"""Chaos indicators: the largest Lyapunov exponent by Benettin's two-trajectory method."""
+"""Chaos indicators: MEGNO and the largest Lyapunov exponent from the tangent dynamics (model ``LP_TAN``),
+and Benettin's two-trajectory estimate."""
 import numpy as np
 
 from .._jit import njit
-from .dop853 import integrate_uniform
+from .dop853 import (N_STAGES, N_STAGES_EXTENDED, OK, advance, clip_step, control, dense_eval, dense_prepare,
+                     initial_step, integrate_uniform, step)
+from .fields import LP_TAN, _mv, rhs
 
 
 @njit
@@ -44,3 +47,222 @@ def lyapunov_benettin(model, y0, dy0, p, tau, n_seg, rtol, atol, max_steps, out)
             yb[i] = ya[i] + (Y[1, i] - ya[i]) * (d0 / d)
         out[k] = acc / ((k + 1) * tau)
     return 0
+
+
+# ------------------------------------------------------------------------------------------------
+# tangent dynamics: MEGNO and the largest Lyapunov exponent from one deviation vector
+# ------------------------------------------------------------------------------------------------
+RENORM = 1e4  # the deviation is rescaled to norm 1 when its norm leaves [1 / RENORM, RENORM]
+N_TAN_INFO = 4  # status, n_accepted, n_rejected, n_rhs
+# the model id read from an array: a global integer constant in a call would compile a second, literal copy of
+# every DOP853 kernel (see tests/test_jit.py)
+_TAN_MODEL = np.array([LP_TAN], dtype=np.int64)
+
+
+@njit
+def project_to_level(y, o, p, U):
+    """Remove from the deviation ``y[o:o+6]`` its components across the level set of the first integrals of
+    Eqs (31)-(32): |Gamma|^2, E (Eq 34) and mu (Eq 56).  It is projected orthogonally (in R^6) onto the common
+    kernel of their gradients ``(Gamma, 0)``, ``(-m g rho, J omega)`` and ``(J omega, J Gamma)``, orthonormalised
+    by Gram-Schmidt in ``U`` (3 x 6 work array).  Dependent gradients (at equilibria) are skipped.
+
+    The linearised flow keeps ``grad I . delta`` constant for each first integral I, so a deviation that starts
+    tangent to the level stays tangent; the projection removes the round-off that would seed a shear across
+    neighbouring levels.
+    """
+    G0, G1, G2 = y[0], y[1], y[2]
+    JG0, JG1, JG2 = _mv(p, 0, G0, G1, G2)
+    Jw0, Jw1, Jw2 = _mv(p, 0, y[3], y[4], y[5])
+    U[0, 0] = G0
+    U[0, 1] = G1
+    U[0, 2] = G2
+    U[0, 3] = 0.0
+    U[0, 4] = 0.0
+    U[0, 5] = 0.0
+    U[1, 0] = -p[18]
+    U[1, 1] = -p[19]
+    U[1, 2] = -p[20]
+    U[1, 3] = Jw0
+    U[1, 4] = Jw1
+    U[1, 5] = Jw2
+    U[2, 0] = Jw0
+    U[2, 1] = Jw1
+    U[2, 2] = Jw2
+    U[2, 3] = JG0
+    U[2, 4] = JG1
+    U[2, 5] = JG2
+    for a in range(3):
+        n0 = 0.0
+        for i in range(6):
+            n0 += U[a, i] * U[a, i]
+        for b in range(a):
+            c = 0.0
+            for i in range(6):
+                c += U[a, i] * U[b, i]
+            for i in range(6):
+                U[a, i] -= c * U[b, i]
+        n1 = 0.0
+        for i in range(6):
+            n1 += U[a, i] * U[a, i]
+        if n1 <= 1e-20 * n0 or n1 == 0.0:
+            for i in range(6):
+                U[a, i] = 0.0
+            continue
+        n1 = np.sqrt(n1)
+        for i in range(6):
+            U[a, i] /= n1
+    for a in range(3):
+        c = 0.0
+        for i in range(6):
+            c += U[a, i] * y[o + i]
+        for i in range(6):
+            y[o + i] -= c * U[a, i]
+
+
+@njit
+def _dev_norm(y):
+    s = 0.0
+    for i in range(6, 12):
+        s += y[i] * y[i]
+    return np.sqrt(s)
+
+
+@njit
+def initial_deviation(y, p, keep_tangent, U):
+    """The first deviation ``y[6:12]``: tangent to the sphere in Gamma (``Gamma x a``), generic in omega, projected
+    onto the level (:func:`project_to_level`) when ``keep_tangent``, normalised to 1.  MEGNO integrals zeroed."""
+    G0, G1, G2 = y[0], y[1], y[2]
+    t0 = G1 * 0.5 + G2 * 0.7
+    t1 = G2 * 0.3 - G0 * 0.5
+    t2 = -G0 * 0.7 - G1 * 0.3  # Gamma x (0.3, -0.7, 0.5)
+    tn = np.sqrt(t0 * t0 + t1 * t1 + t2 * t2)
+    if tn < 1e-6:
+        t0, t1, t2 = 0.0, G2, -G1  # Gamma x e1
+        tn = np.sqrt(t1 * t1 + t2 * t2)
+    y[6] = t0 / tn
+    y[7] = t1 / tn
+    y[8] = t2 / tn
+    y[9] = 0.6
+    y[10] = -0.3
+    y[11] = 0.7
+    if keep_tangent:
+        project_to_level(y, 6, p, U)
+    d = _dev_norm(y)
+    for i in range(6, 12):
+        y[i] /= d
+    n = y.shape[0]
+    y[n - 2] = 0.0
+    y[n - 1] = 0.0
+
+
+@njit
+def tangent_run(y0, p, t_total, n_out, rtol, atol, max_steps, keep_tangent, ybar, lyap, info):
+    """Integrate the LP_TAN state ``y0`` (one deviation vector, already set) from 0 to ``t_total``.
+
+    At the times ``t_j = (j + 1) t_total / n_out`` it writes the mean MEGNO ``ybar[j] = I2(t_j) / t_j`` and the
+    largest-Lyapunov estimate ``lyap[j] = log |delta(t_j)| / t_j`` (|delta(0)| = 1).  After an accepted step the
+    deviation is rescaled to norm 1 when its norm leaves [1/RENORM, RENORM] (the logarithm is accumulated), and
+    projected onto the level first when ``keep_tangent``; FSAL's derivative is then re-evaluated.
+    ``info = [status, n_accepted, n_rejected, n_rhs]``; status as in :mod:`.dop853`.  Allocates once.
+    """
+    model = _TAN_MODEL[0]
+    n = y0.shape[0]
+    K = np.empty((N_STAGES_EXTENDED, n))
+    F = np.empty((7, n))
+    y = y0.copy()
+    y_new = np.empty(n)
+    ytmp = np.empty(n)
+    yd = np.empty(n)
+    f1 = np.empty(n)
+    U = np.empty((3, 6))
+    t = 0.0
+    acc = 0.0
+    k_out = 0
+    dt_out = t_total / n_out
+    rhs(model, t, y, p, K[0])
+    nfev = 1
+    h = initial_step(model, t, y, K[0], p, rtol, atol, t_total, ytmp, f1)
+    nfev += 1
+    n_acc = 0
+    n_rej = 0
+    status = OK
+    while k_out < n_out:
+        h, status = clip_step(t, t_total, h, n_acc + n_rej, max_steps)
+        if status != OK:
+            break
+        err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+        accepted, h_next, st = control(err, h, t)
+        nfev += N_STAGES
+        if st != OK:
+            n_rej += 1
+            status = st
+            break
+        if accepted:
+            t_new = t + h
+            if t_total - t_new < 1e-12 * max(1.0, t_total):
+                t_new = t_total
+            need_dense = False
+            while k_out < n_out and (k_out + 1) * dt_out <= t_new * (1.0 + 1e-15):
+                ts = (k_out + 1) * dt_out
+                if k_out == n_out - 1 and t_new == t_total:
+                    for i in range(n):
+                        yd[i] = y_new[i]
+                    ts = t_total
+                else:
+                    if not need_dense:
+                        dense_prepare(model, t, y, y_new, h, p, K, F, ytmp)
+                        nfev += N_STAGES_EXTENDED - N_STAGES - 1
+                        need_dense = True
+                    dense_eval(F, y, (ts - t) / h, yd)
+                ybar[k_out] = yd[n - 1] / ts
+                lyap[k_out] = (acc + np.log(_dev_norm(yd))) / ts
+                k_out += 1
+            t = t_new
+            advance(model, y, y_new, K)
+            n_acc += 1
+            d = _dev_norm(y)
+            if not np.isfinite(d) or not np.isfinite(y[n - 1]):
+                status = 3  # NON_FINITE
+                break
+            if d > RENORM or d < 1.0 / RENORM:
+                if keep_tangent:
+                    project_to_level(y, 6, p, U)
+                    d = _dev_norm(y)
+                acc += np.log(d)
+                for i in range(6, 12):
+                    y[i] /= d
+                rhs(model, t, y, p, K[0])
+                nfev += 1
+        else:
+            n_rej += 1
+        h = h_next
+    info[0] = status
+    info[1] = n_acc
+    info[2] = n_rej
+    info[3] = nfev
+    return status
+
+
+@njit(nogil=True)
+def tangent_many(Y0, p, t_total, rtol, atol, max_steps, keep_tangent, ybar, lyap, info):
+    """MEGNO and Lyapunov estimate at ``t_total`` for each LP state (Gamma, omega) in the rows of ``Y0`` (m x 6),
+    one after the other (releases the GIL: the model layer runs chunks in threads).  Rows whose first entry is
+    NaN are skipped (their outputs NaN, status 0).  ``info`` is (m x N_TAN_INFO)."""
+    m = Y0.shape[0]
+    y = np.empty(14)
+    U = np.empty((3, 6))
+    yb = np.empty(1)
+    ly = np.empty(1)
+    for k in range(m):
+        if not np.isfinite(Y0[k, 0]):
+            ybar[k] = np.nan
+            lyap[k] = np.nan
+            for i in range(info.shape[1]):
+                info[k, i] = 0
+            continue
+        for i in range(6):
+            y[i] = Y0[k, i]
+        initial_deviation(y, p, keep_tangent, U)
+        tangent_run(y, p, t_total, yb.shape[0], rtol, atol, max_steps, keep_tangent, yb, ly, info[k])
+        ybar[k] = yb[0]
+        lyap[k] = ly[0]

@@ -18,7 +18,11 @@ LP         6      Gamma, omega                                Eqs (31)-(32)
 LP_ATT     15     Gamma, omega, R (9)                         Eqs (31)-(32) + (2)
 LR         6      Gamma, Gammadot                             Eqs (62)-(64)
 LR_REC     16     Gamma, Gammadot, R_hor (9), theta_dyn       Eqs (62)-(67)
+LP_TAN     8+6k   Gamma, omega, k x (dGamma, domega), I1, I2  Eqs (31)-(32) + variational
 =========  =====  ==========================================  =====================
+
+LP_TAN carries ``k >= 1`` deviation vectors (``k = (size - 8) / 6``) and the two MEGNO integrals of the first
+one (see :func:`tangent_lp`).
 
 ``Gamma = R^T e3`` is the direction of gravity in the body frame (``e3`` points down).
 """
@@ -31,7 +35,8 @@ LP = 1
 LP_ATT = 2
 LR = 3
 LR_REC = 4
-STATE_SIZE = (12, 6, 15, 6, 16)
+LP_TAN = 5
+STATE_SIZE = (12, 6, 15, 6, 16, 14)  # LP_TAN: 8 + 6 k, listed for k = 1
 # offsets into the parameter vector p (the layout of the module docstring)
 P_J = 0
 P_JINV = 9
@@ -130,6 +135,60 @@ def _rot_rate(y, off, w0, w1, w2, dy):
 
 
 @njit
+def tangent_lp(t, y, p, dy):
+    """Eqs (31)-(32), their variational equations and the MEGNO integrals (state layout LP_TAN).
+
+    For each deviation ``(dGamma, domega)`` (linearise Eqs 31-32 about ``(Gamma, omega)``)::
+
+        J domega' = J domega x omega + J omega x domega + m g rho x dGamma
+        dGamma'   = dGamma x omega + Gamma x domega
+
+    The last two components integrate, for the first deviation ``delta``, ``I1' = t (delta' . delta) /
+    (delta . delta)`` and ``I2' = 2 I1 / t``, so that MEGNO ``Y(t) = 2 I1 / t`` and its mean
+    ``Ybar(t) = I2 / t`` (Cincotta & Simo 2000).  Both integrands are invariant under a rescaling of delta, so
+    the integrators may renormalise the deviations (a linear flow) without touching I1, I2.
+    """
+    G0, G1, G2 = y[0], y[1], y[2]
+    w0, w1, w2 = y[3], y[4], y[5]
+    d0, d1, d2, a0, a1, a2 = lp_field(G0, G1, G2, w0, w1, w2, p)
+    dy[0] = d0
+    dy[1] = d1
+    dy[2] = d2
+    dy[3] = a0
+    dy[4] = a1
+    dy[5] = a2
+    n = y.shape[0]
+    k = (n - 8) // 6
+    Jw0, Jw1, Jw2 = _mv(p, 0, w0, w1, w2)
+    num = 0.0
+    den = 0.0
+    for j in range(k):
+        o = 6 + 6 * j
+        x0, x1, x2 = y[o], y[o + 1], y[o + 2]
+        v0, v1, v2 = y[o + 3], y[o + 4], y[o + 5]
+        e0, e1, e2 = _cr(x0, x1, x2, w0, w1, w2)
+        f0, f1, f2 = _cr(G0, G1, G2, v0, v1, v2)
+        Jv0, Jv1, Jv2 = _mv(p, 0, v0, v1, v2)
+        b0, b1, b2 = _cr(Jv0, Jv1, Jv2, w0, w1, w2)
+        c0, c1, c2 = _cr(Jw0, Jw1, Jw2, v0, v1, v2)
+        s0, s1, s2 = _cr(p[18], p[19], p[20], x0, x1, x2)
+        q0, q1, q2 = _mv(p, 9, b0 + c0 + s0, b1 + c1 + s1, b2 + c2 + s2)
+        dy[o] = e0 + f0
+        dy[o + 1] = e1 + f1
+        dy[o + 2] = e2 + f2
+        dy[o + 3] = q0
+        dy[o + 4] = q1
+        dy[o + 5] = q2
+        if j == 0:
+            num = (x0 * dy[o] + x1 * dy[o + 1] + x2 * dy[o + 2]
+                   + v0 * q0 + v1 * q1 + v2 * q2)
+            den = x0 * x0 + x1 * x1 + x2 * x2 + v0 * v0 + v1 * v1 + v2 * v2
+    dy[n - 2] = t * num / den if den > 0.0 else 0.0
+    dy[n - 1] = 2.0 * y[n - 2] / t if t > 0.0 else 0.0
+    return 0
+
+
+@njit
 def rhs(model, t, y, p, dy):
     """Evaluate ``dy = f(t, y)`` in place for the model id ``model`` (see module docstring)."""
     if model == FULL:
@@ -140,6 +199,8 @@ def rhs(model, t, y, p, dy):
         dy[9] = a0
         dy[10] = a1
         dy[11] = a2
+    elif model == LP_TAN:
+        tangent_lp(t, y, p, dy)
     elif model == LP or model == LP_ATT:
         w0, w1, w2 = y[3], y[4], y[5]
         d0, d1, d2, a0, a1, a2 = lp_field(y[0], y[1], y[2], w0, w1, w2, p)
@@ -261,7 +322,7 @@ def state_gamma_omega(model, y, p, Gamma, omega):
         for i in range(3):
             Gamma[i] = y[6 + i]
             omega[i] = y[9 + i]
-    elif model == LP or model == LP_ATT:
+    elif model == LP or model == LP_ATT or model == LP_TAN:
         for i in range(3):
             Gamma[i] = y[i]
             omega[i] = y[3 + i]
