@@ -31,7 +31,7 @@ def chromium():
 
 @pytest.fixture(scope="session")
 def dashboard_server(chromium):
-    """``voila notebooks/dashboard.ipynb`` (argv from ``pendulum_explorer.cli.voila_command``) on a free port."""
+    """Voila on the dashboard notebook as ``pendulum-explorer serve`` runs it (``cli.voila_command``), free port."""
     server = pb.voila_server("voila-server.log")
     try:
         startup = server.wait_ready(timeout=120)

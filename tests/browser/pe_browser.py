@@ -156,11 +156,18 @@ class Server:
         self._log.close()
 
 
-def voila_server(log_name="voila-server.log", notebook=None, extra_args=()):
-    from pendulum_explorer.cli import voila_command
+def voila_server(log_name="voila-server.log", notebook=None, extra_args=(), **voila_kw):
+    """Voila as ``pendulum-explorer serve`` runs it (``cli.voila_command``) on a free loopback port, on the
+    dashboard notebook that ``serve`` writes (into a temporary directory) unless ``notebook`` is given."""
+    import tempfile
 
+    from pendulum_explorer.cli import voila_command
+    from pendulum_explorer.server import write_dashboard_notebook
+
+    if notebook is None:
+        notebook = write_dashboard_notebook(tempfile.mkdtemp(prefix="pe-dashboard-"))
     host, port = "127.0.0.1", free_port()
-    cmd = voila_command(host, port, open_browser=False, notebook=notebook) + list(extra_args)
+    cmd = voila_command(notebook, host, port, open_browser=False, **voila_kw) + list(extra_args)
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     # the kernel must import this checkout even where it is not pip-installed (editable installs: harmless)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])

@@ -1,0 +1,62 @@
+"""Voila's kernel manager for ``pendulum-explorer serve``: a page that closes takes its kernel with it.
+
+Loaded by Voila from ``--VoilaConfiguration.multi_kernel_manager_class=pendulum_explorer._page_kernels.PageKernelManager``
+(see :func:`pendulum_explorer.cli.voila_command`).
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from jupyter_core.utils import ensure_async
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from traitlets import Float
+
+from .server import DISCONNECT_GRACE
+
+
+class PageKernelManager(AsyncMappingKernelManager):
+    """Voila's kernel manager, plus: a kernel whose last websocket closed is shut down after
+    :attr:`disconnect_grace` seconds unless a websocket connects again.
+
+    Voila's page also asks for its kernel's shutdown on ``beforeunload`` (a beacon); this covers the pages that
+    vanish without it (a crashed or killed tab, a lost network, a browser that skips ``beforeunload``).  Kernels
+    that never had a page connected (still executing the notebook) are left to the culler.
+    """
+
+    disconnect_grace = Float(DISCONNECT_GRACE, config=True,
+                             help="seconds a kernel may stay without any websocket before it is shut down "
+                                  "(a negative value: never; the culler still applies)")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._pe_pending: dict[str, asyncio.TimerHandle] = {}
+
+    def notify_connect(self, kernel_id: str) -> None:
+        super().notify_connect(kernel_id)
+        handle = self._pe_pending.pop(kernel_id, None)
+        if handle is not None:
+            handle.cancel()
+
+    def notify_disconnect(self, kernel_id: str) -> None:
+        super().notify_disconnect(kernel_id)
+        if self.disconnect_grace >= 0 and kernel_id in self._kernel_connections \
+                and self._kernel_connections[kernel_id] <= 0:
+            loop = asyncio.get_event_loop()
+            old = self._pe_pending.pop(kernel_id, None)
+            if old is not None:
+                old.cancel()
+            self._pe_pending[kernel_id] = loop.call_later(self.disconnect_grace, self._pe_shutdown_idle, kernel_id)
+
+    def _pe_shutdown_idle(self, kernel_id: str) -> None:
+        self._pe_pending.pop(kernel_id, None)
+        if kernel_id in self._kernel_connections and self._kernel_connections[kernel_id] <= 0 \
+                and kernel_id in self:
+            self.log.info("Pendulum Explorer: the page of kernel %s closed; shutting the kernel down", kernel_id)
+            asyncio.ensure_future(self._pe_shutdown(kernel_id))
+
+    async def _pe_shutdown(self, kernel_id: str) -> None:
+        try:
+            await ensure_async(self.shutdown_kernel(kernel_id))
+        except KeyError:  # already shut down by the page's beacon or the culler
+            pass

@@ -1,0 +1,136 @@
+"""What ``pendulum-explorer serve`` needs besides Voila: the dashboard notebook (written at run time, so an
+installed wheel serves), checked host and port, the URL really served, tokens.
+
+The kernel manager that shuts a closed page's kernel down is in :mod:`pendulum_explorer._page_kernels` (it
+imports Jupyter; this module does not).
+"""
+from __future__ import annotations
+
+import errno
+import ipaddress
+import json
+import secrets
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+
+#: the one code cell of the dashboard notebook (``notebooks/dashboard.ipynb`` holds the same cell, for Binder;
+#: a test keeps the two in step)
+DASHBOARD_CODE = "from pendulum_explorer.app import build_app\n\nbuild_app()"
+DASHBOARD_NAME = "dashboard.ipynb"
+
+#: abandoned kernels (a page that vanished without closing its websocket) are culled after this many idle
+#: seconds (voila#1458); kernels of pages that close are shut down at once (:class:`PageKernelManager`)
+CULL_IDLE_TIMEOUT = 600
+CULL_INTERVAL = 60
+#: seconds a kernel may stay without any websocket before it is shut down (a reconnecting page comes back
+#: well within this)
+DISCONNECT_GRACE = 5.0
+
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+
+
+class ServeError(ValueError):
+    """A bad ``serve`` option (host, port); the message names the option and what is valid."""
+
+
+def dashboard_notebook_json() -> dict:
+    """The dashboard notebook (nbformat 4.5) with :data:`DASHBOARD_CODE` as its only cell."""
+    return {
+        "cells": [{"cell_type": "code", "execution_count": None, "id": "2eb8f2c3", "metadata": {},
+                   "outputs": [], "source": DASHBOARD_CODE.splitlines(keepends=True)}],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def write_dashboard_notebook(directory: str | Path) -> Path:
+    """Write the one-cell dashboard notebook into ``directory`` and return its path.
+
+    ``serve`` writes it into a temporary directory, so an installed wheel (no source tree) can serve.
+    """
+    path = Path(directory) / DASHBOARD_NAME
+    path.write_text(json.dumps(dashboard_notebook_json(), indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------------------------------------------------
+# host, port, URL
+# ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Address:
+    """A checked ``serve`` address: ``host`` as given, whether every address it names is loopback, the family."""
+
+    host: str
+    port: int
+    loopback: bool
+    family: int
+
+    @property
+    def wildcard(self) -> bool:
+        """``host`` binds every interface (``0.0.0.0``, ``::``)."""
+        return self.host in WILDCARD_HOSTS
+
+    def url(self, token: str | None = None) -> str:
+        """The URL a browser on this machine (loopback, wildcard) or elsewhere (a named host) opens."""
+        host = self.host
+        if self.wildcard:
+            host = socket.gethostname() or ("::1" if self.family == socket.AF_INET6 else "127.0.0.1")
+        if ":" in host:  # an IPv6 literal
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}/" + (f"?token={token}" if token else "")
+
+
+def _is_loopback(addr: str) -> bool:
+    try:
+        return ipaddress.ip_address(addr.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def check_address(host: str, port: int, probe: bool = True) -> Address:
+    """Validate ``--host`` and ``--port`` and (``probe``) that the port can be bound there now.
+
+    Raises
+    ------
+    ServeError
+        port outside 1..65535, a host that does not resolve to an address of this machine, or a port in use.
+    """
+    if isinstance(port, bool) or not isinstance(port, int):
+        raise ServeError(f"--port must be an integer in 1..65535, got {port!r}")
+    if not 1 <= port <= 65535:
+        raise ServeError(f"--port must be in 1..65535, got {port}")
+    if not isinstance(host, str) or host != host.strip() or "/" in host or (host and host.startswith("[")):
+        raise ServeError(f"--host must be a host name or an IP address without brackets or scheme, got {host!r}")
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise ServeError(f"--host {host!r} is not an address or a host name that resolves here ({exc})") from None
+    if not infos:  # pragma: no cover - getaddrinfo raises instead
+        raise ServeError(f"--host {host!r} resolves to no address")
+    family, _, _, _, sockaddr = infos[0]
+    loopback = all(_is_loopback(str(info[4][0])) for info in infos)
+    if probe:
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as tornado binds
+            if family == socket.AF_INET6 and host in ("::", ""):
+                try:
+                    s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+                except OSError:  # pragma: no cover
+                    pass
+            try:
+                s.bind(sockaddr)
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    raise ServeError(f"--port {port} is already in use on {host}; choose another --port") from None
+                if exc.errno == errno.EACCES:
+                    raise ServeError(f"--port {port} needs privileges on {host}; choose a port above 1023") \
+                        from None
+                raise ServeError(f"cannot listen on --host {host!r} --port {port}: {exc.strerror}") from None
+    return Address(host, port, loopback, family)
+
+
+def new_token() -> str:
+    """A random token for a non-loopback server (48 hex digits, as Jupyter generates)."""
+    return secrets.token_hex(24)
