@@ -7,20 +7,23 @@ points are the relative equilibria, Prop 20) and :mod:`pendulum_explorer.poincar
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
 from ._core import section as _sec
 from .errors import InvalidStateError, ShapeError
 
+if TYPE_CHECKING:
+    from .bodies import Pendulum
+
 #: largest number of points evaluated in one call (memory guard)
 MAX_POINTS = 10_000_000
 
 
-def amended_potential(pendulum: Any, mu: Any, Gamma: Any) -> float | NDArray[np.float64]:
+def amended_potential(pendulum: Pendulum, mu: float, Gamma: ArrayLike) -> float | NDArray[np.float64]:
     """``V_mu(Gamma) = mu^2 / (2 Gamma^T J Gamma) - m g rho^T Gamma`` (Eq 76) for Gamma of shape (..., 3).
 
     Parameters
