@@ -1,4 +1,5 @@
-"""Command line: ``pendulum-explorer serve`` (the Voila dashboard) and ``pendulum-explorer warmup``."""
+"""Command line: ``pendulum-explorer serve`` (the Voila dashboard), ``pendulum-explorer warmup`` and
+``pendulum-explorer figure`` (the paper's figures as files)."""
 from __future__ import annotations
 
 import argparse
@@ -118,6 +119,105 @@ def _run_until_stopped(cmd: list[str], env: dict[str, str], cwd: str) -> int:
             proc.kill()
 
 
+# ------------------------------------------------------------------------------------------------
+# figure
+# ------------------------------------------------------------------------------------------------
+FIGURE_SUFFIXES = (".html", ".png", ".svg")
+BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+IMAGE_HELP = ("PNG and SVG use plotly's static export: the kaleido package (>= 1; pip install "
+              "'pendulum-explorer[figures]') and Chrome or Chromium on this machine (Debian: apt-get install "
+              "chromium; elsewhere set BROWSER_PATH to the browser). HTML needs neither: use --out FILE.html")
+
+
+class FigureExportError(RuntimeError):
+    """An image cannot be written here (no kaleido, no Chrome/Chromium, or the export failed)."""
+
+
+def image_export_problem() -> str | None:
+    """Why PNG/SVG export cannot work on this machine, or None when kaleido and a Chrome/Chromium are present."""
+    import importlib.util
+    import shutil
+
+    if importlib.util.find_spec("kaleido") is None:
+        return "the kaleido package is not installed"
+    path = os.environ.get("BROWSER_PATH")
+    if path:
+        return None if os.access(path, os.X_OK) else f"BROWSER_PATH={path!r} is not an executable"
+    if not any(shutil.which(n) for n in BROWSER_NAMES):
+        return "no Chrome or Chromium found on PATH (" + ", ".join(BROWSER_NAMES) + ")"
+    return None
+
+
+def check_figure_path(out: str | Path) -> Path:
+    """``out`` as a Path after checking its suffix and folder, and for images that they can be written here.
+
+    Raises ``ValueError`` (suffix, folder) or :class:`FigureExportError` (no kaleido / Chrome / Chromium).
+    """
+    out = Path(out)
+    suffix = out.suffix.lower()
+    if suffix not in FIGURE_SUFFIXES:
+        raise ValueError(f"--out must end in one of {', '.join(FIGURE_SUFFIXES)}, got {str(out)!r}")
+    if not out.parent.is_dir():
+        raise ValueError(f"--out: the folder {str(out.parent)!r} does not exist")
+    if suffix != ".html" and (problem := image_export_problem()):
+        raise FigureExportError(f"cannot write {suffix[1:].upper()}: {problem}. {IMAGE_HELP}")
+    return out
+
+
+def figure_paths(out: Path, names: Sequence[str]) -> list[Path]:
+    """Where each panel goes: ``out`` itself for one panel, ``<stem>-<panel><suffix>`` for several."""
+    if len(names) == 1:
+        return [out]
+    return [out.with_name(f"{out.stem}-{name}{out.suffix}") for name in names]
+
+
+def write_figures(figures: dict, out: str | Path, title: str = "Pendulum Explorer") -> list[Path]:
+    """Write the panels ``figures`` (name -> plotly figure) to ``out``.
+
+    ``.html``: one standalone page with every panel (plotly.js inline: it opens offline).  ``.png``/``.svg``: one
+    image per panel (:func:`figure_paths`) through plotly's static export.  Returns the paths written.
+
+    Raises
+    ------
+    FigureExportError
+        An image format without kaleido or Chrome/Chromium (the message says what to install), or a failed export.
+    """
+    out = check_figure_path(out)
+    suffix = out.suffix.lower()
+    if suffix == ".html":
+        import html
+
+        parts = [fig.to_html(full_html=False, include_plotlyjs=(i == 0)) for i, fig in enumerate(figures.values())]
+        out.write_text(f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
+                       f"</head><body>\n" + "\n".join(parts) + "\n</body></html>\n", encoding="utf-8")
+        return [out]
+    import plotly.io as pio
+
+    paths = figure_paths(out, list(figures))
+    try:
+        pio.write_images(list(figures.values()), [str(p) for p in paths], format=suffix[1:])
+    except Exception as exc:  # kaleido / choreographer raise many types; all mean "the export failed"
+        raise FigureExportError(f"the {suffix[1:].upper()} export failed ({type(exc).__name__}: {exc}). "
+                                f"{IMAGE_HELP}") from exc
+    return paths
+
+
+def figure(which: str, out: str | Path, energy: float | None = None, crossings: int | None = None) -> list[Path]:
+    """``pendulum-explorer figure``: compute the paper's Fig. 1 (b)-(d) or Fig. 2 panels and write them."""
+    from .plotting import paper
+
+    check_figure_path(out)  # before the work
+    if which == "fig1":
+        if energy is not None:
+            raise ValueError("--energy applies to fig2 only (Fig. 1 has no energy level)")
+        figs = paper.fig1_figures()
+    elif which == "fig2":
+        figs = paper.fig2_figures(energy, paper.FIG2_CROSSINGS if crossings is None else crossings)
+    else:
+        raise ValueError(f"figure must be fig1 or fig2, got {which!r}")
+    return write_figures(figs, out, title=f"Pendulum Explorer: paper {which}")
+
+
 def _port(text: str) -> int:
     try:
         return int(text)
@@ -141,9 +241,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     s.add_argument("--cull-interval", type=int, default=CULL_INTERVAL,
                    help=f"how often to look for idle kernels, seconds (default {CULL_INTERVAL})")
     sub.add_parser("warmup", help="compile the numba kernels into the on-disk cache")
+    f = sub.add_parser("figure", help="write the paper's Fig. 1 (b)-(d) or Fig. 2 panels to a file",
+                       description="Fig. 1 (b)-(d) or the Fig. 2 Poincaré sections as one standalone HTML page, "
+                                   "or as PNG/SVG images (one per panel: FILE-<panel>.png). " + IMAGE_HELP)
+    f.add_argument("which", choices=["fig1", "fig2"])
+    f.add_argument("--energy", type=float, default=None,
+                   help="fig2 only: one panel at this total energy [J] (default: the paper's five panels)")
+    f.add_argument("--crossings", type=int, default=None, help="fig2: crossings per panel (default 2000)")
+    f.add_argument("--out", required=True, help="FILE.html, FILE.png or FILE.svg")
     args = parser.parse_args(argv)
     if args.cmd == "warmup":
         warmup()
+        return 0
+    if args.cmd == "figure":
+        from .errors import PendulumError
+
+        try:
+            out = check_figure_path(args.out)
+        except (ValueError, FigureExportError) as exc:
+            parser.error(str(exc))
+        try:
+            paths = figure(args.which, out, args.energy, args.crossings)
+        except (PendulumError, ValueError, FigureExportError) as exc:
+            print(f"pendulum-explorer figure: error: {exc}", file=sys.stderr, flush=True)
+            return 1
+        for p in paths:
+            print(p, flush=True)
         return 0
     if args.cmd == "serve":
         for name in ("cull_idle_timeout", "cull_interval"):

@@ -3,10 +3,11 @@
 
     python3 tools/dev.py serve     # set up .venv, warm the numba cache, serve the dashboard
     python3 tools/dev.py test      # set up .venv, warm the numba cache, run the whole test suite
+    python3 tools/dev.py lab       # set up .venv, open JupyterLab on notebooks/ (the teaching notebooks)
 
 The virtual environment lives in ``.venv`` next to this repository; it is (re)installed only when
-``pyproject.toml`` changes.  Extra arguments after ``serve``/``test`` go to ``pendulum-explorer serve`` /
-``pytest``.
+``pyproject.toml`` changes.  Extra arguments after ``serve``/``test``/``lab`` go to ``pendulum-explorer serve`` /
+``pytest`` / ``jupyter lab``.
 """
 from __future__ import annotations
 
@@ -38,19 +39,29 @@ def setup():
     want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if not STAMP.exists() or STAMP.read_text().strip() != want:
         run([PY, "-m", "pip", "install", "--disable-pip-version-check", "-q", "--upgrade", "pip"])
-        run([PY, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", f"{ROOT}[test]"])
+        run([PY, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", f"{ROOT}[test,lab,figures]"])
         STAMP.write_text(want)
     # compile every numba kernel into the on-disk cache once, before anything is timed
     run([PY, "-m", "pendulum_explorer.cli", "warmup"], cwd=ROOT)
 
 
+def lab_command(rest=()):
+    """``python -m jupyter lab`` arguments: JupyterLab on notebooks/ (loopback, token as JupyterLab makes it)."""
+    cmd = ["-m", "jupyter", "lab", f"--ServerApp.root_dir={ROOT / 'notebooks'}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers run as root; JupyterLab refuses without this
+        cmd.append("--allow-root")
+    return cmd + list(rest)
+
+
 def main(argv):
-    if not argv or argv[0] not in ("serve", "test", "setup"):
+    if not argv or argv[0] not in ("serve", "test", "setup", "lab"):
         sys.exit(__doc__)
     setup()
     cmd, rest = argv[0], argv[1:]
     if cmd == "serve":
         os.execv(str(PY), [str(PY), "-m", "pendulum_explorer.cli", "serve", "--no-warmup", *rest])
+    elif cmd == "lab":
+        os.execv(str(PY), [str(PY), *lab_command(rest)])
     elif cmd == "test":
         args = rest or ["-n", "2", "--dist", "loadfile", "-q"]
         r = subprocess.run([str(PY), "-m", "pytest", *args], cwd=ROOT)

@@ -10,7 +10,8 @@ What repo2docker does for this repository, replayed locally:
 3. ``binder/postBuild`` run from the repository root (installs the package, warms numba's cache);
 4. ``jupyter-server`` from that venv with the Voila server extension (enabled by its package), token auth;
 5. the dashboard opened in Chromium from ``/voila/render/notebooks/dashboard.ipynb`` (the badge's URL path),
-   asserting that the app's panels render.
+   asserting that the app's panels render;
+6. JupyterLab from ``/lab`` on the same server, showing the notebooks/ folder (the teaching notebooks).
 
 Runs in the default suite (about two minutes, mostly pip); ``PE_BINDER_TEST=0`` skips it.
 """
@@ -99,6 +100,7 @@ def binder_server(chromium, tmp_path_factory):
                          env=env, cwd=repo)
     ext_text = ext.stdout + ext.stderr
     assert "voila" in ext_text and "enabled" in ext_text, f"the Voila server extension is not enabled:\n{ext_text}"
+    assert "jupyterlab" in ext_text, f"JupyterLab's server extension is not installed on the Binder path:\n{ext_text}"
 
     token = secrets.token_hex(16)
     host, port = "127.0.0.1", pb.free_port()
@@ -154,3 +156,29 @@ def test_binder_dashboard_renders(binder_server, browser):
     finally:
         page.close()
     server.timings["page_errors"] = errors[:10]
+
+
+def test_binder_serves_jupyterlab(binder_server, browser):
+    """``/lab`` on the Binder-like server opens JupyterLab with the repository's notebooks/ folder."""
+    server = binder_server
+    url = server.url.replace(BINDER_URL_PATH, "/lab/tree/notebooks")
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    t0 = time.perf_counter()
+    try:
+        resp = page.goto(url, wait_until="commit", timeout=60_000)
+        assert resp is not None and resp.status == 200, f"GET /lab -> {resp and resp.status}; log:\n{server.log_tail()}"
+        page.wait_for_selector("#jp-main-dock-panel", timeout=120_000)
+        # the file browser lists the teaching notebooks
+        page.wait_for_function("""() => Array.from(document.querySelectorAll('.jp-DirListing-itemText'))
+            .map(e => e.innerText.trim()).includes('dashboard.ipynb')""", timeout=120_000, polling=250)
+        server.timings["lab_file_browser_s"] = time.perf_counter() - t0
+        names = page.evaluate("""() => Array.from(document.querySelectorAll('.jp-DirListing-itemText'))
+            .map(e => e.innerText.trim())""")
+        assert {"dashboard.ipynb", "equilibria.ipynb"} <= set(names), names
+        pb.ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(pb.ARTIFACTS / "binder-lab.png"))
+    finally:
+        page.close()
+    server.timings["lab_page_errors"] = errors[:10]

@@ -1,0 +1,146 @@
+"""``pendulum-explorer figure fig1|fig2 [--energy E] --out FILE.{html,png,svg}`` (issue 14, part 3).
+
+HTML everywhere; PNG/SVG where kaleido and Chrome/Chromium are present, required with ``PE_REQUIRE_BROWSER=1``
+(CI); the message when they are missing is tested everywhere.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import struct
+
+import pytest
+
+from pendulum_explorer import cli
+from pendulum_explorer.plotting import paper
+
+
+def _figures_in_html(text):
+    """The figure dicts (data, layout) embedded by plotly's ``to_html`` calls."""
+    out = []
+    for m in re.finditer(r"Plotly\.newPlot\(\s*\"[^\"]+\",\s*(\[.*?\]),\s*(\{.*?\}),\s*\{", text, re.S):
+        out.append((json.loads(m.group(1)), json.loads(m.group(2))))
+    return out
+
+
+def _array(v):
+    """A plotly JSON array: a list, or plotly's base64 typed array ``{"dtype": "f8", "bdata": ...}``."""
+    import base64
+
+    import numpy as np
+
+    if isinstance(v, dict):
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
+    return np.asarray(v, float)
+
+
+def test_fig2_one_energy_html_is_standalone_and_holds_the_crossings(tmp_path, capsys):
+    out = tmp_path / "fig2c.html"
+    assert cli.main(["figure", "fig2", "--energy", "2.03", "--crossings", "300", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == str(out)
+    text = out.read_text()
+    assert text.startswith("<!DOCTYPE html>")
+    assert "<script src=\"http" not in text, "standalone: plotly.js must be inline, not loaded from the network"
+    assert "plotly.js v" in text or "Plotly" in text[:2_000_000]
+    figs = _figures_in_html(text)
+    assert len(figs) == 1
+    data, layout = figs[0]
+    assert "Fig. 2 (c)" in layout["title"]["text"] and "E = 2.03 J" in layout["title"]["text"]
+    pts = [t for t in data if t.get("mode", "").startswith("markers") and t.get("name", "").startswith("R0")]
+    assert len(pts) == 1
+    z = _array(pts[0]["y"])
+    assert len(z) == len(_array(pts[0]["x"])) == 300
+    assert ((z > -1) & (z < 1)).all()
+
+
+def test_fig2_figures_match_the_model():
+    """The panel's points are the section's crossings of the paper's initial condition at that energy."""
+    import numpy as np
+
+    from pendulum_explorer.poincare import PoincareSection, chart_from_sphere
+    from pendulum_explorer.presets import paper_fig2
+
+    figs = paper.fig2_figures(0.0, n=50)
+    assert list(figs) == ["b"]
+    sec, seed = PoincareSection.from_paper_ic(paper_fig2().pendulum, 0.0)
+    cr = sec.crossings(seed, 50)
+    tr = [t for t in figs["b"].data if t.name and t.name.startswith("R0")][0]
+    phi, _ = chart_from_sphere(cr.Gamma)
+    assert np.allclose(np.asarray(tr.y, float), np.asarray(cr.Gamma)[:, 2], atol=1e-12)
+    assert np.allclose(np.asarray(tr.x, float), np.asarray(phi, float), atol=1e-12)
+    # a custom energy is not a paper panel
+    assert list(paper.fig2_figures(1.0, n=5)) == ["E=1"]
+
+
+def test_fig1_html_has_three_panels(tmp_path):
+    out = tmp_path / "fig1.html"
+    assert cli.main(["figure", "fig1", "--out", str(out)]) == 0
+    figs = _figures_in_html(out.read_text())
+    titles = [layout["title"]["text"] for _, layout in figs]
+    assert [t[:11] for t in titles] == ["Fig. 1 (b):", "Fig. 1 (c):", "Fig. 1 (d):"]
+    # every panel draws the hanging and inverted points and the families
+    for data, _ in figs:
+        names = {t.get("name") for t in data}
+        assert {"hanging", "inverted"} <= names
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["figure", "fig1", "--energy", "1", "--out", "x.html"], "--energy applies to fig2 only"),
+    (["figure", "fig2", "--energy", "-10", "--crossings", "5", "--out", "x.html"], "E = -10"),
+    (["figure", "fig2", "--energy", "nan", "--out", "x.html"], "energy"),
+    (["figure", "fig2", "--crossings", "0", "--out", "x.html"], "1..100000"),
+])
+def test_bad_figure_arguments_say_what(argv, needle, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert needle in err and "Traceback" not in err
+    assert not (tmp_path / "x.html").exists()
+
+
+@pytest.mark.parametrize("out, needle", [("fig.pdf", "--out must end in one of .html, .png, .svg"),
+                                         ("no/such/folder/fig.html", "does not exist")])
+def test_bad_out_is_refused_before_any_work(out, needle, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(paper, "fig1_figures", lambda: pytest.fail("computed before checking --out"))
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["figure", "fig1", "--out", out])
+    assert exc.value.code == 2 and needle in capsys.readouterr().err
+
+
+def test_images_without_browser_fail_with_what_to_install(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("BROWSER_PATH", raising=False)
+    monkeypatch.setattr("shutil.which", lambda name, *a, **k: None)
+    monkeypatch.setattr(paper, "fig2_figures", lambda *a, **k: pytest.fail("computed although PNG cannot be written"))
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["figure", "fig2", "--energy", "0", "--out", str(tmp_path / "f.png")])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    assert "cannot write PNG" in err and "Chromium" in err and "kaleido" in err and "FILE.html" in err
+    monkeypatch.setenv("BROWSER_PATH", str(tmp_path / "nothing"))
+    assert "BROWSER_PATH" in cli.image_export_problem()
+
+
+def _need_images():
+    problem = cli.image_export_problem()
+    if problem:
+        msg = f"PNG/SVG export unavailable here: {problem}"
+        if os.environ.get("PE_REQUIRE_BROWSER") == "1":
+            pytest.fail(msg + " [PE_REQUIRE_BROWSER=1]", pytrace=False)
+        pytest.skip(msg)
+
+
+@pytest.mark.browser
+def test_fig2_png_and_svg(tmp_path, capsys):
+    """One Fig. 2 panel as PNG and as SVG (kaleido with Debian's Chromium)."""
+    _need_images()
+    png, svg = tmp_path / "fig2a.png", tmp_path / "fig2a.svg"
+    assert cli.main(["figure", "fig2", "--energy", "-2.65", "--crossings", "200", "--out", str(png)]) == 0
+    head = png.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    w, h = struct.unpack(">II", head[16:24])
+    assert w >= 500 and h >= 400, (w, h)
+    assert cli.main(["figure", "fig2", "--energy", "-2.65", "--crossings", "200", "--out", str(svg)]) == 0
+    text = svg.read_text()
+    assert "<svg" in text[:500] and "Fig. 2 (a)" in text
