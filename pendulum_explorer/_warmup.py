@@ -17,6 +17,7 @@ def run() -> None:
     P = paper_fig2().pendulum
     simulate(P, np.eye(3), [1.0, 1.0, 1.0], 0.1, method="dop853", n_out=3)
     simulate(P, np.eye(3), [1.0, 1.0, 1.0], 0.1, method="lgvi", dt=0.01, n_out=3)
+    simulate(P, np.eye(3), [1.0, 1.0, 1.0], 0.1, method="taylor", n_out=3)
     simulate_lr(P, [0.0, 0.0, 1.0], [0.1, -0.1, 0.0], 0.3, 0.1, n_out=3)
     P1 = paper_fig1().pendulum
     eq = equilibria(P1)
@@ -26,6 +27,7 @@ def run() -> None:
     sec.crossings(seed, 3)
     res = sec.crossings(seed, 2)
     sec.batch(np.asarray(res.Gamma), 2)
+    PoincareSection.from_paper_ic(P, energy=0.0, method="taylor")[0].crossings(seed, 2)
     lyapunov_exponent(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], t_total=0.2, tau=0.1)
     lyapunov_exponent(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], t_total=0.2, tau=0.1, method="two-trajectory")
     megno(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], 0.2, n_samples=2)

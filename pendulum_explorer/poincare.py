@@ -37,12 +37,14 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
 from ._core import section as _sec
+from ._core import taylor as _taylor
 from ._core.fields import LP, energy_lp, lr_omega, mu_lp
 from ._numerics import minimize_compass
 from .amended import amended_potential
 from .bodies import Pendulum
 from .equilibria import equilibria_at_mu
 from .errors import InaccessibleError, InvalidStateError, ShapeError
+from .trajectory import TAYLOR_TOL, taylor_frame
 
 DEFAULT_RTOL = 1e-11
 DEFAULT_ATOL = 1e-11
@@ -50,6 +52,7 @@ POLE_TOL = 1e-9
 UNIT_TOL = _v.UNIT_TOL  # seeds and section points are normalised after this check (integrated Gammas drift ~1e-9)
 LEVEL_RTOL = 1e-8
 MAX_GAP_SCALES = 2000.0
+SECTION_METHODS = ("dop853", "taylor")
 _MODEL = LP
 #: crossings per trajectory accepted in one request, and the magnitude bound of E and mu
 MAX_CROSSINGS = 1_000_000
@@ -271,15 +274,24 @@ class PoincareSection:
         Vertical angular momentum ``mu = omega^T J Gamma``, finite.
     rtol, atol : float
         DOP853 tolerances (defaults 1e-11: E and mu stay on the level to ~1e-9 relative over 1000 crossings).
+    method : {"dop853", "taylor"}
+        ``"dop853"``: DOP853 with dense-output event location and polishing (:mod:`._core.section`).
+        ``"taylor"``: the Taylor method at machine precision (:mod:`._core.taylor`, ``rtol``/``atol`` unused);
+        each crossing is the root of the Taylor polynomial of ``e3^T Gammadot`` on its step (bracketed Newton).
     """
 
     def __init__(self, pendulum: Pendulum, energy: float, mu: float, *, rtol: float = DEFAULT_RTOL,
-                 atol: float = DEFAULT_ATOL) -> None:
+                 atol: float = DEFAULT_ATOL, method: str = "dop853") -> None:
         self.pendulum = _v.check_pendulum(pendulum)
+        self.method = _v.choice("method", method, SECTION_METHODS)
         self.energy = _v.real("energy", energy, low=-MAX_LEVEL, high=MAX_LEVEL)
         self.mu = _v.real("mu", mu, low=-MAX_LEVEL, high=MAX_LEVEL)
         self.rtol, self.atol = _v.tolerances(rtol, atol)
         self._p = pendulum.params(self.mu)  # read-only, like every p: one compiled signature per kernel
+        if self.method == "taylor":
+            q, Q = taylor_frame(pendulum)
+            self._taylor = (q, Q, np.ascontiguousarray(Q.T @ np.array([0.0, 0.0, 1.0])),
+                            _taylor.order_for(TAYLOR_TOL))
         Jev = pendulum.principal_moments
         mgr = pendulum.mgrho_norm
         #: scale used for "relative" energy errors (E may be 0)
@@ -531,7 +543,7 @@ class PoincareSection:
         """
         y0 = self._seed_state(seed)
         n, t_max, max_gap, max_steps = self._limits(n, t_max, max_gap, max_steps)
-        G, W, D, T, info = _run_chunk(y0[None, :], self._p, n, t_max, max_gap, max_steps, self.rtol, self.atol)
+        G, W, D, T, info = self._chunk_runner()(y0[None, :], *self._chunk_args(n, t_max, max_gap, max_steps))
         G, W, D, T, info = G[0], W[0], D[0], T[0], info[0]
         k = int(info[0])
         st = {"n_accepted": int(info[2]), "n_rejected": int(info[3]), "n_rhs": int(info[4])}
@@ -573,7 +585,7 @@ class PoincareSection:
         _v.result_memory(10.0 * n * len(seed_list), f"{len(seed_list)} seeds x {n} crossings", "reduce n or the seeds")
         Y0 = np.ascontiguousarray(np.stack([self._seed_state(s) for s in seed_list]))
         m = Y0.shape[0]
-        args = (self._p, n, t_max, max_gap, max_steps, self.rtol, self.atol)
+        run, args = self._chunk_runner(), self._chunk_args(n, t_max, max_gap, max_steps)
         if executor is None:
             executor = _thread_pool()
             n_chunks = min(m, 4 * _N_THREADS) if n_chunks is None else n_chunks
@@ -583,7 +595,7 @@ class PoincareSection:
             n_chunks = min(m, 8)
         n_chunks = min(_v.integer("n_chunks", n_chunks, low=1), m)
         bounds = np.linspace(0, m, n_chunks + 1).astype(int)
-        futs = [executor.submit(_run_chunk, Y0[a:b], *args) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        futs = [executor.submit(run, Y0[a:b], *args) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
         parts = [f.result() for f in futs]
         G, W, D, T, info = (np.concatenate([pp[i] for pp in parts]) for i in range(5))
         nf = info[:, 0].copy()
@@ -620,9 +632,18 @@ class PoincareSection:
             self._releq = out
         return self._releq
 
+    def _chunk_runner(self):
+        return _run_chunk_taylor if self.method == "taylor" else _run_chunk
+
+    def _chunk_args(self, n, t_max, max_gap, max_steps):
+        if self.method == "taylor":
+            q, Q, c, order = self._taylor
+            return (q, Q, c, order, n, t_max, max_gap, max_steps)
+        return (self._p, n, t_max, max_gap, max_steps, self.rtol, self.atol)
+
     def __repr__(self) -> str:
         return (f"PoincareSection({self.pendulum!r}, energy={self.energy!r}, mu={self.mu!r}, "
-                f"rtol={self.rtol:g}, atol={self.atol:g})")
+                f"rtol={self.rtol:g}, atol={self.atol:g}, method={self.method!r})")
 
 
 def _alloc(m, n):
@@ -637,6 +658,20 @@ def _run_chunk(Y0, p, n, t_max, max_gap, max_steps, rtol, atol):
     _sec.crossings_serial(_MODEL, Y0, np.asarray(p, dtype=float), n, t_max, max_gap, max_steps, rtol, atol,
                           G, W, D, T, info)
     return G, W, D, T, info
+
+
+def _run_chunk_taylor(Y0, q, Q, c, order, n, t_max, max_gap, max_steps):
+    """:func:`_run_chunk` with the Taylor kernel: seeds rotated into the principal frame and back."""
+    Y0 = np.ascontiguousarray(Y0, dtype=float)
+    m = Y0.shape[0]
+    Yp = np.ascontiguousarray(np.concatenate([Y0[:, 0:3] @ Q, Y0[:, 3:6] @ Q], axis=1))  # v' = Q^T v
+    Yc = np.empty((m, n, 6))
+    T = np.empty((m, n))
+    info = np.zeros((m, _taylor.N_INFO), dtype=np.int64)
+    _taylor.crossings_serial_taylor(Yp, q, c, order, n, t_max, max_gap, max_steps, Yc, T, info)
+    G = Yc[:, :, 0:3] @ Q.T
+    W = Yc[:, :, 3:6] @ Q.T
+    return G, W, np.cross(G, W), T, info
 
 
 def _usable_cores():

@@ -1,12 +1,15 @@
 """``simulate``: integrate the 3D pendulum and return a :class:`Trajectory`.
 
-Two integrators (both numba kernels, called once per simulation):
+Three integrators (numba kernels, called once per simulation):
 
 * ``method="lgvi"`` — the Lie group variational integrator of the paper's ref [13] on the full model
   (Eqs 1-2), fixed step ``dt``: R stays on SO(3) to round-off, mu is conserved to round-off and the energy
   error stays bounded.
 * ``method="dop853"`` — adaptive Dormand-Prince 8(5,3) on the Lagrange-Poincaré model (Eqs 31-32)
   carrying the attitude along (Eq 2), with ``rtol``/``atol`` and 7th-order dense output at the output times.
+* ``method="taylor"`` — adaptive high-order Taylor method (:mod:`pendulum_explorer._core.taylor`) on the LP model
+  in principal axes carrying the first row of R (Eq 2); tolerance ``tol`` (default: double round-off), order
+  and step from Jorba & Zou (2005); the outputs are the Taylor polynomials of the steps.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._core import dop853 as _dop
 from ._core import fields as _f
+from ._core import taylor as _taylor
 from ._core.lgvi import integrate_lgvi
 from . import _validate as _v
 from .bodies import Pendulum
@@ -37,7 +41,10 @@ STEPS_PER_TURN_MIN = 8
 CONSERVATION_RTOL = 1e-2
 #: largest accepted |omega0| entry [rad/s] (beyond it no integration can finish)
 MAX_OMEGA = 1e100
-METHODS = ("dop853", "lgvi")
+METHODS = ("dop853", "lgvi", "taylor")
+#: default tolerance of the Taylor method: double-precision round-off (as heyoka's default)
+TAYLOR_TOL = float(np.finfo(float).eps)
+TAYLOR_TOL_RANGE = (1e-18, 1e-4)
 
 
 @dataclass(frozen=True)
@@ -155,9 +162,30 @@ def check_conservation(traj: Trajectory, what: str) -> None:
             f"(or reduce dt)")
 
 
+def validate_taylor_tol(tol: float | None) -> float:
+    """The Taylor tolerance: ``None`` -> :data:`TAYLOR_TOL`; otherwise a number in ``TAYLOR_TOL_RANGE``."""
+    if tol is None:
+        return TAYLOR_TOL
+    return _v.real("tol", tol, exc=InvalidIntegrationError, low=TAYLOR_TOL_RANGE[0], high=TAYLOR_TOL_RANGE[1])
+
+
+def taylor_frame(pendulum: Pendulum) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Parameters of the Taylor kernel and the principal frame: ``(q, Q)``.
+
+    The kernel integrates Eqs (31)-(32) in principal axes, where Eq (31) needs three products instead of six;
+    the columns of ``Q`` are the principal axes (``J = Q diag(J') Q^T``).  A diagonal J is used as it is
+    (``Q = I``, so no rounding is added).
+    """
+    J = np.asarray(pendulum.J, dtype=float)
+    if np.count_nonzero(J - np.diag(np.diag(J))) == 0:
+        return _taylor.principal_params(np.diag(J), pendulum.mgrho), np.eye(3)
+    Pp, Q = pendulum.principal()
+    return _taylor.principal_params(np.diag(np.asarray(Pp.J)), Pp.mgrho), np.asarray(Q, dtype=float)
+
+
 def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: float, *, method: str = "dop853",
              dt: float | None = None, rtol: float = 1e-10, atol: float = 1e-12, n_out: int = 1001,
-             max_steps: int | None = None) -> Trajectory:
+             max_steps: int | None = None, tol: float | None = None) -> Trajectory:
     """Integrate the 3D pendulum from ``(R0, omega0)`` over ``[0, t_final]``.
 
     Parameters
@@ -169,9 +197,9 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
         Initial body angular velocity [rad/s].
     t_final : float
         > 0 [s].
-    method : {"dop853", "lgvi"}
-        Adaptive 8th-order Runge-Kutta on Eqs (31)-(32) + (2), or the Lie group variational integrator on
-        Eqs (1)-(2).
+    method : {"dop853", "lgvi", "taylor"}
+        Adaptive 8th-order Runge-Kutta on Eqs (31)-(32) + (2), the Lie group variational integrator on
+        Eqs (1)-(2), or the adaptive Taylor method on Eqs (31)-(32) + (2) (machine precision by default).
     dt : float, optional
         LGVI step (default 1e-3 s).  It is shortened so that a whole number of steps falls between outputs.
     rtol, atol : float
@@ -181,7 +209,11 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
     max_steps : int, optional
         Step limit for DOP853 (raises :class:`IntegrationFailedError` when reached).  Default: in proportion
         to the request (2000 steps per turn at the initial rate, at most 5e7); a request that needs more than
-        the budget is refused before it runs.
+        the budget is refused before it runs.  The Taylor method uses the same budget.
+    tol : float, optional
+        Taylor tolerance, absolute and relative, in [1e-18, 1e-4] (default: machine epsilon 2.2e-16); it sets
+        the order ``ceil(-ln(tol)/2 + 1)`` (20 by default) and the step (Jorba & Zou 2005).  Other methods
+        ignore it.
 
     Returns
     -------
@@ -219,6 +251,22 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
         Gamma = np.ascontiguousarray(R[:, 2, :])
         stats = {"n_steps": int(st[0]), "dt": h, "newton_iterations": int(st[1]),
                  "max_newton_iterations": int(st[2])}
+    elif method == "taylor":
+        tol = validate_taylor_tol(tol)
+        budget = step_budget(pendulum, float(np.linalg.norm(omega0)), t_final, max_steps)
+        q, Q = taylor_frame(pendulum)
+        # principal frame: vectors v' = Q^T v, attitude R' = R Q (rows r_i' = Q^T r_i)
+        y0 = np.concatenate([Q.T @ R0[2, :], Q.T @ omega0, (R0 @ Q).ravel()])
+        Y = np.empty((n_out, 15))
+        info = np.empty(2)
+        order = _taylor.order_for(tol)
+        st = _taylor.integrate_uniform_taylor(y0, t_final, n_out, q, order, budget, Y, info)
+        _v.raise_for_status(st[3], "Taylor", t=t_final * (int(st[4]) - 1) / (n_out - 1), t_final=t_final,
+                            budget=budget)
+        R = Y[:, 6:15].reshape(n_out, 3, 3) @ Q.T
+        Gamma = R[:, 2, :].copy()  # Gamma = R^T e3
+        W = Y[:, 3:6] @ Q.T
+        stats = {"n_steps": int(st[0]), "order": order, "mean_step": float(info[1]), "tol": tol}
     else:
         rtol, atol = _v.tolerances(rtol, atol)
         budget = step_budget(pendulum, float(np.linalg.norm(omega0)), t_final, max_steps)

@@ -253,9 +253,9 @@ def _next_att(X, n, Q0, Q1, Q2, L0, L1, L2):
 
 
 @njit
-def _end(X, k, a, b, t):
+def _end(t, a0, bk, ak, b0):
     """Complete S_k = t + a_0 b_k + a_k b_0 (t: the terms l = 1..k-1 summed with S_{k-1})."""
-    return t + X[0, a] * X[k, b] + X[k, a] * X[0, b]
+    return t + a0 * bk + ak * b0
 
 
 @njit
@@ -270,8 +270,8 @@ def coefficients(X, order, q, attitude):
     terms of order n + 1 that are already known (l = 1..n), reusing each loaded coefficient for two
     products (the single-order loop is bound by its loads: 15 per 9 products).
     """
-    _operands(X, 0, attitude)
     for n in range(0, order, 2):
+        _operands(X, n, attitude)
         (P0, P1, P2, K0, K1, K2, E0, E1, E2,
          tP0, tP1, tP2, tK0, tK1, tK2, tE0, tE1, tE2) = _sums_lp(X, n)
         _next_lp(X, n, q, P0, P1, P2, K0, K1, K2, E0, E1, E2)
@@ -282,14 +282,19 @@ def coefficients(X, order, q, attitude):
         if k >= order:
             break
         _operands(X, k, attitude)
-        _next_lp(X, k, q, _end(X, k, 0, 3, tP0), _end(X, k, 1, 4, tP1), _end(X, k, 2, 5, tP2),
-                 _end(X, k, 9, 12, tK0), _end(X, k, 10, 13, tK1), _end(X, k, 11, 14, tK2),
-                 _end(X, k, 4, 5, tE0), _end(X, k, 5, 3, tE1), _end(X, k, 3, 4, tE2))
+        X0 = X[0]
+        Xk = X[k]
+        _next_lp(X, k, q,
+                 _end(tP0, X0[0], Xk[3], Xk[0], X0[3]), _end(tP1, X0[1], Xk[4], Xk[1], X0[4]),
+                 _end(tP2, X0[2], Xk[5], Xk[2], X0[5]), _end(tK0, X0[9], Xk[12], Xk[9], X0[12]),
+                 _end(tK1, X0[10], Xk[13], Xk[10], X0[13]), _end(tK2, X0[11], Xk[14], Xk[11], X0[14]),
+                 _end(tE0, X0[4], Xk[5], Xk[4], X0[5]), _end(tE1, X0[5], Xk[3], Xk[5], X0[3]),
+                 _end(tE2, X0[3], Xk[4], Xk[3], X0[4]))
         if attitude:
-            _next_att(X, k, _end(X, k, 6, 3, tQ0), _end(X, k, 7, 4, tQ1), _end(X, k, 8, 5, tQ2),
-                      _end(X, k, 15, 12, tL0), _end(X, k, 16, 13, tL1), _end(X, k, 17, 14, tL2))
-        if k + 1 < order:
-            _operands(X, k + 1, attitude)
+            _next_att(X, k,
+                      _end(tQ0, X0[6], Xk[3], Xk[6], X0[3]), _end(tQ1, X0[7], Xk[4], Xk[7], X0[4]),
+                      _end(tQ2, X0[8], Xk[5], Xk[8], X0[5]), _end(tL0, X0[15], Xk[12], Xk[15], X0[12]),
+                      _end(tL1, X0[16], Xk[13], Xk[16], X0[13]), _end(tL2, X0[17], Xk[14], Xk[17], X0[14]))
     return 0
 
 
@@ -368,12 +373,13 @@ def attitude_rows(G0, G1, G2, r0, r1, r2, out, off):
 
 
 @njit
-def _write_output(X, order, tau, attitude, Y, row, tmp):
-    horner(X, order, tau, N_STATE if attitude else 6, tmp)
+def _write_output(X, order, tau, attitude, ncol, out, tmp):
+    """The state at ``t + tau`` (``ncol`` Taylor columns) into the output row ``out``."""
+    horner(X, order, tau, ncol, tmp)
     for i in range(6):
-        Y[row, i] = tmp[i]
+        out[i] = tmp[i]
     if attitude:
-        attitude_rows(tmp[0], tmp[1], tmp[2], tmp[6], tmp[7], tmp[8], Y[row], 6)
+        attitude_rows(tmp[0], tmp[1], tmp[2], tmp[6], tmp[7], tmp[8], out, 6)
 
 
 @njit
@@ -405,6 +411,7 @@ def integrate_uniform_taylor(y0, t_final, n_out, q, order, max_steps, Y, orders_
     the mean step.
     """
     attitude = y0.shape[0] > 6
+    ncol = 9 if attitude else 6  # Taylor columns carried: Gamma, omega (and the first row of R)
     X = np.zeros((order + 1, NCOL))
     tmp = np.empty(N_STATE)
     stats = np.zeros(5, dtype=np.int64)
@@ -435,9 +442,8 @@ def integrate_uniform_taylor(y0, t_final, n_out, q, order, max_steps, Y, orders_
         t_new = t_final if last else t + h
         while k_out < n_out and (k_out * dt_out <= t_new or (last and k_out == n_out - 1)):
             tau = (t_final if k_out == n_out - 1 else k_out * dt_out) - t
-            _write_output(X, order, tau, attitude, Y, k_out, tmp)
+            _write_output(X, order, tau, attitude, ncol, Y[k_out], tmp)
             k_out += 1
-        ncol = N_STATE if attitude else 6
         horner(X, order, h, ncol, tmp)
         for i in range(ncol):
             X[0, i] = tmp[i]
@@ -451,3 +457,139 @@ def integrate_uniform_taylor(y0, t_final, n_out, q, order, max_steps, Y, orders_
     stats[3] = status
     stats[4] = k_out
     return stats
+
+
+# ------------------------------------------------------------------------------------------------
+# Poincaré crossings: roots of the polynomial of c^T Gamma'
+# ------------------------------------------------------------------------------------------------
+N_INFO = 6  # as section.N_INFO: n_found, status, n_steps, 0, n_series_orders, 0
+G_ZERO = 1e-12
+
+
+@njit
+def _gpoly(X, order, c, gc):
+    """Coefficients of ``g(tau) = c^T Gamma'(t + tau)`` (degree order - 1) into ``gc``."""
+    for j in range(order):
+        gc[j] = (j + 1) * (c[0] * X[j + 1, 0] + c[1] * X[j + 1, 1] + c[2] * X[j + 1, 2])
+
+
+@njit
+def _geval(gc, order, x):
+    """g(x) and g'(x) by Horner."""
+    v = gc[order - 1]
+    d = 0.0
+    for j in range(order - 2, -1, -1):
+        d = d * x + v
+        v = v * x + gc[j]
+    return v, d
+
+
+@njit
+def polynomial_root(gc, order, h, ga, gb):
+    """The root in (0, h] of the polynomial g (``ga = g(0)``, ``gb = g(h)`` of opposite signs or ``gb == 0``):
+    Newton on the polynomial, kept inside a shrinking bracket (bisection when Newton leaves it)."""
+    if gb == 0.0:
+        return h
+    a = 0.0
+    b = h
+    fa = ga
+    x = h * ga / (ga - gb)  # regula falsi start
+    if not (x > a and x < b):
+        x = 0.5 * h
+    for _ in range(100):
+        v, d = _geval(gc, order, x)
+        if v == 0.0:
+            return x
+        if (v > 0.0) == (fa > 0.0):
+            a = x
+            fa = v
+        else:
+            b = x
+        xn = x - v / d if d != 0.0 else 0.5 * (a + b)
+        if not (xn > a and xn < b):
+            xn = 0.5 * (a + b)
+        if abs(xn - x) <= 2e-16 * abs(x) or b - a <= 2e-16 * b:
+            x = xn
+            break
+        x = xn
+    return x
+
+
+@njit
+def crossings_one_taylor(y0, q, c, order, n, t_max, max_gap, max_steps, X, gc, tmp, Yc, Tc, info):
+    """Integrate from the LP state ``y0`` (principal frame) and store the next ``n`` crossings of
+    ``{c^T Gamma' = 0, c^T (Gamma x Gamma') > 0}`` in ``Yc`` (n x 6) and ``Tc`` (the contract of
+    :func:`section.crossings_one`)."""
+    dim = y0.shape[0]  # 6 (run-time values: integer or boolean constants would compile specialisations)
+    attitude = dim > 6
+    for i in range(dim):
+        X[0, i] = y0[i]
+    for i in range(dim, N_STATE):
+        X[0, i] = 0.0
+    t = 0.0
+    t_last = 0.0
+    found = 0
+    n_steps = 0
+    status = OK
+    g_old = c[0] * (y0[1] * y0[5] - y0[2] * y0[4]) + c[1] * (y0[2] * y0[3] - y0[0] * y0[5]) \
+        + c[2] * (y0[0] * y0[4] - y0[1] * y0[3])
+    if abs(g_old) <= G_ZERO:
+        g_old = 0.0  # a seed on the section: its own root at t = 0 is not a crossing
+    while found < n:
+        if t >= t_max:
+            status = MAX_TIME
+            break
+        if t - t_last > max_gap:
+            status = NO_CROSSING
+            break
+        if n_steps >= max_steps:
+            status = MAX_STEPS
+            break
+        if not _all_finite(X):
+            status = NON_FINITE
+            break
+        coefficients(X, order, q, attitude)
+        h = step_size(X, order)
+        if not (h > 1e-14 * max(1.0, t)):
+            status = NON_FINITE if h != h else STEP_TOO_SMALL
+            break
+        h = min(h, t_max - t)
+        _gpoly(X, order, c, gc)
+        g_new, _d = _geval(gc, order, h)
+        if (g_old < 0.0 and g_new >= 0.0) or (g_old > 0.0 and g_new <= 0.0):
+            x = polynomial_root(gc, order, h, g_old, g_new)
+            horner(X, order, x, dim, tmp)
+            G0, G1, G2, w0, w1, w2 = tmp[0], tmp[1], tmp[2], tmp[3], tmp[4], tmp[5]
+            gw = G0 * w0 + G1 * w1 + G2 * w2
+            gg = G0 * G0 + G1 * G1 + G2 * G2
+            side = c[0] * (G0 * gw - w0 * gg) + c[1] * (G1 * gw - w1 * gg) + c[2] * (G2 * gw - w2 * gg)
+            if side > 0.0:
+                for i in range(dim):
+                    Yc[found, i] = tmp[i]
+                Tc[found] = t + x
+                t_last = Tc[found]
+                found += 1
+        horner(X, order, h, dim, tmp)
+        for i in range(dim):
+            X[0, i] = tmp[i]
+        t = t + h
+        g_old = g_new
+        n_steps += 1
+    info[0] = found
+    info[1] = status
+    info[2] = n_steps
+    info[3] = 0
+    info[4] = n_steps * order
+    info[5] = 0
+    return found
+
+
+@njit(nogil=True)
+def crossings_serial_taylor(Y0, q, c, order, n, t_max, max_gap, max_steps, Yout, T, info):
+    """:func:`crossings_one_taylor` for each row of ``Y0`` (m x 6); ``Yout`` (m x n x 6) receives the LP
+    states (principal frame), ``T`` (m x n) the times, ``info`` (m x N_INFO).  Releases the GIL."""
+    X = np.zeros((order + 1, NCOL))
+    gc = np.empty(order)
+    tmp = np.empty(N_STATE)
+    for k in range(Y0.shape[0]):
+        crossings_one_taylor(Y0[k], q, c, order, n, t_max, max_gap, max_steps, X, gc, tmp, Yout[k], T[k], info[k])
