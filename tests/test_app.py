@@ -137,15 +137,16 @@ def test_invalid_J_keeps_last_valid_body(app):
     V_before = np.array(sec.region.V)
     body.set_J(np.diag([1.0, 0.1, 0.1]), [0, 0, 0.3])  # J1 > J2 + J3: not realizable
     assert app.state.body is good
-    assert body.msg.kind == "error" and "not physically realizable" in body.msg.text
+    # the message sits right under the "use this J, ρ" button
+    assert body.J_msg.kind == "error" and "not physically realizable" in body.J_msg.text
     np.testing.assert_array_equal(np.array(sec.region.V), V_before)
     body.set_J(np.diag([0.3, 0.3, -0.1]), [0, 0, 0.3])  # not positive definite
-    assert app.state.body is good and "positive definite" in body.msg.text
+    assert app.state.body is good and "positive definite" in body.J_msg.text
     # a valid custom J is then accepted
     body.set_J(np.diag([0.3, 0.25, 0.1]), [0.0, 0.05, 0.3])
     assert app.state.body is not good
     np.testing.assert_allclose(app.state.pendulum.J, np.diag([0.3, 0.25, 0.1]))
-    assert body.msg.kind == "ok"
+    assert body.J_msg.kind == "ok" and body.J_msg.text == "custom J, ρ in use"
 
 
 def test_invalid_g_keeps_body_and_says_why_next_to_g(app):
@@ -468,3 +469,177 @@ def test_plotview_keeps_python_and_browser_copies_in_step():
     v._on_frontend_msg(v, {"event": "click", "x": 0.5, "y": -0.25, "curve": 0, "point": 3}, [])
     v._on_frontend_msg(v, {"event": "something else"}, [])
     assert got == [(0.5, -0.25, 0)]
+
+
+# ------------------------------------------------------------------------------------------------ issue 11
+def _dash(query, **kw):
+    from pendulum_explorer.app import Dashboard
+
+    d = Dashboard(prewarm=False, query=query, synchronous=True, **kw)
+    for p in d.panels.values():
+        if hasattr(p, "task"):
+            p.task.synchronous = True
+    return d
+
+
+def test_link_opens_the_section_with_a_trajectory():
+    """preset=paper_fig2&tab=section&E=2.03&launch=...: Fig. 2 (c)'s level (the paper's mu at E) and the seeds
+    launched one after the other."""
+    d = _dash("preset=paper_fig2&tab=section&E=2.03&launch=0.5,0.3;2.0,0.5")
+    assert d.state.body.name == "paper_fig2" and d.tabs.selected_index == 2
+    sec = d.panels["section"]
+    ref, _ = PoincareSection.from_paper_ic(presets.paper_fig2().pendulum, 2.03)
+    assert (sec.section.energy, sec.section.mu) == (2.03, pytest.approx(ref.mu, rel=1e-14))
+    assert [L.source for L in d.state.launches] == ["click", "click"]
+    np.testing.assert_allclose(d.state.launches[0].Gamma0, sphere_from_chart(0.5, 0.3), atol=1e-15)
+    assert all(len(L.crossings) == 500 for L in d.state.launches) and len(sec.crossing_traces()) == 2
+    assert d.msg.kind == "info" and "2 of 2 trajectories launched" in d.msg.text
+    assert d.guide.layout.display == "none"  # a link is a chosen view: no first-steps box
+
+
+@pytest.mark.parametrize("query, words", [
+    ("preset=paper_fig2&E=__import__('os').system('x')", "E must be a plain decimal number"),
+    ("tab=admin", "tab must be one of"),
+    ("J=1,0,0,0,0.1,0,0,0,0.1&rho=0,0,0.3", "not physically realizable"),
+    ("J=0.3,0,0,0,0.25,0,0,0,0.1&rho=0,0,1e-12", "|ρ| = 1e-12 m is outside the dashboard's range"),
+])
+def test_bad_link_gives_a_message_and_the_default_view(query, words):
+    d = _dash(query)
+    assert d.state.body.name == "paper_fig1" and d.tabs.selected_index == 0 and d.link.is_default
+    assert d.msg.kind == "error" and words in d.msg.text and "Showing the start view" in d.msg.text
+    assert "section" not in d.panels and d.state.launches == []
+
+
+def test_link_with_inaccessible_seed_and_level_says_so():
+    d = _dash("preset=paper_fig2&tab=section&E=2.03&launch=0.0,-0.5")
+    assert d.state.launches == [] and "0 of 1 trajectories launched" in d.msg.text
+    d = _dash("preset=paper_fig2&E=-50")
+    assert d.msg.kind == "error" and "This link's level cannot be shown" in d.msg.text
+    assert d.panels["section"].section.energy == 0.0  # the start level
+
+
+def test_build_app_reads_voila_query_string(monkeypatch):
+    monkeypatch.setenv("QUERY_STRING", "preset=planar&tab=equilibria&presenter=1")
+    d = build_app(prewarm=False)
+    assert d.state.body.name == "planar" and d.tabs.selected_index == 1
+    assert d.state.presenter and "pe-presenter" in d._dom_classes and d.presenter.value
+
+
+def test_copy_link_round_trip():
+    """The link of a view with a custom body, a level and trajectories opens the same view."""
+    d = _dash("")
+    body = d.panels["body"]
+    body.set_J(np.diag([0.3, 0.25, 0.1]) + 0.01 * (np.ones((3, 3)) - np.eye(3)), [0.0, 0.05, 0.3], m=2.0)
+    d.show("section")
+    sec = d.panels["section"]
+    for p in d.panels.values():
+        if hasattr(p, "task"):
+            p.task.synchronous = True
+    sec.E.value = 1.0
+    phi, z = _accessible_point(sec)
+    sec.launch_at(phi, z, n=100)
+    d._on_copy_link()
+    q = d.link_text.value
+    assert q.startswith("?") and "J=" in q and "m=2" in q and "tab=section" in q and "launch=" in q
+    d2 = _dash(q)
+    assert d2.link_problem is None
+    np.testing.assert_allclose(d2.state.pendulum.J, d.state.pendulum.J, rtol=1e-9)
+    np.testing.assert_allclose(d2.state.pendulum.rho, d.state.pendulum.rho, rtol=1e-9)
+    assert d2.state.pendulum.m == 2.0 and d2.tabs.selected_index == 2
+    s2 = d2.panels["section"].section
+    assert (s2.energy, s2.mu) == (1.0, pytest.approx(sec.section.mu, rel=1e-9))
+    np.testing.assert_allclose(d2.state.launches[0].Gamma0, d.state.launches[0].Gamma0, atol=2e-6)
+    # the page answers with the full URL: it is shown and the message says whether the copy worked
+    d.bridge._on_frontend_msg(d.bridge, {"event": "copied", "url": "http://h/voila/render/x.ipynb" + q, "ok": False}, [])
+    assert d.link_text.value.startswith("http://h/") and "did not allow copying" in d.msg.text
+
+
+def test_g_change_ignores_unapplied_J_edit():
+    """An invalid J typed but not applied does not block a change of g (it used to rebuild from the boxes)."""
+    d = _dash("")
+    body = d.panels["body"]
+    body.set_J(np.diag([0.3, 0.25, 0.1]), [0.0, 0.05, 0.3])
+    J_in_use = np.array(d.state.pendulum.J)
+    body.J["J11"].value = 5.0  # pending: J1 > J2 + J3, not applied
+    body.g.value = 3.71
+    assert d.state.pendulum.g == 3.71 and body.g_msg.kind == "ok"
+    np.testing.assert_array_equal(d.state.pendulum.J, J_in_use)
+    # the same for a custom shape with pending edits
+    body.custom.selected_index = 0
+    body._on_apply_shape()
+    body.dims[0].value = -1.0
+    body.g.value = 9.81
+    assert d.state.pendulum.g == 9.81 and body.g_msg.kind == "ok"
+
+
+def test_one_statement_of_the_body_in_use():
+    d = _dash("")
+    body = d.panels["body"]
+    assert "Fig. 1 elliptic cylinder (paper)" in d.body_in_use.value and body.preset.value == "paper_fig1"
+    body.preset.value = "planar"
+    body._on_apply_shape()
+    # the preset menu no longer names the rod while the custom shape is in use
+    assert body.preset.value is None and "custom elliptic_cylinder" in d.body_in_use.value
+    assert "Planar" not in d.body_in_use.value and "chosen by the Body tab" in d.body_in_use.value
+    body.preset.value = "lagrange_top"
+    assert "Symmetric (Lagrange) top" in d.body_in_use.value
+
+
+def test_body_change_from_section_is_announced():
+    d = _dash("")
+    d.show("section")
+    sec = d.panels["section"]
+    sec.task.synchronous = True
+    sec.paper_preset(2.03, n=60)
+    text = "Fig. 2 body (paper) (chosen by the Poincaré section's paper Fig. 2 presets)"
+    assert text in d.msg.text and d.msg.kind == "info"
+    body = d.panels["body"]
+    assert body.msg.kind == "info" and "Fig. 2 body (paper) in use (chosen by the Poincaré section" in body.msg.text
+    assert "the Poincaré section's paper Fig. 2 presets" in d.body_in_use.value
+
+
+@pytest.mark.parametrize("kind, words", [("box", "a dimension = 1e+09 m is outside"),
+                                         ("rho", "|ρ| = 1e-12 m is outside"),
+                                         ("mass", "the mass = 1e+06 kg is outside")])
+def test_implausible_bodies_are_refused_with_a_message(kind, words):
+    d = _dash("")
+    body = d.panels["body"]
+    good = d.state.body
+    if kind == "box":
+        body.shape_kind.value = "box"
+        for t in body.dims:
+            t.value = 1e9
+        body._on_apply_shape()
+        msg = body.shape_msg
+    elif kind == "mass":
+        body.mass.value = 1e6
+        body._on_apply_shape()
+        msg = body.shape_msg
+    else:
+        body.set_J(np.diag([0.3, 0.25, 0.1]), [0.0, 0.0, 1e-12])
+        msg = body.J_msg
+    assert d.state.body is good and msg.kind == "error" and words in msg.text
+
+
+def test_reset_returns_to_the_start_view():
+    d = _dash("preset=paper_fig2&tab=section&E=2.03&launch=0.5,0.3&presenter=1")
+    assert d.state.presenter and d.state.launches
+    d._on_reset()
+    assert d.reset_row.layout.display == "flex" and "clears 1 trajectory" in d.reset_question.value
+    assert d.state.body.name == "paper_fig2"  # nothing happens before the confirmation
+    d._on_reset_yes()
+    assert d.state.body.name == "paper_fig1" and d.state.launches == [] and d.tabs.selected_index == 0
+    assert not d.state.presenter and "pe-presenter" not in d._dom_classes and d.guide.layout.display == "flex"
+    assert d.panels["body"].preset.value == "paper_fig1" and d.panels["body"].g.value == 9.81
+    assert d.panels["section"].section.energy == 0.0
+
+
+def test_presenter_view_enlarges_figures():
+    d = _dash("")
+    body = d.panels["body"]
+    h = _fig(body.preview)["layout"]["height"]
+    d.presenter.value = True
+    assert "pe-presenter" in d._dom_classes
+    assert _fig(body.preview)["layout"]["height"] >= 1.4 * h
+    d.presenter.value = False
+    assert _fig(body.preview)["layout"]["height"] == h

@@ -7,12 +7,19 @@ only while visible); :func:`~.plotview.plotly_loader` makes the page load plotly
 """
 from __future__ import annotations
 
+import html
+import os
 import threading
 import time
 
 import ipywidgets as w
+import numpy as np
 
-from .common import Messages, limit_memory_arenas, log, report_error
+from .. import presets
+from ..poincare import chart_from_sphere
+from .common import Messages, body_title, guarded, limit_memory_arenas, log, report_error
+from .links import MAX_LAUNCH, ViewLink, build_query, parse_query
+from .pagebridge import PageBridge
 from .plotview import plotly_loader
 from .state import AppState
 
@@ -20,12 +27,29 @@ from .state import AppState
 PREWARM_DELAY = 6.0
 
 TABS = [("body", "Body"), ("equilibria", "Equilibria"), ("section", "Poincaré section"), ("motion", "Motion")]
+TAB_TITLES = dict(TABS)
 
 _CSS = """<style>
 .pe-app { font-size: 14px; }
 .pe-app .widget-tab > .p-TabBar .p-TabBar-tab, .pe-app .lm-TabBar-tab { min-width: 150px; font-size: 14px; }
 .pe-app .pe-about .widget-htmlmath { font-size: 14px; line-height: 1.4; }
+.pe-app .jupyter-widget-Collapse-header:focus-visible, .pe-app button:focus-visible, .pe-app input:focus-visible,
+.pe-app select:focus-visible { outline: 3px solid #0072B2; outline-offset: 1px; }
+.pe-app.pe-presenter { font-size: 20px; --jp-widgets-font-size: 20px; --jp-widgets-inline-height: 38px;
+  --jp-ui-font-size1: 20px; }
+.pe-app.pe-presenter .widget-label, .pe-app.pe-presenter .widget-label-basic, .pe-app.pe-presenter button,
+.pe-app.pe-presenter input, .pe-app.pe-presenter select, .pe-app.pe-presenter .widget-html-content,
+.pe-app.pe-presenter .pe-message div, .pe-app.pe-presenter .jupyter-widget-Collapse-header,
+.pe-app.pe-presenter .pe-about .widget-htmlmath, .pe-app.pe-presenter table { font-size: 20px !important; }
+.pe-app.pe-presenter .lm-TabBar-tab { font-size: 20px !important; min-height: 36px; }
+.pe-app.pe-presenter .widget-inline-hbox .widget-label { width: auto !important; min-width: 0; }
 </style>"""
+
+GUIDE = """<div class='pe-guide' style='background:#f4f8fb;border:1px solid #c9dced;border-radius:4px;padding:4px 10px;
+line-height:1.45'><b>First steps.</b> ① <b>Body</b>: pick a preset (or your own shape) — the picture shows how it
+hangs. ② <b>Equilibria</b>: the steady spins of that body; pick one and press “launch nearby”. ③ <b>Poincaré
+section</b>: click in the white region to start a motion and watch where it returns. ④ <b>Motion</b>: the body
+moving along the last trajectory. Every tab has an “About” box below (Tab and Enter open it).</div>"""
 
 
 def _panel_class(key):
@@ -44,11 +68,46 @@ def _panel_class(key):
     raise KeyError(key)
 
 
-class Dashboard(w.VBox):
-    """The app: a header and four tabs.  ``panel(key)`` builds a panel on demand (tests use it too)."""
+def body_from_link(link: ViewLink):
+    """The body a link asks for (None: the default body); ValueError for a J, rho that is not a body."""
+    g = 9.81 if link.g is None else link.g
+    if link.preset is not None:
+        return presets.get(link.preset, g=g)
+    if link.J is not None:
+        from ..bodies import Pendulum
+        from .body_panel import check_plausible_pendulum, equivalent_body
 
-    def __init__(self, body=None, prewarm=True):
+        J = [list(link.J[0:3]), list(link.J[3:6]), list(link.J[6:9])]
+        pend = Pendulum(J, list(link.rho), 1.0 if link.m is None else link.m, g)
+        check_plausible_pendulum(pend)
+        return equivalent_body(pend)
+    if link.g is not None:
+        return presets.get("paper_fig1", g=g)
+    return None
+
+
+class Dashboard(w.VBox):
+    """The app: a header (body in use, presenter view, link, reset) and four tabs.  ``panel(key)`` builds a panel
+    on demand (tests use it too).  ``query`` is a link's query string (see :mod:`.links`)."""
+
+    def __init__(self, body=None, prewarm=True, query=None, synchronous=False):
+        self.synchronous = synchronous  # tests: the link's section work runs inline
+        self.msg = Messages()
+        self.msg.add_class("pe-app-message")
+        self.link_problem = None
+        link = ViewLink()
+        try:
+            link = parse_query(query)
+            linked = body_from_link(link)
+            if linked is not None:
+                body = linked
+        except ValueError as exc:
+            link = ViewLink()
+            self.link_problem = str(exc)
+        self.link = link
         self.state = AppState(body)
+        if not link.is_default:
+            self.state.body_origin = "the link"
         self.panels = {}
         self.containers = {}
         for key, _title in TABS:
@@ -58,19 +117,203 @@ class Dashboard(w.VBox):
             self.containers[key] = box
         self.tabs = w.Tab(children=[self.containers[k] for k, _ in TABS], titles=[t for _, t in TABS])
         self.tabs.add_class("pe-tabs")
-        header = w.HTML(_CSS + "<div style='font-size:18px;font-weight:600;margin:2px 0 4px 2px'>"
-                        "Pendulum Explorer <span style='font-weight:400;font-size:14px;color:#555'>— the 3D "
-                        "pendulum: a rigid body on a fixed pivot in gravity</span></div>")
-        super().__init__([header, plotly_loader(), self.tabs], layout=w.Layout(width="100%"))
+        title = w.HTML(_CSS + "<div style='font-size:18px;font-weight:600;margin:2px 0 0 2px'>"
+                       "Pendulum Explorer <span style='font-weight:400;font-size:14px;color:#555'>— the 3D "
+                       "pendulum: a rigid body on a fixed pivot in gravity</span></div>")
+        # the one statement of the body in use, on every tab
+        self.body_in_use = w.HTML(layout=w.Layout(flex="1 1 auto", min_width="260px"))
+        self.body_in_use.add_class("pe-body-in-use")
+        self.presenter = w.ToggleButton(value=False, description="presenter view", icon="television",
+                                        tooltip="larger text and figures for a projector (link: presenter=1)",
+                                        layout=w.Layout(width="170px"))
+        self.presenter.add_class("pe-presenter-toggle")
+        self.copy_link = w.Button(description="copy link to this view", icon="link",
+                                  tooltip="a URL that opens the dashboard with this body, tab, level and seeds",
+                                  layout=w.Layout(width="210px"))
+        self.copy_link.add_class("pe-copy-link")
+        self.reset_btn = w.Button(description="reset", icon="refresh", tooltip="back to the start view",
+                                  layout=w.Layout(width="100px"))
+        self.reset_btn.add_class("pe-reset")
+        self.link_text = w.Text(description="link", layout=w.Layout(width="100%", display="none"),
+                                style={"description_width": "40px"})
+        self.link_text.add_class("pe-link-text")
+        self.reset_yes = w.Button(description="yes, reset", button_style="danger", layout=w.Layout(width="120px"))
+        self.reset_no = w.Button(description="keep my work", layout=w.Layout(width="140px"))
+        self.reset_yes.add_class("pe-reset-yes")
+        self.reset_question = w.HTML()
+        self.reset_row = w.HBox([self.reset_question, self.reset_yes, self.reset_no],
+                                layout=w.Layout(display="none", align_items="center"))
+        self.guide_close = w.Button(description="got it", layout=w.Layout(width="90px"))
+        self.guide = w.HBox([w.HTML(GUIDE, layout=w.Layout(flex="1 1 auto")), self.guide_close],
+                            layout=w.Layout(align_items="center",
+                                            display="flex" if link.is_default and not self.link_problem else "none"))
+        self.guide.add_class("pe-guide-box")
+        self.bridge = PageBridge()
+        toolbar = w.HBox([self.body_in_use, self.presenter, self.copy_link, self.reset_btn],
+                         layout=w.Layout(flex_flow="row wrap", align_items="center", width="100%"))
+        super().__init__([title, toolbar, self.link_text, self.reset_row, self.msg, self.guide, self.bridge,
+                          plotly_loader(), self.tabs], layout=w.Layout(width="100%"))
         self.add_class("pe-app")
+        self.presenter.observe(self._on_presenter, names="value")
+        self.copy_link.on_click(self._on_copy_link)
+        self.bridge.on_copied(self._on_copied)
+        self.reset_btn.on_click(self._on_reset)
+        self.reset_yes.on_click(self._on_reset_yes)
+        self.reset_no.on_click(lambda _b: self._hide_reset())
+        self.guide_close.on_click(lambda _b: setattr(self.guide.layout, "display", "none"))
+        self.state.observe("body", self._on_body)
+        self._show_body_in_use()
         self.panel("body")
         self.tabs.selected_index = 0
         self.tabs.observe(self._on_tab, names="selected_index")
         # requests between panels
         self.state.observe("show_section", lambda **kw: self.show("section"))
         self.state.observe("launch", self._on_launch)
+        if self.link_problem:
+            self.msg.error(f"This link could not be opened: {self.link_problem}. Showing the start view instead.")
+        else:
+            self._apply_link(link)
         if prewarm:
             threading.Thread(target=self._prewarm, name="pe-prewarm", daemon=True).start()
+
+    # ------------------------------------------------------------------ links
+    def _apply_link(self, link):
+        if link.presenter:
+            self.presenter.value = True
+        if link.tab is not None:
+            self.show(link.tab)
+        if link.E is None and not link.launch:
+            if not link.is_default:
+                self.msg.info(f"Opened from a link: {body_title(self.state.body)}"
+                              + (f", {TAB_TITLES[link.tab]} tab" if link.tab else "") + ".")
+            return
+        sec = self.panel("section")
+        if self.synchronous and hasattr(sec, "task"):
+            sec.task.synchronous = True
+        if self.synchronous:
+            self._link_section(sec, link)
+        else:
+            threading.Thread(target=self._link_section, args=(sec, link), name="pe-link", daemon=True).start()
+
+    def _link_section(self, sec, link):
+        """The section part of a link: the level, then the seeds one after the other."""
+        try:
+            if link.E is not None:
+                mu = link.mu if link.mu is not None else sec.default_mu(link.E)
+                try:
+                    sec.set_level(link.E, mu)
+                except ValueError as exc:
+                    self.msg.error(f"This link's level cannot be shown: {exc}")
+                    return
+            launched = 0
+            for phi, z in link.launch:
+                L = sec.launch_at(phi, z)
+                if L is not None:
+                    launched += 1
+                    sec.task.wait()
+            level = f"E = {sec.section.energy:.5g} J, μ = {sec.section.mu:.4g} kg m²/s"
+            text = f"Opened from a link: {body_title(self.state.body)}, section at {level}"
+            if link.launch:
+                text += f", {launched} of {len(link.launch)} trajectories launched"
+                if launched < len(link.launch):
+                    text += " (the others are not in the accessible region: see the section's message)"
+            self.msg.info(text + ".")
+        except Exception as exc:  # noqa: BLE001 - the page must stay usable
+            report_error(self.msg, exc, "opening the link")
+
+    def current_link(self) -> ViewLink:
+        """The view shown now, as a :class:`~.links.ViewLink` (what "copy link to this view" writes)."""
+        body = self.state.body
+        pend = body.pendulum
+        kw = {"tab": TABS[self.tabs.selected_index or 0][0], "presenter": self.state.presenter}
+        same_preset = body.name in presets.PRESETS and presets.get(body.name, g=pend.g).pendulum == pend
+        if same_preset:
+            kw["preset"] = body.name
+        else:
+            kw.update(J=tuple(float(x) for x in pend.J.ravel()), rho=tuple(float(x) for x in pend.rho),
+                      m=float(pend.m))
+        if pend.g != 9.81:
+            kw["g"] = float(pend.g)
+        sec = self.panels.get("section")
+        if sec is not None and getattr(sec, "section", None) is not None and self.state.E is not None:
+            kw.update(E=float(self.state.E), mu=float(self.state.mu))
+            seeds = []
+            for L in list(self.state.launches):
+                if L.E != self.state.E or L.mu != self.state.mu or L.body != body.name:
+                    continue
+                if L.source in ("click", "fill", "load") or not len(L.chart):
+                    phi, z = chart_from_sphere(np.asarray(L.Gamma0, float))
+                else:  # a seed off the section (paper preset, nearby): the same orbit through its first crossing
+                    phi, z = L.chart[0]
+                if abs(float(z)) < 1.0:
+                    seeds.append((float(phi), float(z)))
+            kw["launch"] = tuple(seeds[:MAX_LAUNCH])
+        return ViewLink(**kw)
+
+    @guarded(what="making the link")
+    def _on_copy_link(self, _b=None):
+        query = build_query(self.current_link())
+        base = self.bridge.base_url
+        self.link_text.value = (base + "?" + query) if base else "?" + query
+        self.link_text.layout.display = "flex"
+        self.bridge.copy(query)
+        n = len(self.current_link().launch)
+        self.msg.info("Link to this view below" + (f" ({n} trajectories as seeds)" if n else "")
+                      + "; copying it to the clipboard…")
+
+    def _on_copied(self, url, ok):
+        self.link_text.value = url
+        self.msg.ok("Link copied to the clipboard (also in the box above)." if ok else
+                    "The browser did not allow copying: select the link in the box above and copy it.")
+
+    # ------------------------------------------------------------------ presenter, body, reset
+    def _on_presenter(self, change):
+        on = bool(change["new"])
+        if on:
+            self.add_class("pe-presenter")
+        else:
+            self.remove_class("pe-presenter")
+        self.state.set_presenter(on)
+
+    def _show_body_in_use(self):
+        body = self.state.body
+        pend = body.pendulum
+        origin = self.state.body_origin
+        self.body_in_use.value = (
+            f"<div style='font-size:15px;padding:2px 4px'><b>Body in use:</b> {html.escape(body_title(body))} "
+            f"<span style='color:#555'>(m = {pend.m:g} kg, g = {pend.g:g} m/s²; chosen by "
+            f"{html.escape(origin, quote=False)})</span></div>")
+
+    def _on_body(self, body):
+        self._show_body_in_use()
+        origin = self.state.body_origin
+        if origin not in ("the Body tab", "reset", "the link", "the start view"):
+            self.msg.info(f"The body changed to {body_title(body)} (chosen by {origin}); the Body tab shows it.")
+
+    @guarded(what="resetting")
+    def _on_reset(self, _b=None):
+        n = len(self.state.launches)
+        self.reset_question.value = ("<span style='font-size:14px;margin-right:8px'>Back to the start view? "
+                                     + (f"This clears {n} trajector{'y' if n == 1 else 'ies'} and " if n else "This ")
+                                     + "resets the body, g and the presenter view.</span>")
+        self.reset_row.layout.display = "flex"
+
+    def _hide_reset(self):
+        self.reset_row.layout.display = "none"
+
+    @guarded(what="resetting")
+    def _on_reset_yes(self, _b=None):
+        self.reset()
+
+    def reset(self):
+        """The start view: the default body, its default section level, the Body tab, no presenter view."""
+        self._hide_reset()
+        self.presenter.value = False
+        self.link_text.layout.display = "none"
+        self.panel("body").reset()
+        self.show("body")
+        self.msg.ok("Back to the start view.")
+        self.guide.layout.display = "flex"
 
     def _prewarm(self):
         """While the user looks at the body panel: import what the other panels need and compute the default
@@ -124,10 +367,16 @@ class Dashboard(w.VBox):
             log.exception("opening tab %s", key)
 
 
-def build_app(body=None, prewarm=True):
-    """The dashboard widget (default body: the paper's Fig. 1 elliptic cylinder)."""
+def build_app(body=None, prewarm=True, query=None):
+    """The dashboard widget (default body: the paper's Fig. 1 elliptic cylinder).
+
+    ``query``: a link's query string (see :mod:`.links`); default: the ``QUERY_STRING`` environment variable,
+    which Voila sets to the page's query string in the kernel it starts.
+    """
     limit_memory_arenas()
-    return Dashboard(body, prewarm=prewarm)
+    if query is None:
+        query = os.environ.get("QUERY_STRING", "")
+    return Dashboard(body, prewarm=prewarm, query=query)
 
 
 __all__ = ["build_app", "Dashboard", "AppState"]

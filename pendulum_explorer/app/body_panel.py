@@ -39,6 +39,47 @@ homogeneous ellipsoid with the same inertia about the centre of mass (a sphere i
 """
 
 
+#: plausibility bounds of the dashboard (the library accepts any valid body; a class needs sensible ones)
+DIM_RANGE = (0.005, 100.0)       # m, every dimension of a custom shape
+MASS_RANGE = (0.001, 1e4)        # kg
+PIVOT_MAX = 100.0                # m, |pivot offset| of a custom shape
+RHO_RANGE = (1e-4, 100.0)        # m, |rho|: below 0.1 mm the body is (nearly) balanced
+J_RANGE = (1e-6, 1e6)            # kg m², principal moments
+G_MAX = 300.0                    # m/s² (the Sun's surface: 274)
+
+
+def _check_range(name, value, lo, hi, unit, why=""):
+    if not (lo <= value <= hi):
+        raise ValueError(f"{name} = {value:g} {unit} is outside the dashboard's range {lo:g} … {hi:g} {unit}"
+                         + (f" ({why})" if why else ""))
+
+
+def check_plausible_shape(dims, m, pivot):
+    """ValueError (naming the input and its range) for a custom shape a class cannot use: dimensions outside
+    5 mm … 100 m (a 1e9 m box vanishes from every picture), a mass outside 1 g … 10 t, a pivot > 100 m away."""
+    for d in dims:
+        _check_range("a dimension", float(d), *DIM_RANGE, "m")
+    _check_range("the mass", float(m), *MASS_RANGE, "kg")
+    off = float(np.linalg.norm(np.asarray(pivot, float)))
+    _check_range("the pivot's distance from the centre", off, 0.0, PIVOT_MAX, "m")
+
+
+def check_plausible_pendulum(pend):
+    """ValueError for a (J, rho, m, g) outside the dashboard's ranges: |rho| below 0.1 mm (a nearly balanced body:
+    1e-12 m would be shown as 0 and oscillate with periods of days) or above 100 m, principal moments outside
+    1e-6 … 1e6 kg m², a mass outside 1 g … 10 t, g above 300 m/s²."""
+    r = float(np.linalg.norm(pend.rho))
+    if r == 0.0:
+        raise BalancedPendulumError("ρ = 0 (the pivot is at the centre of mass): this dashboard needs a "
+                                    "body whose centre of mass differs from the pivot")
+    _check_range("|ρ|", r, *RHO_RANGE, "m", "the distance from the pivot to the centre of mass; below 0.1 mm the "
+                 "body is nearly balanced")
+    for x in pend.principal_moments:
+        _check_range("a principal moment of J", float(x), *J_RANGE, "kg m²")
+    _check_range("the mass", float(pend.m), *MASS_RANGE, "kg")
+    _check_range("g", float(pend.g), 1e-3, G_MAX, "m/s²")
+
+
 def _float_text(value, description, width="128px", step=0.01):
     # three in a row fit the 480 px control column (inside an accordion) without clipping the third
     return w.FloatText(value=value, description=description, step=step,
@@ -100,13 +141,15 @@ def body_summary_html(body):
 class BodyPanel:
     """Choose the body; the state's ``body`` event tells the other panels."""
 
+    _DEFAULTS = {"dims": (0.8, 0.2, 0.6), "pivot": (-0.4, 0.1, -0.3)}
+
     def __init__(self, state):
         self.state = state
         self.msg = Messages()
-        self.preset = w.Dropdown(options=PRESET_LABELS, value="paper_fig1", description="preset",
+        self.preset = w.Dropdown(options=PRESET_LABELS, value=None, description="preset",
                                  layout=w.Layout(width="340px"), style={"description_width": "60px"})
         self.preset.add_class("pe-preset")
-        self.g = w.FloatText(value=9.81, description="g [m/s²]", step=0.1, layout=w.Layout(width="170px"),
+        self.g = w.FloatText(value=float(state.pendulum.g), description="g [m/s²]", step=0.1, layout=w.Layout(width="170px"),
                              style={"description_width": "60px"})
         self.g.add_class("pe-g")
         self.g_msg = Messages()  # preset and g messages, right under those controls
@@ -120,6 +163,10 @@ class BodyPanel:
         for p in self.pivot:
             p.style.description_width = "20px"
         self.apply_shape = w.Button(description="use this shape", button_style="primary", icon="check")
+        self.shape_msg = Messages()  # custom shape and custom J messages, right under their buttons
+        self.shape_msg.layout.min_height = "0"
+        self.J_msg = Messages()
+        self.J_msg.layout.min_height = "0"
         self.apply_shape.add_class("pe-apply-shape")
         self.shape_kind.observe(self._on_kind, names="value")
         # custom J, rho
@@ -140,12 +187,12 @@ class BodyPanel:
         shape_box = w.VBox([self.shape_kind, _caption("dimensions [m]"), w.HBox(self.dims),
                             _caption("mass [kg]"), w.HBox([self.mass]),
                             _caption("pivot position from the body's centre [m]"), w.HBox(self.pivot),
-                            self.apply_shape])
+                            self.apply_shape, self.shape_msg])
         J_box = w.VBox([_caption("J, the inertia about the pivot [kg m²]"),
                         w.HBox([self.J["J11"], self.J["J22"], self.J["J33"]]),
                         w.HBox([self.J["J12"], self.J["J13"], self.J["J23"]]),
                         _caption("ρ, from the pivot to the centre of mass [m]"), w.HBox(self.rho),
-                        _caption("mass [kg]"), w.HBox([self.mass_J]), self.apply_J])
+                        _caption("mass [kg]"), w.HBox([self.mass_J]), self.apply_J, self.J_msg])
         self.custom = w.Accordion(children=[shape_box, J_box], titles=("custom shape", "custom J and ρ"))
         self.custom.selected_index = None
         controls = w.VBox([self.preset, self.g, self.g_msg, self.custom, self.msg, self.summary],
@@ -159,8 +206,11 @@ class BodyPanel:
         self.g.observe(self._on_g, names="value")
         self.apply_shape.on_click(self._on_apply_shape)
         self.apply_J.on_click(self._on_apply_J)
-        self._source = ("preset", "paper_fig1")
+        self._source = None
+        self._show_source(self.state.body)
+        self._fill_J(self.state.pendulum)
         self.state.observe("body", self._on_state_body)
+        self.state.observe("presenter", lambda on: self.refresh())
         self.refresh()
 
     # ------------------------------------------------------------------ actions
@@ -174,26 +224,34 @@ class BodyPanel:
         self.set_preset(change["new"])
 
     def set_preset(self, name):
+        if name is None:
+            return
         body = presets.get(name, g=self._g())
-        self._source = ("preset", name)
-        self._use(body, f"{PRESET_TITLES.get(name, name)} in use", self.g_msg)
+        self._use(body, f"{PRESET_TITLES.get(name, name)} in use", self.g_msg, kind="preset")
 
     @guarded(msg_attr="g_msg", what="changing g")
     def _on_g(self, change):
         try:
-            kind = self._source[0]
-            if kind == "preset":
-                body = presets.get(self._source[1], g=self._g())
-            elif kind == "shape":
-                body = self._shape_body()
-            else:
-                body = self._J_body()
-            self._use(body, f"g = {self._g():g} m/s²", self.g_msg)
+            body = self._with_g(self.state.body, self._g())
+            self._use(body, f"g = {self._g():g} m/s²", self.g_msg, kind=self._source[0])
         except ValueError as exc:
             # the body in use keeps its g, and the box shows it again
             g_in_use = self.state.pendulum.g
             self._set_quietly(self.g, g_in_use, self._on_g)
             raise ValueError(f"{exc}. g stays at {g_in_use:g} m/s².") from None
+
+    def _with_g(self, body, g):
+        """The body in use with another g: rebuilt from what is in use (its preset, its shape or its J and rho),
+        never from edits in the custom boxes that were not applied."""
+        if g > 0:  # (g <= 0: the model's own message)
+            _check_range("g", g, 1e-3, G_MAX, "m/s²")
+        if body.name in presets.PRESETS and presets.get(body.name, g=body.pendulum.g).pendulum == body.pendulum:
+            return presets.get(body.name, g=g)
+        shape = body.shape or {}
+        if shape.get("kind") in ("elliptic_cylinder", "box", "ellipsoid"):
+            return build_body(shape["kind"], shape["dims"], m=shape["m"], pivot=shape["pivot"], g=g, name=body.name)
+        pend = body.pendulum
+        return equivalent_body(Pendulum(pend.J, pend.rho, pend.m, g), name=body.name)
 
     @staticmethod
     def _set_quietly(widget, value, handler):
@@ -203,22 +261,21 @@ class BodyPanel:
         finally:
             widget.observe(handler, names="value")
 
-    @guarded(what="building the custom shape")
+    @guarded(msg_attr="shape_msg", what="building the custom shape")
     def _on_apply_shape(self, _b=None):
         body = self._shape_body()
-        self._source = ("shape", None)
-        self._use(body, "custom shape in use")
+        self._use(body, "custom shape in use", self.shape_msg, kind="shape")
 
-    @guarded(what="building the custom J, rho")
+    @guarded(msg_attr="J_msg", what="building the custom J, rho")
     def _on_apply_J(self, _b=None):
         body = self._J_body()
-        self._source = ("J", None)
-        self._use(body, "custom J, ρ in use")
+        self._use(body, "custom J, ρ in use", self.J_msg, kind="J")
 
     def _g(self):
         return float(self.g.value)
 
     def _shape_body(self):
+        check_plausible_shape([d.value for d in self.dims], self.mass.value, [p.value for p in self.pivot])
         return build_body(self.shape_kind.value, [d.value for d in self.dims], m=self.mass.value,
                           pivot=[p.value for p in self.pivot], g=self._g(), name=f"custom {self.shape_kind.value}")
 
@@ -226,6 +283,7 @@ class BodyPanel:
         v = {k: t.value for k, t in self.J.items()}
         J = [[v["J11"], v["J12"], v["J13"]], [v["J12"], v["J22"], v["J23"]], [v["J13"], v["J23"], v["J33"]]]
         pend = Pendulum(J, [r.value for r in self.rho], self.mass_J.value, self._g())
+        check_plausible_pendulum(pend)
         return equivalent_body(pend)
 
     def set_J(self, J, rho, m=1.0):
@@ -239,28 +297,60 @@ class BodyPanel:
         self.mass_J.value = float(m)
         self._on_apply_J()
 
-    def _use(self, body, note, msg=None):
+    def _use(self, body, note, msg=None, kind="preset"):
         if body.pendulum.is_balanced:
             # accepted by the model, but equilibria/section need rho != 0: keep the last valid body
             raise BalancedPendulumError("ρ = 0 (the pivot is at the centre of mass): this dashboard needs a "
                                         "body whose centre of mass differs from the pivot")
+        check_plausible_pendulum(body.pendulum)
         msg = self.msg if msg is None else msg
-        for m in (self.msg, self.g_msg):  # one message at a time: no stale error beside another control
-            if m is not msg:
-                m.clear()
+        self._clear_messages()
         msg.ok(note)
-        self.state.set_body(body)
+        self._applying = kind
+        try:
+            self.state.set_body(body, origin="the Body tab")
+        finally:
+            self._applying = None
+
+    def _clear_messages(self):
+        """One message at a time: no stale error beside another control."""
+        for m in (self.msg, self.g_msg, self.shape_msg, self.J_msg):
+            m.clear()
+
+    def _show_source(self, body, kind=None):
+        """The controls name the body in use: its preset in the menu (no preset named for a custom body), its g."""
+        is_preset = body.name in presets.PRESETS and kind in (None, "preset") and \
+            presets.get(body.name, g=body.pendulum.g).pendulum == body.pendulum
+        if kind is None:
+            kind = "preset" if is_preset else ("shape" if (body.shape or {}).get("kind") in
+                                              ("elliptic_cylinder", "box", "ellipsoid") else "J")
+        self._source = (kind, body.name if is_preset else None)
+        self._set_quietly(self.preset, body.name if is_preset else None, self._on_preset)
+        self._set_quietly(self.g, float(body.pendulum.g), self._on_g)
 
     def _on_state_body(self, body):
-        if body.name in presets.PRESETS and self.preset.value != body.name:
-            self.preset.unobserve(self._on_preset, names="value")
-            try:
-                self.preset.value = body.name
-                self._source = ("preset", body.name)
-            finally:
-                self.preset.observe(self._on_preset, names="value")
+        kind = getattr(self, "_applying", None)
+        self._show_source(body, kind)
+        if kind is None:  # chosen elsewhere (another tab, a link, reset): say so here
+            self._clear_messages()
+            self.msg.info(f"{body_title(body)} in use (chosen by {self.state.body_origin})")
         self._fill_J(body.pendulum)
         self.refresh()
+
+    def reset(self):
+        """The start view's body (Fig. 1, g = 9.81) and the custom boxes' start values, boxes closed."""
+        defaults = BodyPanel._DEFAULTS
+        self.shape_kind.value = "elliptic_cylinder"
+        for t, v in zip(self.dims, defaults["dims"]):
+            t.value = v
+        self.mass.value = 1.0
+        for t, v in zip(self.pivot, defaults["pivot"]):
+            t.value = v
+        self.custom.selected_index = None
+        self._set_quietly(self.g, 9.81, self._on_g)
+        body = presets.paper_fig1()
+        self._clear_messages()
+        self.state.set_body(body, origin="reset")
 
     def _fill_J(self, pend):
         """The custom J, rho boxes start from the body in use (an edit changes that body, not an old one)."""
@@ -275,4 +365,5 @@ class BodyPanel:
     def refresh(self):
         body = self.state.body
         self.summary.value = body_summary_html(body)
-        show_figure(self.preview, body_preview_figure(body, title=body_title(body)))
+        self.preview.layout.min_height = f"{self.state.size(380)}px"
+        show_figure(self.preview, body_preview_figure(body, title=body_title(body), height=self.state.size(380)))

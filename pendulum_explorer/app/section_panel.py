@@ -136,19 +136,22 @@ class SectionPanel:
 
     # ================================================================== level (E, mu)
     def _default_level(self):
-        pend = self.state.pendulum
         if self.state.E is not None:
             return self.state.E, self.state.mu
         if self.state.body.name == "paper_fig2":
             E = 0.0
         else:  # halfway between the hanging and the inverted energy
             E = 0.0
+        return E, self.default_mu(E)
+
+    def default_mu(self, E):
+        """The mu of the start level at energy E (the paper's R0 = I, omega0 = c[1,1,1]; 0 without a real c)."""
+        pend = self.state.pendulum
         try:
             _G0, w0, _c = paper_initial_state(pend, E)
-            mu = float(w0 @ pend.J @ np.array([0.0, 0.0, 1.0]))
+            return float(w0 @ pend.J @ np.array([0.0, 0.0, 1.0]))
         except PendulumError:
-            mu = 0.0
-        return E, mu
+            return 0.0
 
     def mu_bound(self, E):
         """|mu| below this is necessary for a non-empty section at energy E (V_mu >= mu^2 / 2 J1 - m g |rho|)."""
@@ -530,15 +533,15 @@ class SectionPanel:
             body = presets.paper_fig2()
         sec, (G0, w0) = PoincareSection.from_paper_ic(body.pendulum, E)
         # the seed's energy equals E to rounding; a new body is drawn at this level at once (not at its default)
-        self._set_body_and_level(body, float(E), sec.mu)
+        self._set_body_and_level(body, float(E), sec.mu, origin="the Poincaré section's paper Fig. 2 presets")
         return self.launch_seed((G0, w0), source="paper", n=n)
 
-    def _set_body_and_level(self, body, E, mu):
+    def _set_body_and_level(self, body, E, mu, origin="a loaded session"):
         """Use ``body`` (if it is not the current one) and show the section at (E, mu): one chart, not two."""
         if body is not self.state.body:
             self._level_after_body = (E, mu)
             try:
-                self.state.set_body(body)
+                self.state.set_body(body, origin=origin)
             finally:
                 self._level_after_body = None
             if self.section is not None and (self.section.energy, self.section.mu) == (E, mu) and \

@@ -29,12 +29,21 @@ class Launch:
     omega0: np.ndarray | None = None
 
 
+#: how much larger figures are drawn in the presenter view
+PRESENTER_SCALE = 1.45
+
+
 class AppState:
-    """One small object the panels share.  Events: ``body``, ``energy`` (E/mu changed), ``launch`` (a new
-    trajectory to show in the motion panel), ``section`` (a request to show (E, mu) in the section panel)."""
+    """One small object the panels share.  Events: ``body`` (a new body; ``state.body_origin`` says which
+    control chose it), ``launch`` (a new trajectory to show in the motion panel), ``section_level`` (a request to
+    show (E, mu) in the section panel), ``show_section``, ``presenter`` (the presenter view switched)."""
 
     def __init__(self, body=None):
         self.body = body if body is not None else presets.paper_fig1()
+        #: which control chose the body in use (e.g. "the Body tab", "a link", "the section's Fig. 2 presets")
+        self.body_origin = "the start view"
+        #: the presenter view (larger text, figures and markers) is on
+        self.presenter = False
         self.E = None
         self.mu = 0.0
         self.launches: list[Launch] = []
@@ -62,12 +71,24 @@ class AppState:
             except Exception:  # noqa: BLE001 - one panel's failure must not break the others
                 log.exception("listener of %r failed", event)
 
-    def set_body(self, body):
+    def set_body(self, body, origin=None):
+        """Use ``body``; ``origin`` names the control that chose it (announced on every tab)."""
         with self.lock:
             self.body = body
+            self.body_origin = origin or "another tab"
             self.launches = []
             self.selected = None
         self.emit("body", body=body)
+
+    def set_presenter(self, on):
+        on = bool(on)
+        if on != self.presenter:
+            self.presenter = on
+            self.emit("presenter", on=on)
+
+    def size(self, px):
+        """A figure size in pixels for the current view (larger in the presenter view)."""
+        return int(round(px * (PRESENTER_SCALE if self.presenter else 1.0)))
 
     def equilibria(self):
         """The equilibria of the current body (computed once per body; thread-safe)."""

@@ -1,0 +1,210 @@
+"""Deep links: a URL query string <-> the view of the dashboard it opens.  No widgets here.
+
+Parameters (all optional)::
+
+    preset     one of the preset names (paper_fig1, paper_fig2, lagrange_top, planar)
+    tab        body | equilibria | section | motion
+    E, mu      the section level [J], [kg m²/s] (mu without E is refused; E without mu: the panel's default mu)
+    J, rho     a custom body: 9 numbers (row by row) and 3 numbers, comma separated, both or neither
+    m, g       mass [kg] and gravity [m/s²] of the custom body / g of the preset
+    launch     section seeds as (φ, Γ₃) pairs: ``launch=0.5,0.3;1.2,-0.1`` (at most 20 pairs)
+    presenter  1 | 0 (larger text and figures, for a projector)
+
+Voila passes the page's query string to the kernel in the ``QUERY_STRING`` environment variable.
+
+The parser reads names and numbers only: every size is bounded before anything is split, numbers must match a
+plain decimal pattern (no ``nan``, ``inf``, hex or expressions) and lie in a stated range, names must be known.
+Nothing is evaluated.  Any problem gives :class:`LinkError` naming the parameter and its valid form; the
+dashboard then shows the message and the default view.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from urllib.parse import quote, unquote_plus
+
+#: the dashboard's tabs, in order (keys used by ``tab=``)
+TAB_KEYS = ("body", "equilibria", "section", "motion")
+#: the presets a link may name (kept equal to ``presets.PRESETS`` by a test)
+PRESET_NAMES = ("paper_fig1", "paper_fig2", "lagrange_top", "planar")
+
+MAX_QUERY = 2000      # characters of the whole query string
+MAX_VALUE = 600       # characters of one value
+MAX_PARAMS = 12       # parameters in one link
+MAX_LAUNCH = 20       # launch pairs
+NUMBER = re.compile(r"[+-]?(?:\d{1,12}(?:\.\d{0,17})?|\.\d{1,17})(?:[eE][+-]?\d{1,3})?")
+NAME = re.compile(r"[A-Za-z_]{1,20}")
+
+#: (lower, upper) bound of every scalar parameter
+BOUNDS = {"E": (-1e6, 1e6), "mu": (-1e6, 1e6), "J": (-1e6, 1e6), "rho": (-1e3, 1e3), "m": (1e-6, 1e6),
+          "g": (1e-3, 1e3), "phi": (-math.pi - 1e-5, math.pi + 1e-5), "Gamma3": (-1.0, 1.0)}
+KNOWN = ("preset", "tab", "E", "mu", "J", "rho", "m", "g", "launch", "presenter")
+
+
+class LinkError(ValueError):
+    """A link parameter that is not understood (the message names it and its valid form)."""
+
+
+@dataclass(frozen=True)
+class ViewLink:
+    """The view a link asks for; ``None`` / empty means "as the dashboard starts"."""
+
+    preset: str | None = None
+    tab: str | None = None
+    E: float | None = None
+    mu: float | None = None
+    J: tuple[float, ...] | None = None
+    rho: tuple[float, ...] | None = None
+    m: float | None = None
+    g: float | None = None
+    launch: tuple[tuple[float, float], ...] = field(default_factory=tuple)
+    presenter: bool = False
+
+    @property
+    def is_default(self) -> bool:
+        return self == ViewLink()
+
+
+def _number(text: str, name: str) -> float:
+    text = text.strip()
+    if not NUMBER.fullmatch(text):
+        raise LinkError(f"{name} must be a plain decimal number; got {_show(text)}")
+    x = float(text)
+    lo, hi = BOUNDS[name]
+    if not (math.isfinite(x) and lo <= x <= hi):
+        raise LinkError(f"{name} must lie in [{lo:g}, {hi:g}]; got {_show(text)}")
+    return x
+
+
+def _numbers(text: str, name: str, count: int) -> tuple[float, ...]:
+    parts = text.split(",")
+    if len(parts) != count:
+        raise LinkError(f"{name} takes {count} comma-separated numbers; got {len(parts)}")
+    return tuple(_number(p, name) for p in parts)
+
+
+def _show(text: str, n: int = 40) -> str:
+    """A value quoted for a message: printable characters only, at most ``n``."""
+    clean = "".join(c if c.isprintable() else "?" for c in text[:n])
+    return repr(clean + ("…" if len(text) > n else ""))
+
+
+def parse_query(query: str | None) -> ViewLink:
+    """The :class:`ViewLink` of a URL query string (with or without the leading ``?``).
+
+    Parameters
+    ----------
+    query : str or None
+        E.g. ``"preset=paper_fig2&tab=section&E=2.03&launch=0.5,0.3"``; ``None`` or ``""`` is the default view.
+
+    Returns
+    -------
+    ViewLink
+
+    Raises
+    ------
+    LinkError
+        Unknown or repeated parameter, a value that is not of its form or out of its range, sizes beyond the
+        bounds (query ≤ 2000 characters, ≤ 12 parameters, ≤ 20 launch pairs).
+    """
+    if query is None:
+        return ViewLink()
+    if not isinstance(query, str):
+        raise LinkError("the link's query must be text")
+    if len(query) > MAX_QUERY:
+        raise LinkError(f"the link is too long ({len(query)} characters; at most {MAX_QUERY})")
+    query = query[1:] if query.startswith("?") else query
+    items = [p for p in query.split("&") if p]
+    if len(items) > MAX_PARAMS:
+        raise LinkError(f"the link has {len(items)} parameters; at most {MAX_PARAMS}")
+    raw: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = unquote_plus(name)
+        if not NAME.fullmatch(name) or name not in KNOWN:
+            raise LinkError(f"unknown link parameter {_show(name)}; known: {', '.join(KNOWN)}")
+        if not sep:
+            raise LinkError(f"link parameter {name} has no value ({name}=…)")
+        if name in raw:
+            raise LinkError(f"link parameter {name} is given twice")
+        value = unquote_plus(value)
+        if len(value) > MAX_VALUE:
+            raise LinkError(f"the value of {name} is too long ({len(value)} characters)")
+        raw[name] = value
+    kw: dict = {}
+    if "preset" in raw:
+        if raw["preset"] not in PRESET_NAMES:
+            raise LinkError(f"preset must be one of {', '.join(PRESET_NAMES)}; got {_show(raw['preset'])}")
+        kw["preset"] = raw["preset"]
+    if "tab" in raw:
+        if raw["tab"] not in TAB_KEYS:
+            raise LinkError(f"tab must be one of {' | '.join(TAB_KEYS)}; got {_show(raw['tab'])}")
+        kw["tab"] = raw["tab"]
+    for name in ("E", "mu", "m", "g"):
+        if name in raw:
+            kw[name] = _number(raw[name], name)
+    if "J" in raw:
+        kw["J"] = _numbers(raw["J"], "J", 9)
+    if "rho" in raw:
+        kw["rho"] = _numbers(raw["rho"], "rho", 3)
+    if ("J" in kw) != ("rho" in kw):
+        raise LinkError("a custom body needs both J (9 numbers) and rho (3 numbers)")
+    if "J" in kw and "preset" in kw:
+        raise LinkError("give either preset or J and rho, not both")
+    if "m" in kw and "J" not in kw:
+        raise LinkError("m belongs to a custom body (J and rho)")
+    if "mu" in kw and "E" not in kw:
+        raise LinkError("mu needs E (the section level is the pair E, mu)")
+    if "launch" in raw:
+        pairs = [p for p in raw["launch"].split(";") if p.strip()]
+        if not pairs:
+            raise LinkError("launch needs at least one φ,Γ₃ pair")
+        if len(pairs) > MAX_LAUNCH:
+            raise LinkError(f"launch has {len(pairs)} pairs; at most {MAX_LAUNCH}")
+        out = []
+        for p in pairs:
+            xy = p.split(",")
+            if len(xy) != 2:
+                raise LinkError(f"each launch seed is one pair φ,Γ₃ (pairs separated by ';'); got {_show(p)}")
+            out.append((_number(xy[0], "phi"), _number(xy[1], "Gamma3")))
+        kw["launch"] = tuple(out)
+    if "presenter" in raw:
+        v = raw["presenter"].strip().lower()
+        if v not in ("0", "1", "true", "false"):
+            raise LinkError(f"presenter must be 1 or 0; got {_show(raw['presenter'])}")
+        kw["presenter"] = v in ("1", "true")
+    return ViewLink(**kw)
+
+
+def _num_text(x: float, digits: int = 10) -> str:
+    return f"{float(x):.{digits}g}"
+
+
+def build_query(link: ViewLink) -> str:
+    """The query string (without ``?``) that :func:`parse_query` reads back as ``link`` (numbers to 10
+    significant digits; launch seeds to 6)."""
+    parts = []
+    if link.preset is not None:
+        parts.append(("preset", link.preset))
+    if link.J is not None:
+        parts.append(("J", ",".join(_num_text(x) for x in link.J)))
+        parts.append(("rho", ",".join(_num_text(x) for x in link.rho)))
+        if link.m is not None:
+            parts.append(("m", _num_text(link.m)))
+    if link.g is not None:
+        parts.append(("g", _num_text(link.g)))
+    if link.tab is not None:
+        parts.append(("tab", link.tab))
+    if link.E is not None:
+        parts.append(("E", _num_text(link.E)))
+        if link.mu is not None:
+            parts.append(("mu", _num_text(link.mu)))
+    if link.launch:
+        parts.append(("launch", ";".join(f"{p:.6f},{z:.6f}" for p, z in link.launch[:MAX_LAUNCH])))
+    if link.presenter:
+        parts.append(("presenter", "1"))
+    return "&".join(f"{k}={quote(v, safe=',;.-+_')}" for k, v in parts)
+
+
+__all__ = ["ViewLink", "LinkError", "parse_query", "build_query", "TAB_KEYS", "PRESET_NAMES"]

@@ -1,0 +1,81 @@
+"""Deep links (issue 11): the query-string parser, without widgets."""
+import math
+
+import pytest
+
+from pendulum_explorer import presets
+from pendulum_explorer.app.links import (MAX_QUERY, PRESET_NAMES, TAB_KEYS, LinkError, ViewLink, build_query,
+                                         parse_query)
+
+
+def test_presets_and_tabs_match_the_dashboard():
+    assert set(PRESET_NAMES) == set(presets.PRESETS)
+    from pendulum_explorer.app import TABS
+
+    assert TAB_KEYS == tuple(k for k, _ in TABS)
+
+
+def test_full_link_parses():
+    link = parse_query("?preset=paper_fig2&tab=section&E=2.03&launch=0.5,0.3;-1.25,-0.1&presenter=1")
+    assert link == ViewLink(preset="paper_fig2", tab="section", E=2.03, launch=((0.5, 0.3), (-1.25, -0.1)),
+                            presenter=True)
+    custom = parse_query("J=0.3,0,0,0,0.25,0,0,0,0.1&rho=0,0.05,0.3&m=2&g=3.71&E=-1.5e0&mu=0.2")
+    assert custom.J == (0.3, 0, 0, 0, 0.25, 0, 0, 0, 0.1) and custom.rho == (0, 0.05, 0.3)
+    assert (custom.m, custom.g, custom.E, custom.mu) == (2.0, 3.71, -1.5, 0.2)
+    # percent-encoded separators are decoded once
+    assert parse_query("launch=0.5%2C0.3%3B1%2C0").launch == ((0.5, 0.3), (1.0, 0.0))
+
+
+@pytest.mark.parametrize("q", [None, "", "?", "&&"])
+def test_empty_is_default(q):
+    assert parse_query(q).is_default
+
+
+@pytest.mark.parametrize("q, words", [
+    ("preset=__import__('os')", "preset must be one of"),
+    ("tab=settings", "tab must be one of body | equilibria | section | motion"),
+    ("E=1e400", "E must lie in"),
+    ("E=nan", "plain decimal number"),
+    ("E=inf", "plain decimal number"),
+    ("E=0x10", "plain decimal number"),
+    ("E=2*3", "plain decimal number"),
+    ("E=1_000", "plain decimal number"),
+    ("mu=0.1", "mu needs E"),
+    ("J=1,0,0,0,1,0,0,0", "J takes 9 comma-separated numbers; got 8"),
+    ("J=1,0,0,0,1,0,0,0,1", "both J (9 numbers) and rho"),
+    ("preset=planar&J=1,0,0,0,1,0,0,0,1&rho=0,0,1", "either preset or J"),
+    ("rho=0,0,1e9&J=1,0,0,0,1,0,0,0,1", "rho must lie in"),
+    ("launch=0.5", "one pair"),
+    ("launch=0.5,1.5", "Gamma3 must lie in [-1, 1]"),
+    ("launch=" + ";".join(["0,0"] * 21), "at most 20"),
+    ("presenter=yes", "presenter must be 1 or 0"),
+    ("E=1&E=2", "given twice"),
+    ("evil=1", "unknown link parameter"),
+    ("E", "has no value"),
+    ("<script>=1", "unknown link parameter"),
+    ("a=1&" * 13, "at most 12"),
+    ("E=" + "1" * 700, "too long"),
+    ("x" * (MAX_QUERY + 1), "too long"),
+])
+def test_bad_links_name_the_problem(q, words):
+    with pytest.raises(LinkError, match=None) as err:
+        parse_query(q)
+    assert words in str(err.value)
+    assert isinstance(err.value, ValueError)
+
+
+def test_message_shows_a_bounded_printable_value():
+    with pytest.raises(LinkError) as err:
+        parse_query("preset=" + "%0A" * 50 + "x" * 500)
+    text = str(err.value)
+    assert "\n" not in text and len(text) < 200
+
+
+def test_round_trip():
+    link = ViewLink(J=(0.3, 0.01, 0, 0.01, 0.25, 0, 0, 0, 0.1), rho=(0, 0.05, 0.3), m=1.5, g=9.81, tab="section",
+                    E=1.234567, mu=-0.5, launch=((math.pi, 1.0), (-math.pi, -0.999999)), presenter=True)
+    back = parse_query(build_query(link))
+    assert back.J == link.J and back.rho == link.rho and (back.m, back.g, back.E, back.mu) == (1.5, 9.81, 1.234567, -0.5)
+    assert back.tab == "section" and back.presenter
+    assert [(round(p, 6), z) for p, z in back.launch] == [(3.141593, 1.0), (-3.141593, -0.999999)]
+    assert parse_query(build_query(ViewLink(preset="planar", tab="motion"))) == ViewLink(preset="planar", tab="motion")
