@@ -643,3 +643,39 @@ def test_presenter_view_enlarges_figures():
     assert _fig(body.preview)["layout"]["height"] >= 1.4 * h
     d.presenter.value = False
     assert _fig(body.preview)["layout"]["height"] == h
+
+
+def test_equilibria_in_words_and_nearby_on_stable_L2_is_interpretable():
+    """The menu names points and families in words, the 'along' slider says where on the family it is (alpha),
+    and 'launch nearby' on a stable L2 point shows the chart around the point (its crossings in view, not one
+    dot on a grey page) and says what happened."""
+    d = _dash("")
+    d.show("equilibria")
+    eqp = d.panels["equilibria"]
+    eqp.task.synchronous = True
+    eqp.compute()
+    labels = [o[0] for o in eqp.family.options]
+    assert labels[:3] == ["hanging at rest (straight down)", "inverted at rest (balanced upside down)",
+                          "Eq. 38 spin (where L1 passes through α = ±∞)"]
+    assert "L2: steady spins, α 0 … 2.23; one end is the body hanging at rest (α = 0)" in labels
+    assert not any("isolated" in t or "spin +" in t for t in labels)
+    eqp.family.value = dict(eqp.family.options)[labels[0]]
+    assert "stable: a small push only makes it wobble (elliptic-elliptic)" in eqp.details.value
+    eqp.family.value = [v for t, v in eqp.family.options if t.startswith("L2")][0]
+    p = eqp.selected()
+    assert p.family == "L2" and p.stability == "elliptic-elliptic"
+    assert f"point {eqp.index.value + 1} of 218 along L2: α = {p.alpha:.4g}" in eqp.along_info.value
+    d.panels.get("section") or d.panel("section")
+    d.panels["section"].task.synchronous = True
+    E, mu = eqp.launch_nearby()
+    sec = d.panels["section"]
+    assert sec.region.area_fraction < 0.05 and d.tabs.selected_index == 2
+    L = d.state.launches[-1]
+    assert L.source == "nearby" and len(L.crossings) == 500
+    lay = _fig(sec.chart)["layout"]
+    (x0, x1), (z1, z0) = lay["xaxis"]["range"], lay["yaxis"]["range"]
+    assert x1 - x0 < 1.0 and z1 - z0 < 0.5  # zoomed onto the point (the whole chart is 2 pi x 2)
+    phi, z = chart_from_sphere(L.crossings)
+    assert np.all((x0 < phi) & (phi < x1) & (z0 < z) & (z < z1))  # every crossing in view
+    assert eqp.msg.kind == "ok" and "It is stable, so the motion stays close to it" in eqp.msg.text
+    assert "reset axes" in eqp.msg.text

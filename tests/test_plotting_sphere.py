@@ -109,3 +109,31 @@ def test_energy_momentum_figure(eq1):
     assert (cur.x[0], cur.y[0]) == (0.5, -1.0)
     hang = [t for t in fig.data if t.name == "hanging"][0]
     assert hang.y[0] == pytest.approx(eq1.hanging.energy)
+
+
+def test_families_labelled_on_both_figures_in_matching_colours():
+    """Issue 11: L1-L4 named on the sphere and on the energy-momentum diagram, each in one colour on both, at the
+    same equilibrium (the same family index); the isolated points named in words; no sphere tick labels (the
+    two axes' "-1" met at a corner as "-1-1")."""
+    from pendulum_explorer.plotting.sphere import default_e_max, family_label_index
+
+    eq = equilibria(paper_fig1().pendulum)
+    sph = equilibria_sphere_figure(eq)
+    em = energy_momentum_figure(eq)
+    a3 = {a.text.removeprefix("<b>").removesuffix("</b>"): a for a in sph.layout.scene.annotations}
+    a2 = {a.text.removeprefix("<b>").removesuffix("</b>"): a for a in em.layout.annotations}
+    assert {"L1", "L2", "L3", "L4"} <= set(a3) and set(a2) == {"L1", "L2", "L3", "L4"}
+    assert {"hanging", "inverted", "Eq. 38 spin"} <= set(a3)
+    colours = {lab: a2[lab].font.color for lab in a2}
+    assert len(set(colours.values())) == 4
+    for lab in ("L1", "L2", "L3", "L4"):
+        assert a3[lab].font.color == colours[lab] == a3[lab].bordercolor
+        f = [f for f in eq.curves(+1) if f.label == lab][0]
+        k = family_label_index(f, default_e_max(eq))
+        np.testing.assert_allclose([a3[lab].x, a3[lab].y, a3[lab].z], f.Gamma[k])
+        assert (a2[lab].x, a2[lab].y) == (float(f.mu[k]), float(f.energy[k]))
+        assert f.energy[k] <= em.layout.yaxis.range[1]  # the label is on the visible part of the diagram
+    for ax in (sph.layout.scene.xaxis, sph.layout.scene.yaxis, sph.layout.scene.zaxis):
+        assert ax.showticklabels is False
+    assert [t.name for t in em.data if t.mode == "markers"][:3] == ["hanging", "inverted", "Eq. 38 spin"]
+    assert not equilibria_sphere_figure(eq, labels=False).layout.scene.annotations

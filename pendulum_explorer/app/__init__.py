@@ -43,6 +43,13 @@ _CSS = """<style>
 .pe-app.pe-presenter .pe-about .widget-htmlmath, .pe-app.pe-presenter table { font-size: 20px !important; }
 .pe-app.pe-presenter .lm-TabBar-tab { font-size: 20px !important; min-height: 36px; }
 .pe-app.pe-presenter .widget-inline-hbox .widget-label { width: auto !important; min-width: 0; }
+.pe-app.pe-presenter .pe-body-in-use div, .pe-app.pe-presenter .pe-guide { font-size: 20px !important; }
+.pe-app.pe-presenter .widget-button, .pe-app.pe-presenter .widget-toggle-button {
+  width: auto !important; min-width: fit-content; padding: 0 14px; height: 38px; }
+.pe-app.pe-presenter .widget-text, .pe-app.pe-presenter .widget-bounded-text, .pe-app.pe-presenter .widget-dropdown {
+  width: auto !important; }
+.pe-app.pe-presenter .lm-TabBar-tab { flex: 0 0 auto !important; max-width: none !important; min-width: 220px;
+  padding: 2px 16px; }
 </style>"""
 
 GUIDE = """<div class='pe-guide' style='background:#f4f8fb;border:1px solid #c9dced;border-radius:4px;padding:4px 10px;
@@ -73,7 +80,7 @@ def body_from_link(link: ViewLink):
     g = 9.81 if link.g is None else link.g
     if link.preset is not None:
         return presets.get(link.preset, g=g)
-    if link.J is not None:
+    if link.J is not None and link.rho is not None:
         from ..bodies import Pendulum
         from .body_panel import check_plausible_pendulum, equivalent_body
 
@@ -125,14 +132,14 @@ class Dashboard(w.VBox):
         self.body_in_use.add_class("pe-body-in-use")
         self.presenter = w.ToggleButton(value=False, description="presenter view", icon="television",
                                         tooltip="larger text and figures for a projector (link: presenter=1)",
-                                        layout=w.Layout(width="170px"))
+                                        layout=w.Layout(width="150px"))
         self.presenter.add_class("pe-presenter-toggle")
         self.copy_link = w.Button(description="copy link to this view", icon="link",
                                   tooltip="a URL that opens the dashboard with this body, tab, level and seeds",
-                                  layout=w.Layout(width="210px"))
+                                  layout=w.Layout(width="190px"))
         self.copy_link.add_class("pe-copy-link")
         self.reset_btn = w.Button(description="reset", icon="refresh", tooltip="back to the start view",
-                                  layout=w.Layout(width="100px"))
+                                  layout=w.Layout(width="80px"))
         self.reset_btn.add_class("pe-reset")
         self.link_text = w.Text(description="link", layout=w.Layout(width="100%", display="none"),
                                 style={"description_width": "40px"})
@@ -143,7 +150,7 @@ class Dashboard(w.VBox):
         self.reset_question = w.HTML()
         self.reset_row = w.HBox([self.reset_question, self.reset_yes, self.reset_no],
                                 layout=w.Layout(display="none", align_items="center"))
-        self.guide_close = w.Button(description="got it", layout=w.Layout(width="90px"))
+        self.guide_close = w.Button(description="got it", layout=w.Layout(width="80px", flex="0 0 auto"))
         self.guide = w.HBox([w.HTML(GUIDE, layout=w.Layout(flex="1 1 auto")), self.guide_close],
                             layout=w.Layout(align_items="center",
                                             display="flex" if link.is_default and not self.link_problem else "none"))
@@ -279,10 +286,10 @@ class Dashboard(w.VBox):
         body = self.state.body
         pend = body.pendulum
         origin = self.state.body_origin
+        by = "" if origin == "the start view" else f"; chosen by {html.escape(origin, quote=False)}"
         self.body_in_use.value = (
-            f"<div style='font-size:15px;padding:2px 4px'><b>Body in use:</b> {html.escape(body_title(body))} "
-            f"<span style='color:#555'>(m = {pend.m:g} kg, g = {pend.g:g} m/s²; chosen by "
-            f"{html.escape(origin, quote=False)})</span></div>")
+            f"<div style='font-size:15px;padding:2px 4px;line-height:1.3'><b>Body in use:</b> "
+            f"{html.escape(body_title(body))} <span style='color:#555'>(g = {pend.g:g} m/s²{by})</span></div>")
 
     def _on_body(self, body):
         self._show_body_in_use()

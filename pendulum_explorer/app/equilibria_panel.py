@@ -11,25 +11,88 @@ from ..plotting.sphere import equilibria_sphere_figure
 from .common import Messages, Task, about, body_title, figure_output, guarded, show_figure
 
 ABOUT = r"""
-<p>A relative equilibrium is a steady spin about the vertical: \(\Gamma\) is constant in the body and
-\(\omega = k\Gamma\) (Eq. 36). Substituting into the reduced equations (31)&ndash;(32) gives
-\(k^2 J\Gamma + mg\rho = k_1\Gamma\) (Eq. 42): for \(J=\mathrm{diag}(J_1,J_2,J_3)\) and
-\(\alpha = k^2/k_1\) the solutions form one-parameter families
-$$\Gamma_e = -\frac{n_\alpha}{\|n_\alpha\|},\qquad n_\alpha = (J - I/\alpha)^{-1}\rho,\qquad
-\omega_e = \pm\sqrt{\frac{mg}{\|n_\alpha\|}}\;n_\alpha$$
-(Prop. 9, with the sign corrected as explained in the library documentation), plus the hanging
-\(\Gamma_h=\rho/\|\rho\|\) and the inverted \(\Gamma_i=-\rho/\|\rho\|\) equilibria (\(\alpha=0\)).</p>
-<p>Each point carries a momentum \(\mu=\omega_e^{T}J\Gamma_e\) (Eq. 77) and an energy \(E\); in the
-Lagrange&ndash;Routh picture it is a critical point of the amended potential \(V_\mu\), and its stability follows from
-the four eigenvalues of the linearisation of (62): purely imaginary pairs (elliptic&ndash;elliptic) mean linearly
-stable; a real pair means a saddle.</p>
-<p><b>Reading the picture.</b> The sphere is the set of directions of gravity seen from the body. Thick solid
-curves are linearly stable relative equilibria, thin dashed ones are unstable; their colour gives \(\alpha\)
-(blue \(-\infty\) &hellip; red \(+\infty\)), and a ring marks the selected point. The energy&ndash;momentum
-diagram plots the same families in the \((\mu, E)\) plane, coloured by stability class (green solid =
-elliptic&ndash;elliptic = stable): for a given \(\mu\) the lowest curve is the ground state. Pick a point below to read its numbers, then <i>launch nearby</i> to watch a slightly perturbed motion
-in the section and motion panels.</p>
+<p><b>What is shown.</b> A <i>relative equilibrium</i> is a steady spin: the body turns about the vertical at a
+constant rate and, seen from the body, gravity always points the same way. The sphere is the set of all directions
+of gravity seen from the body (\(\Gamma\), the unit vector of gravity in body axes; the top of the 3D view is
+"gravity pointing at the body's \(-e_3\)"). Each point on a coloured curve is one steady spin; a curve is a
+<i>family</i> of them, named \(L_1\dots L_4\) as in the paper's Fig. 1. Along a family the spin rate changes:
+the parameter \(\alpha\) (the square of the spin rate divided by the pull of gravity along \(\Gamma\)) runs from
+0, where the family starts at the body at rest (hanging or upside down), towards \(\pm\infty\).</p>
+<ul>
+<li><b>hanging</b> (blue dot): at rest, centre of mass straight below the pivot. Always stable.</li>
+<li><b>inverted</b> (red dot): at rest, balanced straight above the pivot. Always unstable.</li>
+<li><b>Eq. 38 spin</b> (black diamond): where the family \(L_1\) passes through \(\alpha=\pm\infty\): a spin at
+one particular rate, \(\|\omega\| = \sqrt{mg\,\|J^{-1}\rho\|}\,\|J^{-1}\rho\|\), with gravity along
+\(-J^{-1}\rho\) (paper Eq. 38).</li>
+</ul>
+<p><b>Stable or not.</b> Thick solid curves are stable steady spins (a small push only makes the body wobble
+around them); thin dashed ones are unstable (a small push grows and the motion leaves). The
+<i>energy&ndash;momentum diagram</i> on the right shows the same families, labelled in the same colours, by their
+energy \(E\) and their angular momentum about the vertical \(\mu\): for each \(\mu\), the lowest curve is the
+calmest motion with that momentum.</p>
+<p><b>Try it.</b> Choose a point in the menu, move along its family with the slider, then press
+<i>launch nearby</i>: the body starts slightly tilted (by the tilt you set) from that steady spin, with the same
+angular velocity. The Poincaré section tab then shows where this motion returns: near a stable point its returns
+stay in a small loop around the point; near an unstable one they spread over the white region.</p>
+<p style="color:#444">References: the steady spins satisfy \(\omega = k\Gamma\) and
+\(k^2 J\Gamma + mg\rho = k_1\Gamma\) (Eqs 36, 42); with \(\alpha = k^2/k_1\) the families are
+\(\Gamma_e = -n_\alpha/\|n_\alpha\|\), \(n_\alpha = (J - I/\alpha)^{-1}\rho\) (Prop. 9, Eqs 39&ndash;40, with the
+sign corrected as in the README); \(\mu = \omega_e^{T}J\Gamma_e\) (Eq. 77); stability from the eigenvalues of the
+linearisation of the reduced equations (62) (Sec. 5).</p>
 """
+
+#: the stability classes in words (the class name is kept in brackets)
+STABILITY_WORDS = {
+    "elliptic-elliptic": "stable: a small push only makes it wobble",
+    "saddle-centre": "unstable: a small push grows in one way",
+    "saddle-saddle": "unstable: a small push grows in two ways",
+    "focus-focus": "unstable: a small push spirals away",
+    "degenerate": "borderline: the linear test cannot decide",
+}
+
+#: the isolated points in words
+POINT_WORDS = {"hanging": "hanging at rest (straight down)", "inverted": "inverted at rest (balanced upside down)",
+               "eq38": "Eq. 38 spin (where L1 passes through α = ±∞)"}
+
+
+def stability_words(cls):
+    return f"{STABILITY_WORDS.get(cls, cls)} ({cls})" if cls else "not computed"
+
+
+def family_words(eq, fam):
+    """A family in plain words: its name, its range of alpha and the rest position it starts from."""
+    a = fam.alpha[np.isfinite(fam.alpha)]
+    ends = []
+    for k in (0, len(fam) - 1):
+        if np.linalg.norm(fam.Gamma[k] - eq.hanging.Gamma) < 2e-2:
+            ends.append("hanging")
+        elif np.linalg.norm(fam.Gamma[k] - eq.inverted.Gamma) < 2e-2:
+            ends.append("upside down")
+    if fam.kind == "axis":
+        where = ends[0] if ends else "on the axis"
+        return f"{fam.label}: spins about the pivot–centre-of-mass line, {where}"
+    if len(a) and np.ptp(a) <= 1e-9 * max(1.0, abs(float(a[0]))):
+        return f"{fam.label}: a ring of steady spins, all at α = {a[0]:.3g}"
+    text = f"{fam.label}: steady spins"
+    through_inf = len(a) > 1 and np.any((np.sign(a[1:]) * np.sign(a[:-1]) < 0) & (np.abs(a[1:]) > 1.0))
+    if through_inf:
+        text += f", α < 0 and α > {a[a > 0].min():.3g} (through ±∞ at the Eq. 38 spin)"
+    elif len(a):
+        text += f", α {a.min():.3g} … {a.max():.3g}"
+    if ends:
+        text += f"; one end is the body {ends[0]} at rest (α = 0)"
+    return text
+
+
+def nearby_window(Gamma, eps):
+    """The section-chart window (phi0, phi1, z0, z1) around the direction ``Gamma`` that a motion tilted by ``eps``
+    from a stable equilibrium stays in: about 4 eps on the sphere each way (wider in phi away from the equator)."""
+    G = np.asarray(Gamma, float)
+    phi = float(np.arctan2(G[1], G[0]))
+    z = float(G[2])
+    r = max(float(np.hypot(G[0], G[1])), 0.05)
+    h = max(4.0 * float(eps), 0.02)
+    return (phi - min(np.pi, h / r), phi + min(np.pi, h / r), z - min(1.0, h * r), z + min(1.0, h * r))
 
 
 class EquilibriaPanel:
@@ -43,10 +106,15 @@ class EquilibriaPanel:
                                     style={"button_width": "70px", "description_width": "40px"})
         self.families = w.HBox()
         self._fam_boxes = {}
-        self.family = w.Dropdown(description="point", layout=w.Layout(width="300px"),
-                                 style={"description_width": "40px"})
-        self.index = w.IntSlider(value=0, min=0, max=0, description="along", continuous_update=False,
-                                 layout=w.Layout(width="320px"), style={"description_width": "40px"})
+        self.family = w.Dropdown(description="steady spin", layout=w.Layout(width="100%", max_width="440px"),
+                                 style={"description_width": "80px"})
+        self.family.add_class("pe-eq-choice")
+        # the position along a family (its points are ordered by alpha); the caption says what it means
+        self.index = w.IntSlider(value=0, min=0, max=0, description="along it", continuous_update=False,
+                                 readout=False, layout=w.Layout(width="100%", max_width="440px"),
+                                 style={"description_width": "80px"})
+        self.index.add_class("pe-eq-along")
+        self.along_info = w.HTML()
         self.details = w.HTML()
         # a bounded input clamps silently: the label names its range
         self.eps = w.BoundedFloatText(value=0.02, min=1e-6, max=0.5, step=0.01, description="tilt [rad] (≤ 0.5)",
@@ -60,7 +128,8 @@ class EquilibriaPanel:
         # 1280 x 720 without scrolling
         left = w.VBox([w.HBox([self.view, self.task.widget], layout=w.Layout(flex_flow="row wrap")), self.families,
                        self.sphere_out], layout=w.Layout(width="55%"))
-        right = w.VBox([self.em_out, self.family, self.index, w.HBox([self.eps, self.nearby]), self.details],
+        right = w.VBox([self.em_out, self.family, self.index, self.along_info, w.HBox([self.eps, self.nearby]),
+                        self.details],
                        layout=w.Layout(width="45%"))
         self.widget = w.VBox([self.msg, w.HBox([left, right]),
                               about(ABOUT, "About: equilibria and relative equilibria")])
@@ -69,6 +138,7 @@ class EquilibriaPanel:
         self.index.observe(self._on_index, names="value")
         self.nearby.on_click(self._on_nearby)
         state.observe("body", self._on_body)
+        state.observe("presenter", lambda on: self._on_redraw())
         self.compute()
 
     # ------------------------------------------------------------------ computing
@@ -86,8 +156,9 @@ class EquilibriaPanel:
             self.eq = eq
             self._build_selectors()
             self.redraw()
-            self.msg.ok(f"{body_title(body)}: {len(eq.isolated)} isolated equilibria, families "
-                        f"{', '.join(eq.labels)}; pick a point on the right, then “launch nearby”")
+            self.msg.ok(f"{body_title(body)}: hanging, inverted and the Eq. 38 spins, and the families of steady "
+                        f"spins {', '.join(sorted(eq.labels))} (labelled on both figures); choose one on the right, "
+                        f"then “launch nearby”")
 
         self.task.start(work, "computing the equilibria")
 
@@ -101,8 +172,14 @@ class EquilibriaPanel:
             boxes[lab] = cb
         self._fam_boxes = boxes
         self.families.children = [w.Label("families:")] + list(boxes.values())
-        opts = [(f"{p.family} (isolated)", ("iso", i)) for i, p in enumerate(eq.isolated)]
-        opts += [(f"family {f.label} (spin +)", ("fam", i)) for i, f in enumerate(eq.families) if f.branch == 1]
+        opts, seen = [], set()
+        for i, p in enumerate(eq.isolated):
+            if p.family in seen:  # the two Eq. 38 spins (spin one way or the other): one entry
+                continue
+            seen.add(p.family)
+            opts.append((POINT_WORDS.get(p.family, p.family), ("iso", i)))
+        opts += [(family_words(eq, f), ("fam", i)) for i, f in sorted(enumerate(eq.families), key=lambda x: x[1].label)
+                 if f.branch == 1]
         self._quiet = True
         try:
             self.family.options = opts
@@ -137,10 +214,13 @@ class EquilibriaPanel:
             return
         fams = [k for k, cb in self._fam_boxes.items() if cb.value]
         sel = self.selected()
+        size = self.state.size
+        self.sphere_out.layout.min_height = f"{size(470)}px"
+        self.em_out.layout.min_height = f"{size(330)}px"
         show_figure(self.sphere_out, equilibria_sphere_figure(self.eq, view=self.view.value, families=fams,
-                                                              selected=sel, height=470))
+                                                              selected=sel, height=size(470)))
         marker = (sel.mu, sel.energy) if sel is not None else None
-        show_figure(self.em_out, energy_momentum_figure(self.eq, marker=marker, height=330))
+        show_figure(self.em_out, energy_momentum_figure(self.eq, marker=marker, height=size(330)))
 
     @guarded(what="selecting an equilibrium")
     def _on_family(self, change):
@@ -174,19 +254,34 @@ class EquilibriaPanel:
         self._show_details()
         self.redraw()
 
+    def _show_along(self, p):
+        kind, i = self.family.value
+        if kind != "fam":
+            self.along_info.value = ("<span style='font-size:13px;color:#444'>a single point: the slider moves along "
+                                     "a family (choose one of L1 … L4 above)</span>")
+            return
+        fam = self.eq.families[i]
+        a = fam.alpha[np.isfinite(fam.alpha)]
+        self.along_info.value = (
+            f"<span style='font-size:13px;color:#444'>point {self.index.value + 1} of {len(fam)} along "
+            f"{html.escape(fam.label)}: α = {p.alpha:.4g} (the family runs α {a.min():.3g} … {a.max():.3g}; "
+            f"α = 0 is the body at rest, larger |α| a faster spin), spin rate |ω| = "
+            f"{float(np.linalg.norm(p.omega)):.3g} rad/s</span>")
+
     def _show_details(self):
         p = self.selected()
         if p is None:
             self.details.value = ""
             return
+        self._show_along(p)
         ev = np.asarray(p.eigenvalues)
         evs = ", ".join(f"{z.real:+.4g}{z.imag:+.4g}i" for z in ev)
         def vec(v):  # no "-0.0000" for a rounded-off zero
             return "[" + ", ".join(f"{round(float(x), 4) + 0.0:.4f}" for x in v) + "]"
 
-        rows = [("family", p.family), ("stability", p.stability),
+        rows = [("family", POINT_WORDS.get(p.family, p.family)), ("stability", stability_words(p.stability)),
                 ("Γ", vec(p.Gamma)),
-                ("ω [rad/s]", vec(p.omega)),
+                ("ω [rad/s] (spin)", vec(p.omega)),
                 ("μ [kg m²/s]", f"{p.mu + 0.0:.6g}"), ("E [J]", f"{p.energy:.6g}"), ("α", f"{p.alpha:.5g}"),
                 ("eigenvalues (LR, Eq. 62)", evs)]
         cells = "".join(f"<tr><td style='padding-right:10px;color:#444'>{html.escape(k)}</td>"
@@ -216,7 +311,26 @@ class EquilibriaPanel:
 
         E = energy(self.state.pendulum, G1, w1)
         mu = momentum(self.state.pendulum, G1, w1)
+        from ..poincare import PoincareSection
+
+        area = PoincareSection(self.state.pendulum, E, mu).accessible_region(121, 81).area_fraction
         self.state.emit("show_section")
-        self.state.emit("section_level", E=E, mu=mu, seed=(G1, w1), source="nearby")
-        self.msg.ok(f"launched near {p.family}: E = {E:.5g} J, μ = {mu:.5g} kg m²/s (see the section and motion tabs)")
+        zoom = None
+        stable = p.stability == "elliptic-elliptic"
+        if stable and area < 0.05:  # a small loop around the point: show the chart around it, not a grey page
+            zoom = nearby_window(G, eps)
+        self.state.emit("section_level", E=E, mu=mu, seed=(G1, w1), source="nearby", zoom=zoom)
+        name = POINT_WORDS.get(p.family, p.family)
+        pct = f"{100 * area:.2g}%"
+        if stable:
+            what = (f"It is stable, so the motion stays close to it: at this energy and momentum only {pct} of the "
+                    f"sphere is reachable (the white part of the section) and every return lands near the "
+                    f"equilibrium, tracing a small loop around it"
+                    + (" (the section shows the chart around the point; its “reset axes” button shows all of it)"
+                       if zoom is not None else "") + ". A larger tilt gives a larger loop.")
+        else:
+            what = (f"It is unstable ({STABILITY_WORDS.get(p.stability, p.stability)}), so the motion leaves it: "
+                    f"its returns spread over the reachable part of the sphere ({pct}, white in the section).")
+        self.msg.ok(f"Launched near {name}, tilted by {eps:g} rad with the same ω: E = {E:.5g} J, "
+                    f"μ = {mu:.5g} kg m²/s (Poincaré section and Motion tabs). {what}")
         return E, mu

@@ -187,7 +187,7 @@ def build_query(link: ViewLink) -> str:
     parts = []
     if link.preset is not None:
         parts.append(("preset", link.preset))
-    if link.J is not None:
+    if link.J is not None and link.rho is not None:
         parts.append(("J", ",".join(_num_text(x) for x in link.J)))
         parts.append(("rho", ",".join(_num_text(x) for x in link.rho)))
         if link.m is not None:

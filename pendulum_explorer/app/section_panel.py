@@ -274,15 +274,24 @@ class SectionPanel:
         except Exception as exc:  # noqa: BLE001
             report_error(self.msg, exc, "redrawing the section for the new body")
 
-    def _on_level_request(self, E, mu, seed=None, source="nearby"):
+    def _on_level_request(self, E, mu, seed=None, source="nearby", zoom=None):
         try:
             self.set_level(E, mu)
+            if zoom is not None:
+                self.zoom_to(*zoom)
             if seed is not None:
                 self.launch_seed(seed, source=source)
         except Exception as exc:  # noqa: BLE001
             report_error(self.msg, exc, "launching near the equilibrium")
 
     # ================================================================== drawing
+    def zoom_to(self, phi0, phi1, z0, z1):
+        """Show the chart window phi0..phi1, Gamma_3 = z0..z1 (a launch near a stable equilibrium: its crossings
+        stay in a small loop); plotly's "reset axes" or a new level shows the whole chart again."""
+        fig = self.chart.fig
+        fig.update_layout(xaxis_range=[max(phi0, -np.pi), min(phi1, np.pi)], yaxis_range=[min(z1, 1.0), max(z0, -1.0)])
+        show_figure(self.chart, fig)
+
     def _draw_chart(self):
         """The whole chart (region and the trajectories kept) in one update of the view."""
         # no relative-equilibria markers: PoincareSection.relative_equilibria keeps its own cache of whole

@@ -30,7 +30,7 @@ class Launch:
 
 
 #: how much larger figures are drawn in the presenter view
-PRESENTER_SCALE = 1.45
+PRESENTER_SCALE = 1.6
 
 
 class AppState:

@@ -19,5 +19,9 @@ GREY = "#999999"
 #: Okabe-Ito colour-blind-safe palette (trajectories cycle through it, black last)
 OKABE_ITO = (BLUE, ORANGE, BLUISH_GREEN, REDDISH_PURPLE, SKY_BLUE, VERMILLION, YELLOW, BLACK)
 
-__all__ = ["OKABE_ITO", "BLUE", "ORANGE", "BLUISH_GREEN", "REDDISH_PURPLE", "SKY_BLUE", "VERMILLION", "YELLOW",
+#: the colours of the relative-equilibrium families' labels (the same on the sphere and the energy-momentum
+#: diagram), given to the families in the order of their sorted labels (L1 blue, L2 orange, L3 green, L4 purple)
+FAMILY_LABEL_COLOURS = (BLUE, ORANGE, BLUISH_GREEN, REDDISH_PURPLE, SKY_BLUE, VERMILLION, BLACK)
+
+__all__ = ["FAMILY_LABEL_COLOURS", "OKABE_ITO", "BLUE", "ORANGE", "BLUISH_GREEN", "REDDISH_PURPLE", "SKY_BLUE", "VERMILLION", "YELLOW",
            "BLACK", "GREY"]

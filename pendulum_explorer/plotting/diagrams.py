@@ -5,6 +5,10 @@ Pure function: an :class:`~pendulum_explorer.equilibria.EquilibriumSet` in, a pl
 Trace layout: one ``go.Scatter`` (mode "lines") per maximal run of equal stability class of each family and
 branch, ``meta = {"family", "branch", "stability"}``; then markers for hanging, inverted and the (38) points
 (``meta = {"family"}``); then, if given, the current (mu, E) marker (``name = "current"``).
+
+Labels (``labels=True``): ``layout.annotations`` name each family at the same point and in the same colour as
+the sphere figure (:func:`~.sphere.family_label_index`, :func:`~.sphere.family_colours`), on its branch of
+positive spin.
 """
 from __future__ import annotations
 
@@ -12,9 +16,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..bodies import Pendulum
-from ..equilibria import STABILITY_CLASSES, EquilibriumSet, energy_momentum_data
+from ..equilibria import STABILITY_CLASSES, EquilibriumSet, energy_momentum_data, equilibria
 from .colours import (BLACK, BLUE, BLUISH_GREEN, GREY, ORANGE, REDDISH_PURPLE, SKY_BLUE,
                       VERMILLION)
+from .sphere import POINT_LABELS, default_e_max, family_colours, family_label_index
 
 STABILITY_COLOURS = {  # Okabe-Ito (colour-blind safe)
     "elliptic-elliptic": BLUISH_GREEN,
@@ -29,7 +34,7 @@ STABILITY_DASH = {"elliptic-elliptic": "solid", "saddle-centre": "dash", "saddle
 
 
 def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, float] | None = None,
-                           e_max: float | None = None, height: int = 460) -> go.Figure:
+                           e_max: float | None = None, height: int = 460, labels: bool = True) -> go.Figure:
     """Energy–momentum diagram of the relative equilibria.
 
     Parameters
@@ -40,11 +45,15 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
     e_max : float, optional
         Upper end of the energy axis; default ``3 m g |rho|`` (the families continue to higher energies).
     height : int
+    labels : bool
+        Name the families (L1 … L4) on their curves, in the colours of the sphere figure's labels.
 
     Returns
     -------
     plotly.graph_objects.Figure
     """
+    if not isinstance(eq, EquilibriumSet):
+        eq = equilibria(eq)
     d = energy_momentum_data(eq)
     mgr = d["mgrho"]
     fig = go.Figure()
@@ -72,9 +81,9 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
         pts = [p for p in d["points"] if p["label"] == name]
         s, col = sym[name]
         fig.add_trace(go.Scatter(
-            x=[p["mu"] for p in pts], y=[p["energy"] for p in pts], mode="markers", name=name,
+            x=[p["mu"] for p in pts], y=[p["energy"] for p in pts], mode="markers", name=POINT_LABELS[name],
             marker=dict(symbol=s, color=col, size=10, line=dict(color="white", width=1)),
-            hovertemplate=f"{name}<br>μ = %{{x:.5g}} kg m²/s<br>E = %{{y:.5g}} J<extra></extra>", meta=dict(family=name)))
+            hovertemplate=f"{POINT_LABELS[name]}<br>μ = %{{x:.5g}} kg m²/s<br>E = %{{y:.5g}} J<extra></extra>", meta=dict(family=name)))
     if marker is not None:
         mu, E = marker
         fig.add_trace(go.Scatter(x=[mu], y=[E], mode="markers", name="current",
@@ -89,7 +98,16 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
     mu_max = max([m.max() for m in mus if len(m)] + [1e-3]) * 1.05
     if marker is not None and np.isfinite(marker[0]):
         mu_max = max(mu_max, 1.1 * abs(marker[0]))
-    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=50),
+    annotations = []
+    if labels:
+        cols = family_colours(eq)
+        for f in eq.curves(+1):
+            k = family_label_index(f, default_e_max(eq))
+            annotations.append(dict(x=float(f.mu[k]), y=float(f.energy[k]), text=f"<b>{f.label}</b>", showarrow=True,
+                                    arrowhead=0, arrowcolor=cols[f.label], ax=22, ay=-20,
+                                    font=dict(color=cols[f.label], size=13), bgcolor="rgba(255,255,255,0.85)",
+                                    bordercolor=cols[f.label], borderwidth=1.5, borderpad=2))
+    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=50), annotations=annotations,
                       title=dict(text="Energy–momentum diagram of the relative equilibria", font=dict(size=13)),
                       xaxis=dict(title="μ [kg m²/s]  (vertical angular momentum)", range=[-mu_max, mu_max]),
                       yaxis=dict(title="E [J]", range=[e_min, e_max]),

@@ -17,6 +17,11 @@ Trace layout of :func:`equilibria_sphere_figure` (tests and the dashboard rely o
 * marker traces: "hanging" (blue), "inverted" (vermillion), "eq38" (black diamonds);
 * if ``selected`` is given, last: an open black ring around that point (``name = "selected"``).
 
+Labels (``labels=True``, the default): ``layout.scene.annotations`` name each family drawn (``L1`` … ``L4``, or
+the non-generic family names) at the point :func:`family_label_index` picks, in the family's colour
+(:func:`family_colours`), and the hanging, inverted and Eq. (38) points; the energy–momentum diagram
+(:mod:`.diagrams`) labels the same points in the same colours.
+
 The paper's Fig. 1 draws Gamma = -e3 at the top: the 3D view uses ``up = -e3``; "top" looks from -e3
 (inverted side) and "bottom" from +e3.
 """
@@ -30,7 +35,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike, NDArray
 
 from ..equilibria import EquilibriumPoint, EquilibriumSet, Family, alpha_colour_value
-from .colours import BLACK, BLUE, VERMILLION
+from .colours import BLACK, BLUE, FAMILY_LABEL_COLOURS, VERMILLION
 
 HANGING_COLOUR = BLUE        # Okabe-Ito blue
 INVERTED_COLOUR = VERMILLION  # Okabe-Ito vermillion
@@ -51,6 +56,55 @@ CAMERAS = {
     "top": dict(eye=dict(x=0, y=0, z=-2.2), up=dict(x=0, y=1, z=0), center=dict(x=0, y=0, z=0)),
     "bottom": dict(eye=dict(x=0, y=0, z=2.2), up=dict(x=0, y=1, z=0), center=dict(x=0, y=0, z=0)),
 }
+
+
+#: what the isolated points are called in the figures' labels
+POINT_LABELS = {"hanging": "hanging", "inverted": "inverted", "eq38": "Eq. 38 spin"}
+
+
+def family_colours(eq: EquilibriumSet) -> dict[str, str]:
+    """The label colour of every family of ``eq`` (sorted labels take :data:`FAMILY_LABEL_COLOURS` in turn)."""
+    labels = sorted(set(eq.labels))
+    return {lab: FAMILY_LABEL_COLOURS[i % len(FAMILY_LABEL_COLOURS)] for i, lab in enumerate(labels)}
+
+
+def family_label_index(family: Family, e_max: float) -> int:
+    """Where a family's label goes: the middle one of its points with energy at most ``e_max`` (the part the
+    energy–momentum diagram shows), else its middle point."""
+    E = np.asarray(family.energy, float)
+    idx = np.flatnonzero(np.isfinite(E) & (E <= e_max))
+    return int(idx[len(idx) // 2]) if len(idx) else len(E) // 2
+
+
+def default_e_max(eq: EquilibriumSet) -> float:
+    """The top of the energy–momentum diagram's default energy range, ``3 m g |rho|``."""
+    pend = eq.pendulum
+    return 3.0 * pend.m * pend.g * float(np.linalg.norm(pend.rho))
+
+
+def _annotation3d(G: ArrayLike, text: str, colour: str) -> dict[str, Any]:
+    G = np.asarray(G, float)
+    return dict(x=float(G[0]), y=float(G[1]), z=float(G[2]), text=f"<b>{text}</b>", showarrow=True, arrowhead=0,
+                arrowcolor=colour, ax=28, ay=-22, font=dict(color=colour, size=14), bgcolor="rgba(255,255,255,0.85)",
+                bordercolor=colour, borderwidth=1.5, borderpad=2)
+
+
+def sphere_labels(eq: EquilibriumSet, families: Collection[str] | None = None) -> list[dict[str, Any]]:
+    """The scene annotations of :func:`equilibria_sphere_figure`: each family drawn and the isolated points."""
+    cols = family_colours(eq)
+    e_max = default_e_max(eq)
+    out = []
+    for f in eq.curves(+1):
+        if families is not None and f.label not in families and f.kind not in families:
+            continue
+        if f.kind == "axis":  # spins about the rho axis: Gamma stays at the hanging / inverted point (labelled)
+            continue
+        out.append(_annotation3d(f.Gamma[family_label_index(f, e_max)], f.label, cols[f.label]))
+    for name, colour in (("hanging", HANGING_COLOUR), ("inverted", INVERTED_COLOUR), ("eq38", EQ38_COLOUR)):
+        pts = [p for p in eq.isolated if p.family == name][:1]
+        for p in pts:
+            out.append(_annotation3d(p.Gamma, POINT_LABELS[name], colour))
+    return out
 
 
 def _sphere_trace(n: int = 48) -> go.Surface:
@@ -170,13 +224,14 @@ def merge_runs(traces: Sequence[go.Scatter3d]) -> list[go.Scatter3d]:
     return out
 
 
-def _point_trace(points: Sequence[EquilibriumPoint], name: str, colour: str, symbol: str, size: int) -> go.Scatter3d:
+def _point_trace(points: Sequence[EquilibriumPoint], name: str, colour: str, symbol: str, size: int,
+                 family: str | None = None) -> go.Scatter3d:
     G = np.array([p.Gamma for p in points])
     text = [f"{name}<br>Gamma = {_fmt_vec(p.Gamma)}<br>omega_e = {_fmt_vec(p.omega)}<br>mu = {p.mu:.6g}"
             f"<br>E = {p.energy:.6g}<br>alpha = {p.alpha:.6g}<br>{p.stability}" for p in points]
     return go.Scatter3d(x=G[:, 0], y=G[:, 1], z=G[:, 2], mode="markers", name=name,
                         marker=dict(color=colour, size=size, symbol=symbol, line=dict(color="white", width=1)),
-                        hovertext=text, hoverinfo="text", meta=dict(family=name))
+                        hovertext=text, hoverinfo="text", meta=dict(family=family or name))
 
 
 def selected_trace(point: HasGamma) -> go.Scatter3d:
@@ -189,7 +244,8 @@ def selected_trace(point: HasGamma) -> go.Scatter3d:
 
 
 def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Collection[str] | None = None,
-                             height: int = 520, selected: EquilibriumPoint | None = None) -> go.Figure:
+                             height: int = 520, selected: EquilibriumPoint | None = None,
+                             labels: bool = True) -> go.Figure:
     """Fig. 1 (b)-(d): the relative equilibria attitudes on S^2.
 
     Parameters
@@ -204,6 +260,8 @@ def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Col
     height : int
     selected : EquilibriumPoint, optional
         A point to mark with an open ring (:func:`selected_trace`).
+    labels : bool
+        Name the families (in their colours, :func:`family_colours`) and the isolated points on the sphere.
 
     Returns
     -------
@@ -219,18 +277,22 @@ def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Col
         fig.add_trace(tr)
     fig.add_trace(_point_trace([eq.hanging], "hanging", HANGING_COLOUR, "circle", 7))
     fig.add_trace(_point_trace([eq.inverted], "inverted", INVERTED_COLOUR, "circle", 7))
-    fig.add_trace(_point_trace(eq.point("eq38")[:1], "eq38", EQ38_COLOUR, "diamond", 5))
+    fig.add_trace(_point_trace(eq.point("eq38")[:1], POINT_LABELS["eq38"], EQ38_COLOUR, "diamond", 5,
+                               family="eq38"))
     if selected is not None:
         fig.add_trace(selected_trace(selected))
-    ax = dict(range=[-1.05, 1.05], showbackground=False, zeroline=False)
+    # no tick labels: on the unit sphere they only repeat -1 ... 1, and two axes' "-1" met at a corner ("−1−1")
+    ax = dict(range=[-1.05, 1.05], showbackground=False, zeroline=False, showticklabels=False)
     fig.update_layout(
         height=height, margin=dict(l=0, r=0, t=30, b=0),
         title=dict(text=f"Relative equilibria on S² ({view} view); solid = linearly stable, dashed = unstable",
                    font=dict(size=13)),
         scene=dict(xaxis=dict(title="Γ₁", **ax), yaxis=dict(title="Γ₂", **ax), zaxis=dict(title="Γ₃", **ax),
-                   aspectmode="cube", camera=CAMERAS[view]),
+                   aspectmode="cube", camera=CAMERAS[view],
+                   annotations=sphere_labels(eq, families) if labels else []),
         legend=dict(x=0.0, y=1.0), uirevision=view)
     return fig
 
 
-__all__ = ["equilibria_sphere_figure", "family_traces", "merge_runs", "selected_trace", "CAMERAS", "COLOURSCALE"]
+__all__ = ["equilibria_sphere_figure", "family_traces", "merge_runs", "selected_trace", "sphere_labels",
+           "family_colours", "family_label_index", "default_e_max", "POINT_LABELS", "CAMERAS", "COLOURSCALE"]

@@ -1,0 +1,158 @@
+"""Browser tests of issue 11 (the dashboard as a classroom instrument): deep links, the presenter view, screen
+sizes from 1024x768 to 1920x1080, keyboard access.  Each test opens its own page (one kernel) and closes it.
+
+Screenshots of the whole viewport go to ``test-artifacts/classroom-*.png``.
+"""
+from __future__ import annotations
+
+import pytest
+
+import pe_browser as pb
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+FIG2C = "preset=paper_fig2&tab=section&E=2.03&launch=0.5,0.3"
+
+
+def _open(browser, server, query="", size=(1280, 720)):
+    page = browser.new_page()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + (f"?{query}" if query else ""), wait_until="commit", timeout=60_000)
+    pb.wait_for_panels(page, timeout=150_000)
+    page.locator(".pe-body-in-use").first.wait_for(state="visible", timeout=60_000)
+    page.errors = errors
+    return page
+
+
+def _header_message(page):
+    return page.evaluate("""() => { const m = document.querySelector('.pe-app-message');
+        return m ? m.innerText.trim() : ''; }""")
+
+
+def _wait_header_message(page, words, timeout=120_000):
+    page.wait_for_function("""(w) => { const m = document.querySelector('.pe-app-message');
+        return !!m && m.innerText.includes(w); }""", arg=words, timeout=timeout, polling=200)
+    return _header_message(page)
+
+
+def _overflow(page, selector):
+    """Pixels by which the element is wider than the viewport's content area (0: it fits)."""
+    return page.evaluate("""(sel) => { const el = document.querySelector(sel); if (!el) return null;
+        const r = el.getBoundingClientRect(); return Math.max(0, Math.round(r.right - window.innerWidth),
+        Math.round(el.scrollWidth - el.clientWidth)); }""", selector)
+
+
+def _shot(page, name):
+    pb.ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(pb.ARTIFACTS / name))
+
+
+def test_link_opens_fig2c_section_with_a_trajectory(dashboard_server, browser):
+    """?preset=paper_fig2&tab=section&E=2.03&launch=0.5,0.3: the section tab open at E = 2.03 with the
+    seed's crossings drawn, and the header says what the link opened."""
+    page = _open(browser, dashboard_server, FIG2C)
+    try:
+        pb.wait_plot(page, f".{pb.CHART}", timeout=120_000)
+        text = _wait_header_message(page, "trajectories launched")
+        assert "Fig. 2 body (paper)" in text and "E = 2.03 J" in text and "1 of 1 trajectories launched" in text
+        plot = pb.plot_locator(page, f".{pb.CHART}")
+        page.wait_for_function("""(el) => { const gd = el.classList.contains('js-plotly-plot') ? el :
+                el.querySelector('.js-plotly-plot');
+                return gd.data.some(t => (t.name || '').startsWith('#') && t.x && t.x.length >= 500); }""",
+                               arg=page.locator(f".{pb.CHART}").first.element_handle(), timeout=120_000)
+        crossings = [t for t in pb.traces(plot) if (t["name"] or "").startswith("#")]
+        assert len(crossings) == 1 and crossings[0]["n"] == 500
+        assert page.locator(".pe-section .pe-energy input").first.input_value() == "2.03"
+        assert "Fig. 2 body (paper)" in page.locator(".pe-body-in-use").first.inner_text()
+        _shot(page, "classroom-link-fig2c-1280x720.png")
+        pb.assert_no_traceback(page, "after opening the Fig. 2 (c) link")
+        # the copy button writes this view back as a link (the page's own address + the query)
+        page.locator(".pe-copy-link button, button.pe-copy-link").first.click()
+        page.wait_for_function("""() => { const t = document.querySelector('.pe-link-text input');
+            return !!t && t.value.startsWith('http'); }""", timeout=30_000)
+        url = page.locator(".pe-link-text input").first.input_value()
+        assert url.startswith(dashboard_server.url) and "preset=paper_fig2" in url and "E=2.03" in url
+        assert "launch=" in url and "tab=section" in url
+    finally:
+        page.close()
+
+
+def test_malformed_link_shows_the_message_and_the_start_view(dashboard_server, browser):
+    page = _open(browser, dashboard_server, "preset=paper_fig2&tab=section&E=1e999&launch=%3Cscript%3E")
+    try:
+        text = _wait_header_message(page, "could not be opened")
+        assert "E must lie in" in text and "Showing the start view" in text
+        pb.wait_plot(page, ".pe-body", timeout=120_000)
+        assert page.locator(".pe-body").first.is_visible()
+        assert "Fig. 1 elliptic cylinder (paper)" in page.locator(".pe-body-in-use").first.inner_text()
+        _shot(page, "classroom-bad-link-1280x720.png")
+        pb.assert_no_traceback(page, "after a malformed link")
+    finally:
+        page.close()
+
+
+def test_screen_sizes_and_keyboard(dashboard_server, browser):
+    """1024x768: the header, the body and equilibria panels fit the width; Tab reaches "custom shape", "custom J
+    and ρ" and the About box, and Enter opens them."""
+    page = _open(browser, dashboard_server, "", size=(1024, 768))
+    try:
+        pb.wait_plot(page, ".pe-body", timeout=120_000)
+        assert page.locator(".pe-guide").first.is_visible()  # first steps on the first view
+        _shot(page, "classroom-body-1024x768.png")
+        for sel in (".pe-app > .widget-hbox", ".pe-body"):
+            assert _overflow(page, sel) <= 2, f"{sel} is wider than the 1024 px window"
+        # keyboard: Tab from the preset menu to each accordion header, Enter opens it
+        page.locator(".pe-body .pe-preset select").first.focus()
+        reached = {}
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            label = page.evaluate("""() => { const a = document.activeElement;
+                return a && a.matches('.jupyter-widget-Collapse-header, .lm-Collapse-header') ? a.innerText.trim()
+                                                                                                  : null; }""")
+            if label and label not in reached:
+                reached[label] = True
+                page.keyboard.press("Enter")
+                page.wait_for_timeout(300)
+                assert page.evaluate("() => document.activeElement.getAttribute('aria-expanded')") == "true", label
+            if len(reached) >= 3:
+                break
+        assert any("custom shape" in k for k in reached), reached
+        assert any("custom J" in k for k in reached), reached
+        assert any(k.startswith("About") for k in reached), reached
+        _shot(page, "classroom-body-keyboard-1024x768.png")
+        pb.show_panel(page, "pe-equilibria")
+        pb.wait_plot(page, ".pe-equilibria", timeout=120_000)
+        page.wait_for_timeout(1500)
+        _shot(page, "classroom-equilibria-1024x768.png")
+        assert _overflow(page, ".pe-equilibria") <= 2, "the equilibria panel is wider than the 1024 px window"
+        pb.assert_no_traceback(page, "at 1024x768")
+    finally:
+        page.close()
+
+
+def test_presenter_view_1920x1080(dashboard_server, browser):
+    """presenter=1: larger text (>= 18 px) and figures that use the screen (each tab's main figure >= 600 px
+    high); screenshots of every tab at 1920x1080."""
+    page = _open(browser, dashboard_server, "presenter=1&" + FIG2C, size=(1920, 1080))
+    try:
+        assert page.locator(".pe-app.pe-presenter").count() == 1
+        _wait_header_message(page, "trajectories launched")
+        size = page.evaluate("""() => parseFloat(getComputedStyle(document.querySelector('.pe-body-in-use div'))
+            .fontSize)""")
+        assert size >= 18
+        heights = {}
+        for cls, sel in (("pe-section", f".{pb.CHART}"), ("pe-equilibria", ".pe-equilibria"), ("pe-body", ".pe-body"),
+                         ("pe-motion", ".pe-motion")):
+            pb.show_panel(page, cls)
+            plot = pb.wait_plot(page, sel, timeout=150_000)
+            page.wait_for_timeout(1500)
+            heights[cls] = plot.evaluate("el => el.getBoundingClientRect().height")
+            _shot(page, f"classroom-presenter-{cls.removeprefix('pe-')}-1920x1080.png")
+        pb.record_timings("classroom", {"presenter_figure_heights_px": heights})
+        for cls in ("pe-equilibria", "pe-body"):
+            assert heights[cls] >= 600, heights
+        pb.assert_no_traceback(page, "in the presenter view")
+    finally:
+        page.close()
