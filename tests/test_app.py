@@ -490,6 +490,8 @@ def test_link_opens_the_section_with_a_trajectory():
     sec = d.panels["section"]
     ref, _ = PoincareSection.from_paper_ic(presets.paper_fig2().pendulum, 2.03)
     assert (sec.section.energy, sec.section.mu) == (2.03, pytest.approx(ref.mu, rel=1e-14))
+    # the boxes show 6 digits (they showed 0.70397810506, clipped), the level keeps all of them
+    assert sec.E.value == 2.03 and sec.mu.value == 0.703978 and sec.section.mu != 0.703978
     assert [L.source for L in d.state.launches] == ["click", "click"]
     np.testing.assert_allclose(d.state.launches[0].Gamma0, sphere_from_chart(0.5, 0.3), atol=1e-15)
     assert all(len(L.crossings) == 500 for L in d.state.launches) and len(sec.crossing_traces()) == 2
@@ -635,14 +637,20 @@ def test_reset_returns_to_the_start_view():
 
 
 def test_presenter_view_enlarges_figures():
-    d = _dash("")
-    body = d.panels["body"]
-    h = _fig(body.preview)["layout"]["height"]
+    d = _dash("preset=paper_fig2&E=2.03&launch=0.5,0.3")
+    body, sec = d.panels["body"], d.panels["section"]
+    eqp = d.panel("equilibria")
+    eqp.task.wait()
+    views = (body.preview, sec.chart, sec.em_out, eqp.sphere_out, eqp.em_out)
+    h = [_fig(v)["layout"]["height"] for v in views]
     d.presenter.value = True
     assert "pe-presenter" in d._dom_classes
-    assert _fig(body.preview)["layout"]["height"] >= 1.4 * h
+    assert all(_fig(v)["layout"]["height"] >= 1.5 * h0 for v, h0 in zip(views, h))
+    # larger crossings, kept while the chart is redrawn
+    tr = [t for t in _fig(sec.chart)["data"] if t.get("name") == f"#{d.state.launches[0].id}"][0]
+    assert tr["marker"]["size"] == 5 and len(tr["x"]) == 500
     d.presenter.value = False
-    assert _fig(body.preview)["layout"]["height"] == h
+    assert [_fig(v)["layout"]["height"] for v in views] == h
 
 
 def test_equilibria_in_words_and_nearby_on_stable_L2_is_interpretable():

@@ -26,7 +26,12 @@ def test_full_link_parses():
     assert parse_query("launch=0.5%2C0.3%3B1%2C0").launch == ((0.5, 0.3), (1.0, 0.0))
 
 
-@pytest.mark.parametrize("q", [None, "", "?", "&&"])
+def test_server_parameters_are_ignored():
+    """Jupyter's token (Binder), Voila's template/theme: not ours, no message."""
+    assert parse_query("token=abc123&voila-template=lab&theme=dark&tab=motion") == ViewLink(tab="motion")
+
+
+@pytest.mark.parametrize("q", [None, "", "?", "&&", "token=0123abcd"])
 def test_empty_is_default(q):
     assert parse_query(q).is_default
 
@@ -53,7 +58,8 @@ def test_empty_is_default(q):
     ("evil=1", "unknown link parameter"),
     ("E", "has no value"),
     ("<script>=1", "unknown link parameter"),
-    ("a=1&" * 13, "at most 12"),
+    ("a=1&" * 13, "unknown link parameter 'a'"),
+    ("E=1&" * 20, "the link has 20 parameters; at most 12"),
     ("E=" + "1" * 700, "too long"),
     ("x" * (MAX_QUERY + 1), "too long"),
 ])

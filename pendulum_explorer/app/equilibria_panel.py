@@ -166,7 +166,7 @@ class EquilibriaPanel:
         """Family toggles and the point selector for the new equilibria (draws nothing: the caller redraws)."""
         eq = self.eq
         boxes = {}
-        for lab in eq.labels:
+        for lab in sorted(eq.labels):
             cb = w.Checkbox(value=True, description=lab, indent=False, layout=w.Layout(width="auto"))
             cb.observe(self._on_redraw, names="value")
             boxes[lab] = cb

@@ -40,6 +40,9 @@ NAME = re.compile(r"[A-Za-z_]{1,20}")
 BOUNDS = {"E": (-1e6, 1e6), "mu": (-1e6, 1e6), "J": (-1e6, 1e6), "rho": (-1e3, 1e3), "m": (1e-6, 1e6),
           "g": (1e-3, 1e3), "phi": (-math.pi - 1e-5, math.pi + 1e-5), "Gamma3": (-1.0, 1.0)}
 KNOWN = ("preset", "tab", "E", "mu", "J", "rho", "m", "g", "launch", "presenter")
+#: parameters of the server hosting the page (Jupyter's token, Voila's template / theme, Binder's urlpath):
+#: not ours, ignored without a message
+SERVER_PARAMS = ("token", "theme", "template", "voila-template", "voila-theme", "urlpath", "kernel_name")
 
 
 class LinkError(ValueError):
@@ -116,12 +119,14 @@ def parse_query(query: str | None) -> ViewLink:
         raise LinkError(f"the link is too long ({len(query)} characters; at most {MAX_QUERY})")
     query = query[1:] if query.startswith("?") else query
     items = [p for p in query.split("&") if p]
-    if len(items) > MAX_PARAMS:
+    if len(items) > MAX_PARAMS + len(SERVER_PARAMS):
         raise LinkError(f"the link has {len(items)} parameters; at most {MAX_PARAMS}")
     raw: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
         name = unquote_plus(name)
+        if name in SERVER_PARAMS:
+            continue
         if not NAME.fullmatch(name) or name not in KNOWN:
             raise LinkError(f"unknown link parameter {_show(name)}; known: {', '.join(KNOWN)}")
         if not sep:
@@ -132,6 +137,8 @@ def parse_query(query: str | None) -> ViewLink:
         if len(value) > MAX_VALUE:
             raise LinkError(f"the value of {name} is too long ({len(value)} characters)")
         raw[name] = value
+    if len(raw) > MAX_PARAMS:
+        raise LinkError(f"the link has {len(raw)} parameters; at most {MAX_PARAMS}")
     kw: dict = {}
     if "preset" in raw:
         if raw["preset"] not in PRESET_NAMES:

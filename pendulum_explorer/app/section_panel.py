@@ -130,6 +130,7 @@ class SectionPanel:
         self.paper.observe(self._on_paper, names="value")
         state.observe("body", self._on_body)
         state.observe("section_level", self._on_level_request)
+        state.observe("presenter", self._on_presenter)
 
         E0, mu0 = self._default_level()
         self.set_level(E0, mu0)
@@ -218,7 +219,7 @@ class SectionPanel:
             self.E_slider.min = lo
             self.E_slider.step = mgr / 200
             self.E_slider.value = min(max(E, lo), self.E_slider.max)
-            self.E.value = float(E)
+            self.E.value = float(f"{float(E):.6g}")  # the box: 6 digits (the level keeps every digit)
             mu_max = self.mu_bound(E)
             lim = max(mu_max, abs(mu), 1e-3)
             self.mu_slider.min = -1e9
@@ -226,7 +227,7 @@ class SectionPanel:
             self.mu_slider.min = -lim
             self.mu_slider.step = lim / 200
             self.mu_slider.value = float(mu)
-            self.mu.value = float(mu)
+            self.mu.value = float(f"{float(mu):.6g}")
             self.ranges.value = (
                 f"<span style='font-size:13px;color:#333'>admissible at this μ: E &gt; min V<sub>μ</sub> = "
                 f"<b>{lo:.5g}</b> J (whole sphere above {region.energy_all:.5g} J); at this E: |μ| &lt; "
@@ -285,6 +286,14 @@ class SectionPanel:
             report_error(self.msg, exc, "launching near the equilibrium")
 
     # ================================================================== drawing
+    def _on_presenter(self, on):
+        """The presenter view: the chart and the diagram larger, the crossings' markers bigger."""
+        if self.section is not None:
+            with self._busy:
+                self.chart.layout.min_height = f"{self.state.size(450)}px"
+                self._draw_chart()
+            self._draw_em()
+
     def zoom_to(self, phi0, phi1, z0, z1):
         """Show the chart window phi0..phi1, Gamma_3 = z0..z1 (a launch near a stable equilibrium: its crossings
         stay in a small loop); plotly's "reset axes" or a new level shows the whole chart again."""
@@ -296,7 +305,7 @@ class SectionPanel:
         """The whole chart (region and the trajectories kept) in one update of the view."""
         # no relative-equilibria markers: PoincareSection.relative_equilibria keeps its own cache of whole
         # EquilibriumSets (~6 MB per body) beside state.equilibria(), which the kernel memory budget cannot afford
-        fig = section_chart_figure(self.section, region=self.region, clickable=True, height=450,
+        fig = section_chart_figure(self.section, region=self.region, clickable=True, height=self.state.size(450),
                                    show_equilibria=False,
                                    title=f"Poincaré section at E = {self.section.energy:.4g} J, "
                                          f"μ = {self.section.mu:.4g} kg m²/s")
@@ -308,15 +317,16 @@ class SectionPanel:
     def _draw_em(self):
         try:
             eq = self.state.equilibria()
-            show_figure(self.em_out, energy_momentum_figure(eq, marker=(self.state.mu, self.state.E), height=300))
+            show_figure(self.em_out, energy_momentum_figure(eq, marker=(self.state.mu, self.state.E),
+                                                            height=self.state.size(300)))
         except Exception as exc:  # noqa: BLE001
             report_error(self.msg, exc, "drawing the energy-momentum diagram")
 
-    @staticmethod
-    def _launch_trace(launch):
+    def _launch_trace(self, launch):
         """The chart trace of a launch's crossings (chart coordinates rounded to 1e-5 for the browser)."""
         launch.trace_name = f"#{launch.id}"
-        tr = crossings_trace(name=launch.trace_name, colour=launch.colour, marker_size=3, webgl=True)
+        tr = crossings_trace(name=launch.trace_name, colour=launch.colour, marker_size=5 if self.state.presenter else 3,
+                             webgl=True)
         if len(launch.chart):
             tr.x = np.round(launch.chart[:, 0], 5)
             tr.y = np.round(launch.chart[:, 1], 5)

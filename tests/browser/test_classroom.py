@@ -151,7 +151,7 @@ def test_presenter_view_1920x1080(dashboard_server, browser):
             heights[cls] = plot.evaluate("el => el.getBoundingClientRect().height")
             _shot(page, f"classroom-presenter-{cls.removeprefix('pe-')}-1920x1080.png")
         pb.record_timings("classroom", {"presenter_figure_heights_px": heights})
-        for cls in ("pe-equilibria", "pe-body"):
+        for cls in ("pe-equilibria", "pe-body", "pe-section"):
             assert heights[cls] >= 600, heights
         pb.assert_no_traceback(page, "in the presenter view")
     finally:
