@@ -417,3 +417,30 @@ def ellipsoid(a: float, b: float, c: float, m: float = 1.0, pivot: ArrayLike = (
               principal_axes: bool = True) -> Body:
     """Solid ellipsoid with semi-axes ``a, b, c`` (see :func:`build_body`)."""
     return build_body("ellipsoid", (a, b, c), m, pivot, g, principal_axes)
+
+
+def equivalent_body(pendulum: Pendulum, name: str = "custom J") -> Body:
+    """A Body for a pendulum given only by (J, rho, m): the homogeneous ellipsoid with the same inertia about
+    the centre of mass, placed at rho (a small sphere if no ellipsoid matches).
+
+    The inertia about the centre of mass is ``J - m (|rho|^2 I - rho rho^T)`` (parallel axes); an ellipsoid with
+    principal moments ``I_i`` has semi-axes ``a_i^2 = 5 / (2 m) (I_j + I_k - I_i)``.
+    """
+    J = np.asarray(pendulum.J, float)
+    rho = np.asarray(pendulum.rho, float)
+    m = pendulum.m
+    Ic = J - m * (rho @ rho * np.eye(3) - np.outer(rho, rho))
+    lam, V = np.linalg.eigh(0.5 * (Ic + Ic.T))
+    if np.linalg.det(V) < 0:
+        V[:, 2] *= -1
+    s = lam.sum()
+    sq = 2.5 / m * (s / 2.0 - lam)  # a_i^2 = 5/(2m) (I_j + I_k - I_i)
+    if np.all(sq > 0) and np.all(lam > 0):
+        dims = np.sqrt(sq)
+    else:
+        dims = np.full(3, max(0.05, 0.3 * np.linalg.norm(rho)))
+    shape = build_body("ellipsoid", dims, m=m, pivot=(0, 0, 0), g=pendulum.g, principal_axes=False)
+    V_mesh = np.asarray(shape.mesh.vertices) @ V.T + rho
+    return Body(pendulum, Mesh(V_mesh, shape.mesh.faces), name,
+                "Custom J and rho (drawn as the ellipsoid with the same inertia about the centre of mass).",
+                {"kind": "custom_J", **pendulum.to_dict()})

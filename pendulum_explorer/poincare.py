@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ from ._numerics import minimize_compass
 from .amended import amended_potential
 from .bodies import Pendulum
 from .equilibria import equilibria_at_mu
-from .errors import InaccessibleError, InvalidStateError, ShapeError
+from .errors import InaccessibleError, InvalidStateError, PendulumError, ShapeError
 from .trajectory import TAYLOR_TOL, taylor_frame
 
 DEFAULT_RTOL = 1e-11
@@ -59,6 +60,8 @@ MAX_CROSSINGS = 1_000_000
 MAX_LEVEL = 1e100
 #: points per side of the accessible-region grid
 MAX_GRID = 20_000
+#: the chart grid (n_phi, n_z) of the accessible region that the dashboard draws and :meth:`fill_seeds` reads
+REGION_GRID = (121, 81)
 
 #: what :meth:`PoincareSection.crossings` accepts as a seed: a section Gamma (3,), an LP state (Gamma, omega)
 #: as a pair, (6,) or (2, 3), or a :class:`SectionState`
@@ -124,6 +127,36 @@ def paper_initial_state(pendulum: Pendulum, energy: float,
             f"c^2 (1^T J 1)/2 - m g rho_3 >= -m g rho_3 = {e_min:.12g}; E falls short by {e_min - E:.6g}")
     c = sign * math.sqrt(c2)
     return np.array([0.0, 0.0, 1.0]), c * one, c
+
+
+def mu_bound(pendulum: Pendulum, energy: float) -> float:
+    """A bound on |mu| necessary for motion at energy ``energy``: ``sqrt(2 J1 (E + m g |rho|))``.
+
+    Since ``Gamma^T J Gamma <= J1`` (the largest principal moment) and ``rho^T Gamma <= |rho|``, the amended
+    potential satisfies ``V_mu(Gamma) >= mu^2 / (2 J1) - m g |rho|``; the section at (E, mu) is empty when
+    ``|mu|`` reaches this bound (0 when ``E <= -m g |rho|``, the hanging energy).
+    """
+    _v.check_pendulum(pendulum)
+    E = _v.real("energy", energy, high=MAX_LEVEL)
+    mgr = pendulum.mgrho_norm
+    return float(math.sqrt(2.0 * float(pendulum.principal_moments[0]) * max(E + mgr, 0.0)))
+
+
+def default_level(pendulum: Pendulum, energy: float = 0.0) -> tuple[float, float]:
+    """The level ``(E, mu)`` a new body's section opens at (or, given ``energy``, the start mu at that energy).
+
+    ``E = 0`` by default: midway between the energy of the hanging equilibrium (``-m g |rho|``) and of the
+    inverted one (``+m g |rho|``).  ``mu`` is the momentum of the paper's initial condition
+    ``R0 = I, omega0 = c[1,1,1]`` at that energy (:func:`paper_initial_state`), so the Fig. 2 body opens at the
+    paper's Fig. 2(b); ``mu = 0`` when that initial condition cannot reach E (``E < -m g rho_3``).
+    """
+    _v.check_pendulum(pendulum)
+    E = _v.real("energy", energy, high=MAX_LEVEL)
+    try:
+        G0, w0, _c = paper_initial_state(pendulum, E)
+    except InaccessibleError:
+        return E, 0.0
+    return E, float(mu_lp(G0, w0, pendulum.params()))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -329,6 +362,30 @@ class PoincareSection:
         # the level is (target E, mu of the state); E of the state equals the target up to rounding
         return cls(pendulum, energy, mu_lp(G0, w0, pendulum.params()), **kw), (G0, w0)
 
+    @classmethod
+    def with_motion(cls, pendulum: Pendulum, energy: float, mu: float, *, varied: str = "energy",
+                    **kw: Any) -> "PoincareSection":
+        """The section at (energy, mu) if it is non-empty (its accessible region on :data:`REGION_GRID` is
+        then cached); otherwise :class:`InaccessibleError` naming the admissible range of the quantity
+        ``varied`` (``"energy"``: E > min V_mu at this mu; ``"mu"``: |mu| below :func:`mu_bound` at this E)."""
+        if varied not in ("energy", "mu"):
+            raise ValueError(f"varied must be 'energy' or 'mu'; got {varied!r}")
+        sec = cls(pendulum, energy, mu, **kw)
+        region = sec.accessible_region(*REGION_GRID)
+        if region.empty:
+            E, m, lo = sec.energy, sec.mu, region.energy_min
+            if varied == "mu":
+                raise InaccessibleError(
+                    f"μ = {m:.4g} kg m²/s gives no motion at E = {E:.5g} J (there min V_μ = {lo:.5g} J ≥ E): "
+                    f"at this E a section needs |μ| < {sec.mu_bound():.4g} kg m²/s at most.")
+            raise InaccessibleError(f"E = {E:.5g} J gives no motion at μ = {m:.4g} kg m²/s: E must be above "
+                                    f"min V_μ = {lo:.5g} J.")
+        return sec
+
+    def mu_bound(self, energy: float | None = None) -> float:
+        """:func:`mu_bound` of this pendulum at ``energy`` (default: this section's energy)."""
+        return mu_bound(self.pendulum, self.energy if energy is None else energy)
+
     # --- the potential and section states -------------------------------------------------------
     def _vmin_rough(self):
         G = sphere_from_chart(*np.meshgrid(np.linspace(-np.pi, np.pi, 25), np.linspace(-1, 1, 17)))
@@ -437,6 +494,30 @@ class PoincareSection:
         self._region_cache[key] = reg
         return reg
 
+    def fill_seeds(self, n: int) -> NDArray[np.float64]:
+        """Up to ``n`` seeds spread evenly over the accessible region: LP states ``[Gamma, omega]`` (k, 6).
+
+        The points of a Fibonacci lattice on the sphere (equal area, dense enough that about ``4 n`` of them
+        fall in the accessible region) whose section state exists, ``n`` of them taken evenly along the lattice.
+
+        Raises
+        ------
+        InaccessibleError
+            The section is empty, or no lattice point lies in the accessible region (a very thin region).
+        """
+        n = _v.integer("n", n, low=1, high=MAX_GRID)
+        region = self.accessible_region(*REGION_GRID)
+        if region.empty:
+            raise InaccessibleError("the section is empty at this (E, mu): nothing to fill")
+        k = np.arange(4 * n * max(1, int(1 / max(region.area_fraction, 0.02))))
+        zz = 1 - (2 * k + 1) / len(k)
+        ph = np.mod(k * np.pi * (3 - np.sqrt(5)), 2 * np.pi) - np.pi
+        Y, ok = self.states_at(sphere_from_chart(ph, zz))
+        cand = Y[ok]
+        if len(cand) == 0:
+            raise InaccessibleError("no lattice point of the accessible region was found; try a higher E")
+        return cand[np.linspace(0, len(cand) - 1, min(n, len(cand))).round().astype(int)]
+
     def energy_range(self) -> tuple[float, float]:
         """``(E_min, inf)``: the energies for which the section at this mu is non-empty (E_min = min V_mu)."""
         return self.accessible_region(61, 41).energy_range
@@ -469,9 +550,22 @@ class PoincareSection:
         return float(sgn * best), np.asarray(xb, dtype=float)
 
     # --- seeds ----------------------------------------------------------------------------------
-    def _seed_state(self, seed):
-        """LP state (6,) from a seed: a section Gamma (3,), an LP state (Gamma, omega) / (6,) / (2, 3),
-        or a :class:`SectionState`."""
+    def check_seed(self, seed: Seed) -> NDArray[np.float64]:
+        """The LP state ``[Gamma, omega]`` (6,) of a seed on this level, validated.
+
+        Parameters
+        ----------
+        seed : a section Gamma (3,) (its section state, :meth:`state_at`), an LP state ``(Gamma, omega)`` as a
+            pair, (6,) or (2, 3), or a :class:`SectionState`.
+
+        Raises
+        ------
+        ShapeError, InvalidStateError
+            A malformed seed, or one whose energy (Eq 34) or momentum ``mu = omega^T J Gamma`` is off the level
+            by more than ``LEVEL_RTOL`` relative (the message gives both values).
+        InaccessibleError
+            A Gamma (3,) where E <= V_mu(Gamma).
+        """
         if isinstance(seed, SectionState):
             return np.concatenate([seed.Gamma, seed.omega])
         if isinstance(seed, (tuple, list)) and len(seed) == 2 and np.ndim(seed[0]) == 1:
@@ -541,13 +635,68 @@ class PoincareSection:
         Crossings
             With ``status != "ok"`` and fewer than ``n`` rows when the trajectory stopped crossing.
         """
-        y0 = self._seed_state(seed)
+        y0 = self.check_seed(seed)
         n, t_max, max_gap, max_steps = self._limits(n, t_max, max_gap, max_steps)
         G, W, D, T, info = self._chunk_runner()(y0[None, :], *self._chunk_args(n, t_max, max_gap, max_steps))
         G, W, D, T, info = G[0], W[0], D[0], T[0], info[0]
         k = int(info[0])
         st = {"n_accepted": int(info[2]), "n_rejected": int(info[3]), "n_rhs": int(info[4])}
         return Crossings(G[:k], W[:k], D[:k], T[:k], _v.Status(int(info[1])).label, n, st)
+
+    def stream(self, seed: Seed, n: int, chunk: int = 400, *, first: int | None = None,
+               seconds: float | None = None) -> Iterator[Crossings]:
+        """The next ``n`` crossings of the trajectory through ``seed``, yielded in chunks as they are computed.
+
+        A generator: the caller draws each chunk and may stop at any chunk (``break`` or ``close()``); no work
+        is done beyond the chunk being computed.  Each chunk is a :class:`Crossings` of the new crossings only,
+        with times counted from the seed.  The trajectory continues from the last crossing of each chunk,
+        re-seeded at the section state over it (:meth:`state_at`, i.e. projected back onto the exact level).
+
+        Parameters
+        ----------
+        seed : see :meth:`check_seed`
+        n : int >= 1, crossings in all
+        chunk : int >= 1, the largest chunk
+        first : int, optional
+            Size of the first chunk (default ``chunk``): a small first chunk gives fast feedback.
+        seconds : float, optional
+            Wall-time target per chunk: after each chunk the next size is set from the measured rate (between
+            1 and ``chunk``), so that a caller that checks for cancellation between chunks answers within about
+            this time.
+
+        Yields
+        ------
+        Crossings
+            The last chunk has ``status != "ok"`` when the trajectory stopped crossing (then the stream ends
+            early; that chunk may be empty).
+        """
+        cur = self.check_seed(seed)
+        n = _v.integer("n", n, low=1, high=MAX_CROSSINGS)
+        chunk = _v.integer("chunk", chunk, low=1, high=MAX_CROSSINGS)
+        size = chunk if first is None else _v.integer("first", first, low=1, high=MAX_CROSSINGS)
+        seconds = None if seconds is None else _v.positive("seconds", seconds)
+        total = 0
+        t_off = 0.0
+        while total < n:
+            k = min(size, n - total)
+            tic = time.perf_counter()
+            res = self.crossings(cur, k)
+            elapsed = time.perf_counter() - tic
+            total += res.n_found
+            if res.n_found:
+                res.t = res.t + t_off
+                t_off = float(res.t[-1])
+            yield res
+            if not res.complete:
+                return
+            G_last = res.Gamma[-1] / np.linalg.norm(res.Gamma[-1])
+            try:
+                cur = np.concatenate(self.state_at(G_last).lp_state)
+            except PendulumError:  # at the boundary of the region or at a pole: the integrated state
+                cur = np.concatenate([G_last, res.omega[-1]])
+            size = chunk
+            if seconds is not None:
+                size = int(min(chunk, max(1, res.n_found * seconds / max(elapsed, 1e-6))))
 
     def click(self, phi: float, z: float, n: int = 1000, **kw: Any) -> Crossings:
         """The dashboard fast path: the trajectory through the section point at chart coordinates (phi, z)."""
@@ -583,7 +732,7 @@ class PoincareSection:
             raise ShapeError("seeds is empty; give at least one seed")
         n, t_max, max_gap, max_steps = self._limits(n, t_max, max_gap, max_steps)
         _v.result_memory(10.0 * n * len(seed_list), f"{len(seed_list)} seeds x {n} crossings", "reduce n or the seeds")
-        Y0 = np.ascontiguousarray(np.stack([self._seed_state(s) for s in seed_list]))
+        Y0 = np.ascontiguousarray(np.stack([self.check_seed(s) for s in seed_list]))
         m = Y0.shape[0]
         run, args = self._chunk_runner(), self._chunk_args(n, t_max, max_gap, max_steps)
         if executor is None:

@@ -316,7 +316,7 @@ def test_invalid_mu_keeps_last_section(app):
     sec.mu.value = 0.0
     sec.E.value = 1.0
     before = _level_snapshot(sec)
-    bound = sec.mu_bound(1.0)
+    bound = sec.section.mu_bound(1.0)
     sec.mu.value = 1000.0
     assert _level_snapshot(sec) == before
     assert sec.mu.value == 0.0 and sec.mu_slider.value == 0.0
@@ -337,8 +337,8 @@ def test_energy_momentum_marker_stays_in_view(app):
     mgr = pend.m * pend.g * np.linalg.norm(pend.rho)
     E = 6.0 * mgr
     sec.E.value = E
-    sec.mu.value = 0.9 * sec.mu_bound(E)
-    assert (sec.section.energy, sec.section.mu) == (E, 0.9 * sec.mu_bound(E))
+    sec.mu.value = 0.9 * sec.section.mu_bound(E)
+    assert (sec.section.energy, sec.section.mu) == (E, 0.9 * sec.section.mu_bound(E))
     lay = _fig(sec.em_out)["layout"]
     cur = [t for t in _fig(sec.em_out)["data"] if t.get("name") == "current"][0]
     (mu0,), (E0,) = cur["x"], cur["y"]
@@ -420,7 +420,7 @@ def test_internal_error_becomes_message(app, caplog):
         raise RuntimeError("kaboom")
 
     sec.export_csv = boom
-    sec._on_export()
+    sec.export_btn.click()
     assert sec.msg.kind == "error" and "Internal error" in sec.msg.text and "kaboom" not in sec.msg.text
 
 

@@ -7,7 +7,7 @@ import ipywidgets as w
 import numpy as np
 
 from .. import presets
-from ..bodies import Body, Pendulum, build_body
+from ..bodies import Pendulum, build_body, equivalent_body
 from ..errors import BalancedPendulumError
 from ..plotting.body import body_preview_figure
 from .common import PRESET_TITLES, Messages, about, body_title, figure_output, fmt, guarded, show_figure
@@ -88,31 +88,6 @@ def _float_text(value, description, width="128px", step=0.01):
 
 def _caption(text):
     return w.HTML(f"<span style='font-size:13px;color:#333'>{text}</span>", layout=w.Layout(margin="2px 0 0 8px"))
-
-
-def equivalent_body(pendulum, name="custom J"):
-    """A Body for a pendulum given only by (J, rho, m): the homogeneous ellipsoid with the same inertia about
-    the centre of mass, placed at rho (a small sphere if no ellipsoid matches)."""
-    J = np.asarray(pendulum.J, float)
-    rho = np.asarray(pendulum.rho, float)
-    m = pendulum.m
-    Ic = J - m * (rho @ rho * np.eye(3) - np.outer(rho, rho))
-    lam, V = np.linalg.eigh(0.5 * (Ic + Ic.T))
-    if np.linalg.det(V) < 0:
-        V[:, 2] *= -1
-    s = lam.sum()
-    sq = 2.5 / m * (s / 2.0 - lam)  # a_i^2 = 5/(2m) (I_j + I_k - I_i)
-    if np.all(sq > 0) and np.all(lam > 0):
-        dims = np.sqrt(sq)
-    else:
-        dims = np.full(3, max(0.05, 0.3 * np.linalg.norm(rho)))
-    shape = build_body("ellipsoid", dims, m=m, pivot=(0, 0, 0), g=pendulum.g, principal_axes=False)
-    V_mesh = np.asarray(shape.mesh.vertices) @ V.T + rho
-    from ..bodies import Mesh
-
-    return Body(pendulum, Mesh(V_mesh, shape.mesh.faces), name,
-                "Custom J and rho (drawn as the ellipsoid with the same inertia about the centre of mass).",
-                {"kind": "custom_J", **pendulum.to_dict()})
 
 
 def body_summary_html(body):

@@ -1,0 +1,173 @@
+"""The section model the dashboard uses (issue 9): level helpers, fill seeds, streamed crossings, the public seed
+check; and section sessions as files (no widgets)."""
+import csv
+import io
+import json
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from pendulum_explorer import presets
+from pendulum_explorer._core.fields import energy_lp, mu_lp
+from pendulum_explorer.bodies import Pendulum, equivalent_body
+from pendulum_explorer.errors import InaccessibleError, InvalidStateError, PendulumError
+from pendulum_explorer.poincare import (PoincareSection, chart_from_sphere, default_level, mu_bound,
+                                        paper_initial_state)
+from pendulum_explorer.session import (MAX_SEEDS, body_from_session, crossings_csv, parse_session,
+                                       session_json)
+
+
+@pytest.fixture(scope="module")
+def fig2():
+    return presets.paper_fig2().pendulum
+
+
+def test_mu_bound_is_necessary(fig2):
+    """|mu| >= mu_bound(E) leaves no motion (V_mu >= mu^2/(2 J1) - m g |rho| > E everywhere)."""
+    E = 1.0
+    b = mu_bound(fig2, E)
+    J1 = fig2.principal_moments[0]
+    mgr = fig2.m * fig2.g * np.linalg.norm(fig2.rho)
+    assert b == pytest.approx(math.sqrt(2 * J1 * (E + mgr)), rel=1e-15)
+    assert PoincareSection(fig2, E, 1.001 * b).accessible_region(61, 41).empty
+    assert not PoincareSection(fig2, E, 0.5 * b).accessible_region(61, 41).empty
+    assert mu_bound(fig2, -10.0) == 0.0
+    sec = PoincareSection(fig2, E, 0.0)
+    assert sec.mu_bound() == b and sec.mu_bound(2.0) == mu_bound(fig2, 2.0)
+
+
+def test_default_level_is_E0_with_the_paper_momentum(fig2):
+    E, mu = default_level(fig2)
+    G0, w0, _ = paper_initial_state(fig2, 0.0)
+    assert E == 0.0 and mu == pytest.approx(float(w0 @ fig2.J @ G0), rel=1e-14) and mu != 0.0
+    # rho_3 < 0: the paper's initial condition cannot reach E = 0, so mu = 0
+    flipped = Pendulum(fig2.J, -np.asarray(fig2.rho), fig2.m, fig2.g)
+    assert default_level(flipped) == (0.0, 0.0)
+
+
+def test_with_motion_names_the_admissible_range(fig2):
+    sec = PoincareSection.with_motion(fig2, 1.0, 0.0)
+    assert not sec.accessible_region(121, 81).empty
+    lo = sec.accessible_region(121, 81).energy_min
+    with pytest.raises(InaccessibleError, match=rf"E = -100 J gives no motion .* above min V_μ = {lo:.5g} J"):
+        PoincareSection.with_motion(fig2, -100.0, 0.0)
+    b = mu_bound(fig2, 1.0)
+    with pytest.raises(InaccessibleError, match=rf"\|μ\| < {b:.4g} kg m²/s"):
+        PoincareSection.with_motion(fig2, 1.0, 1000.0, varied="mu")
+    with pytest.raises(ValueError, match="varied"):
+        PoincareSection.with_motion(fig2, 1.0, 0.0, varied="E")
+
+
+def test_fill_seeds_are_accessible_section_states(fig2):
+    sec = PoincareSection(fig2, 2.03, 0.3)
+    Y = sec.fill_seeds(12)
+    assert Y.shape == (12, 6)
+    p = fig2.params(0.0)
+    for y in Y:
+        assert energy_lp(y[:3], y[3:], p) == pytest.approx(2.03, abs=1e-12)
+        assert mu_lp(y[:3], y[3:], p) == pytest.approx(0.3, abs=1e-12)
+        assert abs(np.cross(y[:3], y[3:])[2]) < 1e-12  # on the section: e3^T Gammadot = 0
+    phi, z = chart_from_sphere(Y[:, :3])
+    assert np.ptp(z) > 0.5  # spread over the region, not bunched
+    with pytest.raises(InaccessibleError, match="empty"):
+        PoincareSection(fig2, -100.0, 0.0).fill_seeds(3)
+
+
+def test_stream_chunks_continue_the_trajectory(fig2):
+    sec, seed = PoincareSection.from_paper_ic(fig2, -2.65)
+    chunks = list(sec.stream(seed, 130, 50, first=10))
+    assert [c.n_found for c in chunks] == [10, 50, 50, 20]
+    G = np.concatenate([c.Gamma for c in chunks])
+    t = np.concatenate([c.t for c in chunks])
+    assert np.all(np.diff(t) > 0)  # times counted from the seed
+    whole = sec.crossings(seed, 130)
+    # the first chunk is the same computation; the re-seeded rest follows the same (regular) orbit closely
+    np.testing.assert_array_equal(G[:10], whole.Gamma[:10])
+    np.testing.assert_allclose(G, whole.Gamma, atol=1e-6)
+    np.testing.assert_allclose(t, whole.t, rtol=1e-6)
+    # a caller can stop: nothing beyond the chunk drawn is computed
+    gen = sec.stream(seed, 10_000, 100, first=5)
+    first = next(gen)
+    gen.close()
+    assert first.n_found == 5
+    # a time target keeps chunks between 1 and chunk crossings
+    sizes = [c.n_found for c in sec.stream(seed, 300, 200, first=2, seconds=1e-4)]
+    assert sum(sizes) == 300 and max(sizes[1:]) < 200
+
+
+def test_stream_ends_with_the_stopped_chunk(fig2):
+    """A trajectory that stops crossing (at rest in the hanging equilibrium): one empty chunk that says why."""
+    sec = PoincareSection(fig2, -fig2.m * fig2.g * fig2.rho[2], 0.0)
+    chunks = list(sec.stream((np.array([0, 0, 1.0]), np.zeros(3)), 1000, 100, first=10))
+    assert len(chunks) == 1 and chunks[0].n_found == 0 and chunks[0].status == "no_crossing"
+
+
+def test_check_seed_is_public_and_validates(fig2):
+    sec, (G0, w0) = PoincareSection.from_paper_ic(fig2, 0.0)
+    y = sec.check_seed((G0, w0))
+    np.testing.assert_array_equal(y, np.concatenate([G0, w0]))
+    st = sec.state_at(np.array([0.6, 0.0, 0.8]))
+    np.testing.assert_allclose(sec.check_seed(st), np.concatenate([st.Gamma, st.omega]))
+    with pytest.raises(InvalidStateError, match="not on the level"):
+        sec.check_seed((G0, 2 * w0))
+
+
+# ---------------------------------------------------------------------------------------------- sessions
+def _launch(i, body, E, mu, G0, w0, crossings):
+    phi, z = chart_from_sphere(crossings)
+    return SimpleNamespace(id=i, source="click", body=body, E=E, mu=mu, Gamma0=G0, omega0=w0, crossings=crossings,
+                           chart=np.stack([phi, z], -1))
+
+
+def test_session_round_trip_without_widgets(fig2):
+    body = presets.paper_fig2()
+    sec, (G0, w0) = PoincareSection.from_paper_ic(fig2, 2.03)
+    L = _launch(7, body.name, 2.03, sec.mu, G0, w0, sec.crossings((G0, w0), 40).Gamma)
+    rows = list(csv.DictReader(io.StringIO(crossings_csv([L]))))
+    assert len(rows) == 40 and {r["trajectory"] for r in rows} == {"7"}
+    np.testing.assert_array_equal([float(r["Gamma3"]) for r in rows], L.crossings[:, 2])  # bit for bit
+    text = session_json(body, 2.03, sec.mu, 300, [L])
+    s = parse_session(text)
+    assert s.body is not body and s.body.pendulum == body.pendulum and s.body.name == "paper_fig2"
+    assert (s.E, s.mu, s.n_crossings) == (2.03, sec.mu, 300)
+    assert len(s.seeds) == 1 and s.seeds[0].n == 40
+    np.testing.assert_array_equal(s.seeds[0].Gamma0, G0)
+    np.testing.assert_array_equal(s.seeds[0].omega0, w0)
+
+
+@pytest.mark.parametrize("text, match", [
+    ("{not json", "invalid JSON"),
+    ("[1, 2]", "not a Pendulum Explorer session"),
+    ('{"app": "pendulum_explorer"}', "no body"),
+    ('{"app": "pendulum_explorer", "body": {"pendulum": {"J": [[1,0,0],[0,1,0],[0,0,1]], "rho": [0,0,1], '
+     '"evil": 1}}, "E": 0, "mu": 0}', "must give J, rho, m, g"),
+    ('{"app": "pendulum_explorer", "body": {"pendulum": {"J": [[1,0,0],[0,1,0],[0,0,1]], "rho": [0,0,1]}}, '
+     '"E": "x", "mu": 0}', "'E' in the session file must be a number"),
+    ('{"app": "pendulum_explorer", "body": {"pendulum": {"J": [[1,0,0],[0,1,0],[0,0,1]], "rho": [0,0,1]}}, '
+     '"E": 0, "mu": 0, "launches": [{"Gamma0": [0, 1], "omega0": [0, 0, 1]}]}', "'Gamma0' of launch 0"),
+])
+def test_parse_session_rejects_bad_files(text, match):
+    with pytest.raises(PendulumError, match=match):
+        parse_session(text)
+
+
+def test_parse_session_bounds_the_launches():
+    d = {"app": "pendulum_explorer", "body": {"pendulum": presets.paper_fig2().pendulum.to_dict()}, "E": 0, "mu": 0,
+         "launches": [{"Gamma0": [0, 0, 1], "omega0": [1, 1, 1]}] * (MAX_SEEDS + 1)}
+    with pytest.raises(PendulumError, match=f"at most {MAX_SEEDS}"):
+        parse_session(json.dumps(d))
+
+
+def test_body_from_session_and_equivalent_body():
+    """A preset comes back as the preset; bare J/rho as the ellipsoid with the same inertia (parallel axes)."""
+    pend = Pendulum(np.diag([0.3, 0.25, 0.1]), [0.0, 0.05, 0.3], 1.0)
+    b = body_from_session({"name": "mine", "pendulum": pend.to_dict()})
+    assert b.pendulum == pend and b.name == "mine"
+    eb = equivalent_body(pend, name="mine")
+    np.testing.assert_allclose(b.mesh.vertices, eb.mesh.vertices)
+    # the mesh is centred on rho (a homogeneous ellipsoid's centre of mass is its centre)
+    np.testing.assert_allclose(np.asarray(eb.mesh.vertices).mean(axis=0), pend.rho, atol=1e-2)
+    p = presets.paper_fig1()
+    assert body_from_session({"name": p.name, "pendulum": p.pendulum.to_dict()}).mesh is not None
