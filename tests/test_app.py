@@ -646,11 +646,13 @@ def test_presenter_view_enlarges_figures():
     d.presenter.value = True
     assert "pe-presenter" in d._dom_classes
     assert all(_fig(v)["layout"]["height"] >= 1.5 * h0 for v, h0 in zip(views, h))
+    assert all(_fig(v)["layout"]["font"]["size"] == 18 for v in views)  # larger axis and legend text
     # larger crossings, kept while the chart is redrawn
     tr = [t for t in _fig(sec.chart)["data"] if t.get("name") == f"#{d.state.launches[0].id}"][0]
     assert tr["marker"]["size"] == 5 and len(tr["x"]) == 500
     d.presenter.value = False
     assert [_fig(v)["layout"]["height"] for v in views] == h
+    assert all("size" not in _fig(v)["layout"].get("font", {}) for v in views)
 
 
 def test_equilibria_in_words_and_nearby_on_stable_L2_is_interpretable():

@@ -48,8 +48,11 @@ _CSS = """<style>
   width: auto !important; min-width: fit-content; padding: 0 14px; height: 38px; }
 .pe-app.pe-presenter .widget-text, .pe-app.pe-presenter .widget-bounded-text, .pe-app.pe-presenter .widget-dropdown {
   width: auto !important; }
-.pe-app.pe-presenter .lm-TabBar-tab { flex: 0 0 auto !important; max-width: none !important; min-width: 220px;
-  padding: 2px 16px; }
+.pe-app.pe-presenter .lm-TabBar-tab, .pe-app.pe-presenter .p-TabBar-tab { flex: 0 0 240px !important;
+  max-width: none !important; min-width: 240px !important; }
+.pe-app.pe-presenter .widget-html-content span[style] { font-size: 18px !important; }
+.pe-app.pe-presenter .pe-title div { font-size: 26px !important; }
+.pe-app.pe-presenter .pe-title span { font-size: 20px !important; }
 </style>"""
 
 GUIDE = """<div class='pe-guide' style='background:#f4f8fb;border:1px solid #c9dced;border-radius:4px;padding:4px 10px;
@@ -127,6 +130,7 @@ class Dashboard(w.VBox):
         title = w.HTML(_CSS + "<div style='font-size:18px;font-weight:600;margin:2px 0 0 2px'>"
                        "Pendulum Explorer <span style='font-weight:400;font-size:14px;color:#555'>— the 3D "
                        "pendulum: a rigid body on a fixed pivot in gravity</span></div>")
+        title.add_class("pe-title")
         # the one statement of the body in use, on every tab
         self.body_in_use = w.HTML(layout=w.Layout(flex="1 1 auto", min_width="260px"))
         self.body_in_use.add_class("pe-body-in-use")

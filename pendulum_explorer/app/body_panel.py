@@ -341,4 +341,5 @@ class BodyPanel:
         body = self.state.body
         self.summary.value = body_summary_html(body)
         self.preview.layout.min_height = f"{self.state.size(380)}px"
-        show_figure(self.preview, body_preview_figure(body, title=body_title(body), height=self.state.size(380)))
+        show_figure(self.preview, self.state.present(
+            body_preview_figure(body, title=body_title(body), height=self.state.size(380))))

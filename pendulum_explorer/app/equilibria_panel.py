@@ -217,10 +217,11 @@ class EquilibriaPanel:
         size = self.state.size
         self.sphere_out.layout.min_height = f"{size(470)}px"
         self.em_out.layout.min_height = f"{size(330)}px"
-        show_figure(self.sphere_out, equilibria_sphere_figure(self.eq, view=self.view.value, families=fams,
-                                                              selected=sel, height=size(470)))
+        present = self.state.present
+        show_figure(self.sphere_out, present(equilibria_sphere_figure(self.eq, view=self.view.value, families=fams,
+                                                                      selected=sel, height=size(470))))
         marker = (sel.mu, sel.energy) if sel is not None else None
-        show_figure(self.em_out, energy_momentum_figure(self.eq, marker=marker, height=size(330)))
+        show_figure(self.em_out, present(energy_momentum_figure(self.eq, marker=marker, height=size(330))))
 
     @guarded(what="selecting an equilibrium")
     def _on_family(self, change):
@@ -258,7 +259,7 @@ class EquilibriaPanel:
         kind, i = self.family.value
         if kind != "fam":
             self.along_info.value = ("<span style='font-size:13px;color:#444'>a single point: the slider moves along "
-                                     "a family (choose one of L1 … L4 above)</span>")
+                                     "a family (choose one in the menu above)</span>")
             return
         fam = self.eq.families[i]
         a = fam.alpha[np.isfinite(fam.alpha)]

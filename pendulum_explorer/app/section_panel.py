@@ -247,12 +247,11 @@ class SectionPanel:
         self._colour_index = 0
         for L in self.state.launches:
             fig.add_trace(self._launch_trace(L))
-        show_figure(self.chart, fig)
+        show_figure(self.chart, self.state.present(fig))
 
     def _draw_em(self):
-        self._guard(lambda: show_figure(self.em_out, energy_momentum_figure(
-            self.state.equilibria(), marker=(self.state.mu, self.state.E),
-                                                            height=self.state.size(300))),
+        self._guard(lambda: show_figure(self.em_out, self.state.present(energy_momentum_figure(
+            self.state.equilibria(), marker=(self.state.mu, self.state.E), height=self.state.size(300)))),
             "drawing the energy-momentum diagram")
 
     def _launch_trace(self, launch):

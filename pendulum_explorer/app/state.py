@@ -90,6 +90,12 @@ class AppState:
         """A figure size in pixels for the current view (larger in the presenter view)."""
         return int(round(px * (PRESENTER_SCALE if self.presenter else 1.0)))
 
+    def present(self, fig):
+        """``fig`` with the presenter view's larger fonts (axis, legend and title text) when it is on."""
+        if self.presenter:
+            fig.update_layout(font_size=18, title_font_size=20, legend_font_size=16)
+        return fig
+
     def equilibria(self):
         """The equilibria of the current body (computed once per body; thread-safe)."""
         from ..equilibria import equilibria

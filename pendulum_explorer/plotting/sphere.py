@@ -82,10 +82,11 @@ def default_e_max(eq: EquilibriumSet) -> float:
     return 3.0 * pend.m * pend.g * float(np.linalg.norm(pend.rho))
 
 
-def _annotation3d(G: ArrayLike, text: str, colour: str) -> dict[str, Any]:
+def _annotation3d(G: ArrayLike, text: str, colour: str, right: bool = True) -> dict[str, Any]:
     G = np.asarray(G, float)
+    # families' labels to the upper left, the points' to the lower right: a family's label near a point stays apart
     return dict(x=float(G[0]), y=float(G[1]), z=float(G[2]), text=f"<b>{text}</b>", showarrow=True, arrowhead=0,
-                arrowcolor=colour, ax=28, ay=-22, font=dict(color=colour, size=14), bgcolor="rgba(255,255,255,0.85)",
+                arrowcolor=colour, ax=30 if right else -34, ay=20 if right else -24, font=dict(color=colour, size=14), bgcolor="rgba(255,255,255,0.85)",
                 bordercolor=colour, borderwidth=1.5, borderpad=2)
 
 
@@ -99,7 +100,7 @@ def sphere_labels(eq: EquilibriumSet, families: Collection[str] | None = None) -
             continue
         if f.kind == "axis":  # spins about the rho axis: Gamma stays at the hanging / inverted point (labelled)
             continue
-        out.append(_annotation3d(f.Gamma[family_label_index(f, e_max)], f.label, cols[f.label]))
+        out.append(_annotation3d(f.Gamma[family_label_index(f, e_max)], f.label, cols[f.label], right=False))
     for name, colour in (("hanging", HANGING_COLOUR), ("inverted", INVERTED_COLOUR), ("eq38", EQ38_COLOUR)):
         pts = [p for p in eq.isolated if p.family == name][:1]
         for p in pts:
