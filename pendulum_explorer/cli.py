@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -88,7 +89,9 @@ def serve(host: str = "127.0.0.1", port: int = 8866, open_browser: bool = True, 
                             cull_interval=cull_interval)
         print(f"Pendulum Explorer dashboard: {addr.url(token)}", flush=True)
         if addr.wildcard:
-            print(f"  (all interfaces; on this machine: {Address('127.0.0.1', port, True, 0).url(token)})",
+            # tornado binds "::" as IPv6 only (IPV6_V6ONLY): this machine reaches it at [::1], not 127.0.0.1
+            local = "::1" if addr.family == socket.AF_INET6 else "127.0.0.1"
+            print(f"  (all interfaces; on this machine: {Address(local, port, True, addr.family).url(token)})",
                   flush=True)
         return _run_until_stopped(cmd, env, tmp)
 

@@ -166,6 +166,18 @@ def test_non_loopback_host_requires_generated_token(fake_voila, capsys):
     assert fake_voila[1]["env"]["JUPYTER_TOKEN"] != token
 
 
+def test_ipv6_wildcard_prints_the_ipv6_loopback_url(fake_voila, capsys):
+    """``--host ::`` printed ``http://:::8866/``; tornado binds it IPv6-only, so the local URL is [::1]."""
+    try:
+        port = _free_port(socket.AF_INET6, "::1")
+    except OSError:
+        pytest.skip("no IPv6 on this machine")
+    assert cli.main(["serve", "--host", "::", "--port", str(port), "--no-warmup", "--no-browser"]) == 0
+    out = capsys.readouterr().out
+    token = fake_voila[0]["env"]["JUPYTER_TOKEN"]
+    assert f"http://[::1]:{port}/?token={token}" in out and ":::" not in out
+
+
 def test_no_token_opt_out_warns(fake_voila, capsys):
     port = _free_port()
     assert cli.main(["serve", "--host", "0.0.0.0", "--port", str(port), "--no-token", "--no-warmup",
