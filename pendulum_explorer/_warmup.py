@@ -28,6 +28,9 @@ def run() -> None:
     res = sec.crossings(seed, 2)
     sec.batch(np.asarray(res.Gamma), 2)
     PoincareSection.from_paper_ic(P, energy=0.0, method="taylor")[0].crossings(seed, 2)
+    sec.chaos_map((2, 2), 0.2)
+    phi, z = res.chart
+    sec.return_map(float(phi[0]), float(z[0]))
     lyapunov_exponent(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], t_total=0.2, tau=0.1)
     lyapunov_exponent(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], t_total=0.2, tau=0.1, method="two-trajectory")
     megno(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], 0.2, n_samples=2)

@@ -52,3 +52,12 @@ class IntegrationFailedError(PendulumError):
 
 class InaccessibleError(PendulumError):
     """A point of the Poincaré section is not accessible at the requested (E, mu)."""
+
+
+class PeriodicOrbitNotFoundError(PendulumError):
+    """Newton's method found no fixed point of the k-th return map from the seed; ``residual`` is the last chart
+    distance between the point and its k-th return."""
+
+    def __init__(self, message: str, residual: float) -> None:
+        super().__init__(message)
+        self.residual = residual

@@ -28,8 +28,8 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Iterable, Iterator
-from concurrent.futures import Executor, ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -37,14 +37,16 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
+from ._core import chaos as _kchaos
 from ._core import section as _sec
 from ._core import taylor as _taylor
-from ._core.fields import LP, energy_lp, lr_omega, mu_lp
+from ._core.fields import LP, energy_lp, lp_field, lr_omega, mu_lp
 from ._numerics import minimize_compass
 from .amended import amended_potential
 from .bodies import Pendulum
 from .equilibria import equilibria_at_mu
-from .errors import InaccessibleError, InvalidStateError, PendulumError, ShapeError
+from .errors import (InaccessibleError, IntegrationFailedError, InvalidIntegrationError, InvalidStateError,
+                     PendulumError, PeriodicOrbitNotFoundError, ShapeError)
 from .trajectory import TAYLOR_TOL, taylor_frame
 
 DEFAULT_RTOL = 1e-11
@@ -62,6 +64,8 @@ MAX_LEVEL = 1e100
 MAX_GRID = 20_000
 #: the chart grid (n_phi, n_z) of the accessible region that the dashboard draws and :meth:`fill_seeds` reads
 REGION_GRID = (121, 81)
+MAX_MAP_TIME = 1e5  # s, per chaos-map cell
+MAX_RETURN_POWER = 64  # k of the k-th return map
 
 #: what :meth:`PoincareSection.crossings` accepts as a seed: a section Gamma (3,), an LP state (Gamma, omega)
 #: as a pair, (6,) or (2, 3), or a :class:`SectionState`
@@ -290,6 +294,86 @@ class AccessibleRegion:
     @property
     def empty(self) -> bool:
         return not (self.energy > self.energy_min)
+
+
+@dataclass(frozen=True)
+class ChaosMap:
+    """A chaos indicator on a grid of the section chart (:meth:`PoincareSection.chaos_map`).
+
+    Attributes
+    ----------
+    phi : (n_phi,) cell centres in (-pi, pi);  z : (n_z,) cell centres in (-1, 1)
+    values : (n_z, n_phi) the indicator at the section state over each cell centre; NaN exactly where that
+        point is not on the section (inaccessible, V_mu >= E).
+    indicator : "megno" (mean MEGNO Ybar: ~2 regular, >> 2 chaotic) or "lyapunov" (log |delta(T)| / T [1/s])
+    t_total : integration time per cell [s]
+    megno, lyapunov : (n_z, n_phi) both indicators (one tangent integration gives both)
+    """
+
+    phi: NDArray[np.float64]
+    z: NDArray[np.float64]
+    values: NDArray[np.float64]
+    indicator: str
+    t_total: float
+    megno: NDArray[np.float64]
+    lyapunov: NDArray[np.float64]
+
+    @property
+    def accessible(self) -> NDArray[np.bool_]:
+        """(n_z, n_phi) cells whose centre is on the section."""
+        return np.isfinite(self.values)
+
+    def chaotic_fraction(self, threshold: float | None = None) -> float:
+        """Fraction of the accessible cells whose value exceeds ``threshold`` (default 4 for MEGNO, 0.1 1/s for
+        the Lyapunov estimate).  The cells have equal areas on the sphere (equal-area chart)."""
+        if threshold is None:
+            threshold = 4.0 if self.indicator == "megno" else 0.1
+        acc = self.accessible
+        n = int(acc.sum())
+        return float((self.values[acc] > threshold).sum() / n) if n else 0.0
+
+    def cell(self, phi: float, z: float) -> tuple[int, int]:
+        """Indices ``(j, i)`` (row z, column phi) of the cell containing the chart point (phi, z)."""
+        n_z, n_phi = self.values.shape
+        i = int(np.floor((math.remainder(float(phi), 2 * math.pi) + math.pi) / (2 * math.pi) * n_phi)) % n_phi
+        j = min(n_z - 1, max(0, int(np.floor((float(z) + 1.0) / 2.0 * n_z))))
+        return j, i
+
+    def value_at(self, phi: float, z: float) -> float:
+        """The value of the cell containing the chart point (phi, z) (NaN if inaccessible)."""
+        j, i = self.cell(phi, z)
+        return float(self.values[j, i])
+
+
+@dataclass(frozen=True)
+class PeriodicOrbit:
+    """A fixed point of the k-th return map of the section (:meth:`PoincareSection.periodic_orbit`).
+
+    Attributes
+    ----------
+    Gamma, omega : (3,) the LP state of the fixed point, on the section and the level
+    phi, z : its chart coordinates
+    k : the return-map power;  period : time of the k-th return [s]
+    jacobian : (2, 2) the linearised k-th return map in chart coordinates (phi, z), from the variational
+        equations; its determinant is 1 (the reduced map preserves an area form)
+    multipliers : (2,) complex, its eigenvalues
+    kind : "elliptic" (|tr| < 2: complex unit multipliers, stable), "hyperbolic" (|tr| > 2: real multipliers
+        lambda, 1/lambda, unstable) or "parabolic" (|tr| = 2 within 1e-6)
+    residual : chart distance between the point and its k-th return
+    iterations : Newton iterations used
+    """
+
+    Gamma: NDArray[np.float64]
+    omega: NDArray[np.float64]
+    phi: float
+    z: float
+    k: int
+    period: float
+    jacobian: NDArray[np.float64]
+    multipliers: NDArray[np.complex128]
+    kind: str
+    residual: float
+    iterations: int
 
 
 # ------------------------------------------------------------------------------------------------
@@ -790,6 +874,258 @@ class PoincareSection:
             return (q, Q, c, order, n, t_max, max_gap, max_steps)
         return (self._p, n, t_max, max_gap, max_steps, self.rtol, self.atol)
 
+    # --- chaos maps -----------------------------------------------------------------------------
+    def chaos_map(self, resolution: tuple[int, int] = (64, 48), t_total: float = 200.0, *, indicator: str = "megno",
+                  executor: Executor | None = None, progress: Callable[[int, int], Any] | None = None,
+                  cancel: Any = None, n_chunks: int | None = None, rtol: float = 1e-9, atol: float = 1e-9,
+                  tangent_to_level: bool = False) -> ChaosMap:
+        """A chaos indicator over a grid of the section chart: MEGNO (or the Lyapunov estimate) of the trajectory
+        through the section state at each cell centre, from the tangent dynamics of Eqs (31)-(32) (see
+        :mod:`pendulum_explorer.chaos`).
+
+        Parameters
+        ----------
+        resolution : (n_phi, n_z)
+            Cells along phi in (-pi, pi) and z = Gamma_3 in (-1, 1), each in [1, MAX_GRID].
+        t_total : float
+            Integration time per cell [s], in (0, MAX_MAP_TIME] (1e5 s).
+        indicator : {"megno", "lyapunov"}
+            What ``values`` holds (both are computed).
+        executor : concurrent.futures.Executor, optional
+            Runs chunks of cells with ``submit`` (e.g. ``dask.distributed.Client.get_executor()``); default: the
+            process thread pool of :meth:`batch` (the kernel releases the GIL).  Results are identical.
+        progress : callable(done, total), optional
+            Called in the calling thread as chunks finish (cells done, accessible cells).
+        cancel : callable returning bool, or an object with ``is_set()`` (threading.Event), optional
+            Polled while waiting; when set, pending chunks are cancelled and
+            :class:`concurrent.futures.CancelledError` is raised.
+        n_chunks : int, optional
+            Chunks submitted (default: about 24 cells per chunk with the thread pool, so that cancel and progress
+            respond within ~0.2 s; min(cells, 64) with another executor).
+        rtol, atol : float
+            DOP853 tolerances of the tangent integration (default 1e-9: regular cells' MEGNO is then converged to
+            ~1e-5; chaotic cells' values depend on the tolerance like the trajectory itself, but stay >> 2).
+        tangent_to_level : bool
+            Keep the deviations tangent to the (E, mu) level (see :func:`pendulum_explorer.chaos.megno`).
+
+        Returns
+        -------
+        ChaosMap
+
+        Raises
+        ------
+        InvalidIntegrationError
+            Bad resolution, t_total, indicator, tolerances (before any integration).
+        IntegrationFailedError
+            Some cell's integration stopped; names how many and the first cell.
+        """
+        try:
+            n_phi, n_z = resolution
+        except (TypeError, ValueError) as exc:
+            raise InvalidIntegrationError(f"resolution must be a pair (n_phi, n_z); got {resolution!r}") from exc
+        n_phi = _v.integer("resolution n_phi", n_phi, low=1, high=MAX_GRID)
+        n_z = _v.integer("resolution n_z", n_z, low=1, high=MAX_GRID)
+        t_total = _v.positive("t_total", t_total, high=MAX_MAP_TIME)
+        indicator = _v.choice("indicator", indicator, ("megno", "lyapunov"))
+        rtol, atol = _v.tolerances(rtol, atol)
+        _v.result_memory(3.0 * n_phi * n_z, f"a chaos map of {n_phi} x {n_z} cells", "reduce the resolution")
+        if executor is not None and not hasattr(executor, "submit"):
+            raise TypeError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
+        is_cancelled = _cancel_probe(cancel)
+        phi = -math.pi + (np.arange(n_phi, dtype=np.float64) + 0.5) * (2 * math.pi / n_phi)
+        z = -1.0 + (np.arange(n_z, dtype=np.float64) + 0.5) * (2.0 / n_z)
+        PH, Z = np.meshgrid(phi, z)
+        Y, ok = self.states_at(sphere_from_chart(PH, Z).reshape(-1, 3))
+        idx = np.nonzero(ok)[0]
+        m = idx.size
+        ybar = np.full(n_phi * n_z, np.nan)
+        lyap = np.full(n_phi * n_z, np.nan)
+        if m:
+            if executor is None:
+                executor = _thread_pool()
+                n_chunks = max(1, m // 24) if n_chunks is None else n_chunks
+            n_chunks = min(m, 64) if n_chunks is None else min(_v.integer("n_chunks", n_chunks, low=1), m)
+            max_steps = int(2000 * (t_total + 10.0))
+            Y0 = np.ascontiguousarray(Y[idx])
+            bounds = np.linspace(0, m, n_chunks + 1).astype(int)
+            futs = {executor.submit(_tangent_chunk, Y0[a:b], self._p, t_total, rtol, atol, max_steps,
+                                    bool(tangent_to_level)): (a, b)
+                    for a, b in zip(bounds[:-1], bounds[1:]) if b > a}
+            info = np.zeros((m, 4), dtype=np.int64)
+            pending = set(futs)
+            done_cells = 0
+            try:
+                while pending:
+                    if is_cancelled():
+                        raise CancelledError(f"chaos map cancelled after {done_cells} of {m} cells")
+                    finished, pending = wait(pending, timeout=0.05, return_when=FIRST_COMPLETED)
+                    for f in finished:
+                        a, b = futs[f]
+                        yb, ly, inf = f.result()
+                        ybar[idx[a:b]] = yb
+                        lyap[idx[a:b]] = ly
+                        info[a:b] = inf
+                        done_cells += b - a
+                    if finished and progress is not None:
+                        progress(done_cells, m)
+            finally:
+                for f in pending:
+                    f.cancel()
+            bad = np.nonzero(info[:, 0] != 0)[0]
+            if bad.size:
+                k0 = idx[bad[0]]
+                raise IntegrationFailedError(
+                    f"the tangent integration stopped in {bad.size} of {m} cells (first at phi = "
+                    f"{PH.ravel()[k0]:.4f}, z = {Z.ravel()[k0]:.4f}: {_v.Status(int(info[bad[0], 0])).label}); "
+                    f"try a shorter t_total or looser rtol/atol")
+        Yb = ybar.reshape(n_z, n_phi)
+        Ly = lyap.reshape(n_z, n_phi)
+        return ChaosMap(phi, z, Yb if indicator == "megno" else Ly, indicator, t_total, Yb, Ly)
+
+    # --- periodic orbits ------------------------------------------------------------------------
+    def return_map(self, phi: float, z: float, k: int = 1) -> tuple[float, float, float, NDArray[np.float64]]:
+        """The k-th return of the section point at chart coordinates (phi, z) and its Jacobian.
+
+        The section state y0(phi, z) is integrated with the tangent dynamics (six deviation vectors: the flow's
+        Jacobian Phi) to its k-th crossing y1 at time T.  The derivative of the return map is
+        ``dy1 = Pi (Phi dy0)`` with the return-time correction ``Pi v = v - f(y1) (grad g . v) / (grad g . f(y1))``
+        (g = e3^T Gammadot, f = Eqs 31-32), and dy0 is the tangent of the section chart: dGamma from
+        Gamma = (r cos phi, r sin phi, z), domega from the three linear conditions dE = dmu = dg = 0 (Eqs 34, 56).
+
+        Returns
+        -------
+        (phi1, z1, T, M) with M the 2 x 2 Jacobian d(phi1, z1) / d(phi, z).
+
+        Raises
+        ------
+        InaccessibleError, InvalidStateError
+            (phi, z) is not on the section.
+        IntegrationFailedError
+            The trajectory stopped crossing before its k-th return.
+        """
+        k = _v.integer("k", k, low=1, high=MAX_RETURN_POWER)
+        st = self.state_at(sphere_from_chart(_v.real("phi", phi), _v.real("z", z, low=-1.0, high=1.0)))
+        G, w = st.Gamma, st.omega
+        p = self._p
+        dim = 8 + 36
+        y0 = np.zeros(dim)
+        y0[0:3] = G
+        y0[3:6] = w
+        for j in range(6):
+            y0[6 + 7 * j] = 1.0
+        n, t_max, max_gap, max_steps = self._limits(k, None, None, None)
+        Yc = np.empty((k, dim))
+        Tc = np.empty(k)
+        info = np.zeros(_sec.N_INFO, dtype=np.int64)
+        _sec.crossings_tangent(y0, p, k, t_max, max_gap, max_steps, self.rtol, self.atol, Yc, Tc, info)
+        if info[0] < k:
+            raise IntegrationFailedError(
+                f"the trajectory from (phi, z) = ({phi:.6g}, {z:.6g}) returned {int(info[0])} of k = {k} times "
+                f"({_v.Status(int(info[1])).label}); pick a point whose trajectory keeps crossing the section")
+        y1 = Yc[k - 1]
+        Phi = y1[6:42].reshape(6, 6).T
+        S = _chart_tangent(G, w, p)
+        V = Phi @ S
+        f1 = np.array(lp_field(*y1[:6], p))
+        G1, w1 = y1[0:3], y1[3:6]
+        grad_g = np.array([w1[1], -w1[0], 0.0, -G1[1], G1[0], 0.0])
+        V = V - np.outer(f1, grad_g @ V) / (grad_g @ f1)
+        r2 = G1[0] ** 2 + G1[1] ** 2
+        C = np.array([[-G1[1] / r2, G1[0] / r2, 0.0], [0.0, 0.0, 1.0]])
+        M = C @ V[0:3]
+        phi1, z1 = chart_from_sphere(G1)
+        return float(phi1), float(z1), float(Tc[k - 1]), M
+
+    def periodic_orbit(self, seed: ArrayLike | SectionState, k: int = 1, *, tol: float = 1e-10,
+                       max_iter: int = 50) -> PeriodicOrbit:
+        """A fixed point of the k-th return map near ``seed``: Newton's method on the section chart with the
+        Jacobian of :meth:`return_map` (variational equations of Eqs 31-32).
+
+        Parameters
+        ----------
+        seed : (phi, z) chart coordinates, a section Gamma (3,), or a :class:`SectionState`
+        k : int, 1 ... 64 (``MAX_RETURN_POWER``)
+        tol : float
+            Converged when the chart distance between the point and its k-th return is <= tol (in [1e-13, 1e-3]).
+        max_iter : int
+            Newton iterations (each step limited to 0.2 in the chart, halved while its target leaves the section
+            or the residual grows).
+
+        Returns
+        -------
+        PeriodicOrbit
+
+        Raises
+        ------
+        PeriodicOrbitNotFoundError
+            No convergence within max_iter (or the iteration left the section); carries ``residual``.
+        """
+        k = _v.integer("k", k, low=1, high=MAX_RETURN_POWER)
+        tol = _v.real("tol", tol, exc=InvalidIntegrationError, low=1e-13, high=1e-3)
+        max_iter = _v.integer("max_iter", max_iter, low=1, high=1000)
+        if isinstance(seed, SectionState):
+            x = np.array(chart_from_sphere(seed.Gamma), dtype=float)
+        else:
+            a = np.asarray(seed, dtype=float)
+            if a.shape == (2,):
+                x = a.copy()
+            elif a.shape == (3,):
+                x = np.array(chart_from_sphere(_v.unit_vector("seed", a)), dtype=float)
+            else:
+                raise ShapeError(f"seed must be chart coordinates (phi, z), a Gamma (3,) or a SectionState; "
+                                 f"got shape {a.shape}")
+        if not np.all(np.isfinite(x)) or abs(x[1]) > 1.0:
+            raise InvalidStateError(f"seed chart coordinates must be finite with |z| <= 1; got {x.tolist()}")
+        self.state_at(sphere_from_chart(x[0], x[1]))  # raises InaccessibleError for a seed off the section
+
+        def residual(x):
+            phi1, z1, T, M = self.return_map(x[0], x[1], k)
+            F = np.array([math.remainder(phi1 - x[0], 2 * math.pi), z1 - x[1]])
+            return F, T, M
+
+        F, T, M = residual(x)
+        res = float(np.linalg.norm(F))
+        it = 0
+        while res > tol:
+            if it >= max_iter:
+                raise PeriodicOrbitNotFoundError(
+                    f"Newton's method for a fixed point of the {k}-th return map did not converge in {max_iter} "
+                    f"iterations from the seed (last residual {res:.3g} > tol = {tol:g} at phi = {x[0]:.6f}, "
+                    f"z = {x[1]:.6f}); click closer to an island centre or try another k", res)
+            it += 1
+            try:
+                dx = np.linalg.solve(M - np.eye(2), -F)
+            except np.linalg.LinAlgError:
+                raise PeriodicOrbitNotFoundError(
+                    f"the Newton matrix DP^{k} - I is singular at phi = {x[0]:.6f}, z = {x[1]:.6f} (a multiplier "
+                    f"equal to 1); last residual {res:.3g}", res) from None
+            step = float(np.linalg.norm(dx))
+            if step > 0.2:
+                dx *= 0.2 / step
+            for _ in range(12):
+                xn = x + dx
+                xn[0] = math.remainder(xn[0], 2 * math.pi)
+                try:
+                    Fn, Tn, Mn = residual(xn)
+                except (InaccessibleError, InvalidStateError, IntegrationFailedError):
+                    dx *= 0.5
+                    continue
+                rn = float(np.linalg.norm(Fn))
+                if rn < res or rn <= tol:
+                    break
+                dx *= 0.5
+            else:
+                raise PeriodicOrbitNotFoundError(
+                    f"Newton's method for a fixed point of the {k}-th return map stalled at phi = {x[0]:.6f}, "
+                    f"z = {x[1]:.6f} (residual {res:.3g}: no shorter step lowers it); click closer to an island "
+                    f"centre or try another k", res)
+            x, F, T, M, res = xn, Fn, Tn, Mn, rn
+        st = self.state_at(sphere_from_chart(x[0], x[1]))
+        mult = np.linalg.eigvals(M).astype(complex)
+        tr = float(np.trace(M))
+        kind = "elliptic" if abs(tr) < 2.0 - 1e-6 else ("hyperbolic" if abs(tr) > 2.0 + 1e-6 else "parabolic")
+        return PeriodicOrbit(st.Gamma, st.omega, float(x[0]), float(x[1]), k, T, M, mult, kind, res, it)
+
     def __repr__(self) -> str:
         return (f"PoincareSection({self.pendulum!r}, energy={self.energy!r}, mu={self.mu!r}, "
                 f"rtol={self.rtol:g}, atol={self.atol:g}, method={self.method!r})")
@@ -841,6 +1177,46 @@ def _thread_pool():
         _POOL = ThreadPoolExecutor(max_workers=_N_THREADS, thread_name_prefix="pe-batch")
     return _POOL
 
+
+def _tangent_chunk(Y0, p, t_total, rtol, atol, max_steps, tangent_to_level):
+    """MEGNO and Lyapunov estimate of a chunk of cells on one thread (an executor task: module level, picklable)."""
+    Y0 = np.ascontiguousarray(Y0, dtype=float)
+    m = Y0.shape[0]
+    ybar = np.empty(m)
+    lyap = np.empty(m)
+    info = np.zeros((m, _kchaos.N_TAN_INFO), dtype=np.int64)
+    _kchaos.tangent_many(Y0, np.asarray(p, dtype=float), t_total, rtol, atol, max_steps, tangent_to_level,
+                         ybar, lyap, info)
+    return ybar, lyap, info
+
+
+def _cancel_probe(cancel):
+    """``cancel`` (None, a callable returning bool, or an object with ``is_set()``) as a callable."""
+    if cancel is None:
+        return lambda: False
+    if hasattr(cancel, "is_set"):
+        return cancel.is_set
+    if callable(cancel):
+        return lambda: bool(cancel())
+    raise TypeError(f"cancel must be a callable or have is_set() (threading.Event); got {type(cancel).__name__}")
+
+
+def _chart_tangent(G, w, p):
+    """(6, 2) tangent vectors d(Gamma, omega) / d(phi, z) of the section state over the chart point of Gamma.
+
+    dGamma from Gamma = (r cos phi, r sin phi, z), r = sqrt(1 - z^2); domega solves the linearised level and
+    section conditions dE = 0 (Eq 34: -m g rho . dGamma + J omega . domega), dmu = 0 (Eq 56: J omega . dGamma +
+    J Gamma . domega) and dg = 0 (g = (Gamma x omega)_3)."""
+    J = p[0:9].reshape(3, 3)
+    mgr = p[18:21]
+    r = math.hypot(G[0], G[1])
+    c, s = G[0] / r, G[1] / r
+    dG = np.array([[-G[1], -G[2] * c / r], [G[0], -G[2] * s / r], [0.0, 1.0]])
+    Jw = J @ w
+    A = np.array([Jw, J @ G, [-G[1], G[0], 0.0]])
+    B = np.array([-mgr, Jw, [w[1], -w[0], 0.0]])
+    dw = np.linalg.solve(A, -B @ dG)
+    return np.vstack([dG, dw])
 
 # ------------------------------------------------------------------------------------------------
 # marching squares for the boundary V_mu = E
@@ -904,5 +1280,5 @@ def _contour(x, y, F):
 __all__ = [
     "PoincareSection", "SectionState", "Crossings", "BatchCrossings", "AccessibleRegion",
     "chart_from_sphere", "sphere_from_chart", "amended_potential", "paper_initial_state",
-    "DEFAULT_RTOL", "DEFAULT_ATOL",
+    "DEFAULT_RTOL", "DEFAULT_ATOL", "ChaosMap", "PeriodicOrbit",
 ]

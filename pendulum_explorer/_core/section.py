@@ -43,7 +43,7 @@ from .dop853 import (MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL, advance, clip_st
                      dense_eval, dense_prepare,
                      initial_step, step)
 from .dop853_tableau import N_STAGES, N_STAGES_EXTENDED
-from .fields import LP, LR, P_MU, _energy, _mv, lr_omega, rhs
+from .fields import LP, LP_TAN, LR, P_MU, _energy, _mv, lr_omega, rhs
 
 MAX_TIME = 4
 NO_CROSSING = 5
@@ -263,6 +263,28 @@ def _to_gamma_omega(model, Yc, p, count, G, W, D):
             D[k, 0] = g1 * w2 - g2 * w1
             D[k, 1] = g2 * w0 - g0 * w2
             D[k, 2] = g0 * w1 - g1 * w0
+
+
+# ------------------------------------------------------------------------------------------------
+# return map with the tangent dynamics (periodic orbits)
+# ------------------------------------------------------------------------------------------------
+_TAN_MODEL = np.array([LP_TAN], dtype=np.int64)  # run-time model id (a literal would compile copies)
+
+
+@njit
+def crossings_tangent(y0, p, n, t_max, max_gap, max_steps, rtol, atol, Yc, Tc, info):
+    """:func:`crossings_one` for the tangent model LP_TAN: ``y0`` carries (Gamma, omega), k deviation vectors
+    and the MEGNO integrals (size 8 + 6k); the rows of ``Yc`` (n x size) receive the whole state at each
+    crossing, so the deviations there are the flow's Jacobian applied to the initial ones (no projection onto
+    the section: the caller adds the return-time correction).  Returns the number of crossings found."""
+    model = _TAN_MODEL[0]
+    dim = y0.shape[0]
+    K = np.empty((N_STAGES_EXTENDED, dim))
+    Kp = np.empty((N_STAGES_EXTENDED, dim))
+    F = np.empty((7, dim))
+    work = np.empty((6, dim))
+    return crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
+                         Yc, Tc, K, Kp, F, work[0], work[1], work[2], work[3], work[4], work[5], info)
 
 
 @njit(nogil=True)

@@ -1,0 +1,163 @@
+"""Chaos maps and periodic orbits of the section map (issue 12): the Fig. 2 check (chaotic fractions per energy,
+the regular island of Fig. 2 (e)), executors (thread pool, dask LocalCluster), progress and cancel, the
+linearised return map against finite differences, periodic orbits (fixed point, symplectic multipliers, kind vs
+a direct simulation) and every error path."""
+import math
+import threading
+from concurrent.futures import CancelledError, ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from pendulum_explorer import presets
+from pendulum_explorer.errors import (InaccessibleError, InvalidIntegrationError, PeriodicOrbitNotFoundError,
+                                      ShapeError)
+from pendulum_explorer.poincare import PoincareSection
+
+ISLAND = (math.pi / 2, 0.961)  # centre of the regular island of Fig. 2 (e), E = 11.95
+
+
+@pytest.fixture(scope="module")
+def P():
+    return presets.paper_fig2().pendulum
+
+
+@pytest.fixture(scope="module")
+def sec_e(P):
+    return PoincareSection.from_paper_ic(P, 11.95)[0]
+
+
+def test_fig2_chaos_maps(P):
+    """MEGNO at T = 200 s on a 16 x 16 grid.  Measured: E = -2.65: 0 % chaotic (Ybar > 4) of 16 accessible
+    cells; E = 0: 87.5 % of 96; E = 2.03: 100 % of 164; E = 11.95: 57.8 % of 256, the island-centre cell 1.3."""
+    frac = {}
+    for E in (-2.65, 0.0, 2.03, 11.95):
+        sec = PoincareSection.from_paper_ic(P, E)[0]
+        cm = sec.chaos_map((16, 16), 200.0)
+        assert cm.values.shape == (16, 16) and cm.indicator == "megno" and cm.t_total == 200.0
+        # NaN exactly where the cell centre is not on the section
+        G = np.stack(np.meshgrid(cm.phi, cm.z), -1).reshape(-1, 2)
+        slack = sec.slack(np.stack([np.sqrt(1 - G[:, 1] ** 2) * np.cos(G[:, 0]),
+                                    np.sqrt(1 - G[:, 1] ** 2) * np.sin(G[:, 0]), G[:, 1]], -1))
+        np.testing.assert_array_equal(cm.accessible.ravel(), slack > 0)
+        assert np.all(cm.values[cm.accessible] > 0)
+        frac[E] = cm.chaotic_fraction()
+        if E == 11.95:
+            assert cm.value_at(*ISLAND) < 3.0
+    assert frac[-2.65] < 0.05
+    assert frac[0.0] > 0.3 and frac[2.03] > 0.3
+    assert frac[11.95] > 0.2
+
+
+def test_chaos_map_executors_progress_and_cancel(P):
+    sec = PoincareSection.from_paper_ic(P, 0.0)[0]
+    seen = []
+    a = sec.chaos_map((6, 5), 20.0, progress=lambda d, m: seen.append((d, m)))
+    assert seen[-1][0] == seen[-1][1] == int(a.accessible.sum()) > 5
+    with ThreadPoolExecutor(2) as ex:
+        b = sec.chaos_map((6, 5), 20.0, executor=ex, n_chunks=3)
+    np.testing.assert_array_equal(a.values, b.values)
+    lyap = sec.chaos_map((6, 5), 20.0, indicator="lyapunov")
+    np.testing.assert_array_equal(lyap.values, a.lyapunov)
+    ev = threading.Event()
+    ev.set()
+    with pytest.raises(CancelledError, match="cancelled"):
+        sec.chaos_map((40, 40), 200.0, cancel=ev)
+    calls = []
+
+    def stop_after_first(d, m):
+        calls.append(d)
+
+    with pytest.raises(CancelledError):
+        sec.chaos_map((40, 40), 200.0, progress=stop_after_first, cancel=lambda: len(calls) > 0)
+    assert len(calls) == 1  # stopped after the first chunk, not after 40 x 40 cells
+
+
+def test_chaos_map_with_dask_local_cluster(P):
+    distributed = pytest.importorskip("distributed")
+    sec = PoincareSection.from_paper_ic(P, 0.0)[0]
+    ref = sec.chaos_map((5, 4), 10.0)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cl, \
+            distributed.Client(cl) as client:
+        got = sec.chaos_map((5, 4), 10.0, executor=client.get_executor())
+    np.testing.assert_array_equal(ref.values, got.values)
+
+
+def test_chaos_map_errors(sec_e):
+    with pytest.raises(InvalidIntegrationError, match="resolution"):
+        sec_e.chaos_map((0, 4))
+    with pytest.raises(InvalidIntegrationError, match="resolution"):
+        sec_e.chaos_map(16)
+    with pytest.raises(InvalidIntegrationError, match="t_total"):
+        sec_e.chaos_map((4, 4), -1.0)
+    with pytest.raises(InvalidIntegrationError, match="indicator"):
+        sec_e.chaos_map((4, 4), indicator="fli")
+    with pytest.raises(TypeError, match="executor"):
+        sec_e.chaos_map((4, 4), executor=object())
+    with pytest.raises(TypeError, match="cancel"):
+        sec_e.chaos_map((4, 4), cancel=3)
+
+
+def test_return_map_jacobian_matches_finite_differences(sec_e):
+    phi1, z1, T, M = sec_e.return_map(*ISLAND)
+    h = 1e-6
+    fd = np.empty((2, 2))
+    for j, d in enumerate([(h, 0.0), (0.0, h)]):
+        a = sec_e.return_map(ISLAND[0] + d[0], ISLAND[1] + d[1])
+        b = sec_e.return_map(ISLAND[0] - d[0], ISLAND[1] - d[1])
+        fd[:, j] = [(a[0] - b[0]) / (2 * h), (a[1] - b[1]) / (2 * h)]
+    np.testing.assert_allclose(M, fd, rtol=1e-6, atol=1e-7)
+    assert abs(M).max() > 1.0
+
+
+def test_periodic_orbit_of_the_fig2e_island(sec_e):
+    """From a click 0.14 away on the chart: the k = 1 fixed point at the island centre, elliptic."""
+    po = sec_e.periodic_orbit((ISLAND[0] + 0.1, ISLAND[1] - 0.1))
+    assert po.kind == "elliptic" and po.k == 1
+    assert math.hypot(po.phi - ISLAND[0], po.z - ISLAND[1]) < 2e-3
+    assert po.residual <= 1e-10
+    assert abs(np.prod(po.multipliers) - 1.0) < 1e-8
+    np.testing.assert_allclose(np.abs(po.multipliers), 1.0, atol=1e-8)
+    # an independent crossings run returns to the point
+    c = sec_e.crossings(po.Gamma, 2)
+    assert np.linalg.norm(c.Gamma[0] - po.Gamma) < 1e-9
+    assert np.linalg.norm(c.omega[0] - po.omega) < 1e-9 * np.linalg.norm(po.omega)
+    assert c.t[0] == pytest.approx(po.period, rel=1e-9)
+    # elliptic: a perturbation of 1e-4 stays close for 100 returns
+    G = c.Gamma[0]
+    ph, z = np.arctan2(G[1], G[0]), G[2]
+    r = np.sqrt(1 - (z - 1e-4) ** 2)
+    near = sec_e.crossings([r * np.cos(ph + 1e-4), r * np.sin(ph + 1e-4), z - 1e-4], 100)
+    assert np.max(np.linalg.norm(near.Gamma - po.Gamma, axis=1)) < 1e-3
+
+
+def test_hyperbolic_periodic_orbit_and_its_kind_by_simulation(P):
+    """A k = 1 hyperbolic fixed point of the Fig. 2 body at E = 5 (paper's mu): real multipliers lambda, 1/lambda
+    (measured 6.87, 0.146); a perturbation of 1e-6 leaves it (> 1e-2 within 100 returns)."""
+    sec = PoincareSection.from_paper_ic(P, 5.0)[0]
+    po = sec.periodic_orbit((1.5708, 0.85))
+    assert po.kind == "hyperbolic"
+    assert abs(np.prod(po.multipliers) - 1.0) < 1e-8
+    assert np.all(np.abs(po.multipliers.imag) == 0) and np.max(np.abs(po.multipliers)) > 2
+    c = sec.crossings(po.Gamma, 1)
+    assert np.linalg.norm(c.Gamma[0] - po.Gamma) < 1e-9
+    z = po.z - 1e-6
+    r = np.sqrt(1 - z * z)
+    near = sec.crossings([r * np.cos(po.phi), r * np.sin(po.phi), z], 100)
+    assert np.max(np.linalg.norm(near.Gamma - po.Gamma, axis=1)) > 1e-2
+
+
+def test_periodic_orbit_errors(sec_e):
+    with pytest.raises(ShapeError, match="seed"):
+        sec_e.periodic_orbit(np.zeros(4))
+    with pytest.raises(InvalidIntegrationError, match="k must be"):
+        sec_e.periodic_orbit(ISLAND, k=0)
+    with pytest.raises(InvalidIntegrationError, match="tol"):
+        sec_e.periodic_orbit(ISLAND, tol=1.0)
+    P = sec_e.pendulum
+    low = PoincareSection.from_paper_ic(P, -2.65)[0]
+    with pytest.raises(InaccessibleError):
+        low.periodic_orbit((0.0, -0.9))
+    with pytest.raises(PeriodicOrbitNotFoundError, match="did not converge") as exc:
+        sec_e.periodic_orbit((ISLAND[0] + 0.1, ISLAND[1] - 0.1), max_iter=1)
+    assert exc.value.residual > 1e-10
