@@ -161,3 +161,44 @@ def test_periodic_orbit_errors(sec_e):
     with pytest.raises(PeriodicOrbitNotFoundError, match="did not converge") as exc:
         sec_e.periodic_orbit((ISLAND[0] + 0.1, ISLAND[1] - 0.1), max_iter=1)
     assert exc.value.residual > 1e-10
+
+
+@pytest.mark.parametrize("body, E, mu, seed", [("paper_fig1", -4.0, 0.0, (1.6578, 0.9984)),
+                                                ("paper_fig2", 11.95, None, ISLAND)])
+def test_geometric_phase_of_a_periodic_orbit(body, E, mu, seed):
+    """Prop 18 on closed reduced curves found by periodic_orbit (as in notebooks/geometric_phase.ipynb): the
+    rotation about the vertical after one period (reconstruction, Prop 17) is theta_dyn (Eq 67) + theta_geo
+    (Eq 70) mod 2 pi.  Measured differences: 4.3e-8 rad (mu = 0), 5.1e-9 rad (mu = 1.218)."""
+    from pendulum_explorer.reduction import geometric_phase, simulate_lr
+
+    P = presets.get(body).pendulum
+    sec = PoincareSection.from_paper_ic(P, E)[0] if mu is None else PoincareSection(P, E, mu)
+    po = sec.periodic_orbit(seed)
+    tr = simulate_lr(P, po.Gamma, np.cross(po.Gamma, po.omega), sec.mu, po.period, n_out=40001, rtol=1e-12,
+                     atol=1e-14)
+    assert np.linalg.norm(tr.Gamma[-1] - tr.Gamma[0]) < 1e-8
+    dR = tr.R[-1] @ tr.R[0].T
+    assert abs(dR[2, 2] - 1.0) < 1e-10  # a rotation about e3
+    theta = np.arctan2(dR[1, 0], dR[0, 0])
+    gap = np.remainder(theta - tr.stats["theta_dyn"] - geometric_phase(P, tr.Gamma) + np.pi, 2 * np.pi) - np.pi
+    assert abs(gap) <= 1e-6
+    assert (tr.stats["theta_dyn"] == 0.0) == (sec.mu == 0.0)
+
+
+def test_chaos_map_and_orbit_figures(sec_e):
+    from plotly import graph_objects as go
+
+    from pendulum_explorer.plotting.section import chaos_map_figure
+
+    cm = sec_e.chaos_map((8, 6), 10.0)
+    po = sec_e.periodic_orbit(ISLAND)
+    fig = chaos_map_figure(sec_e, cm, orbits=[po])
+    assert isinstance(fig.data[0], go.Heatmap) and isinstance(fig.data[1], go.Heatmap)  # shading, then the map
+    hm = fig.data[1]
+    np.testing.assert_array_equal(np.asarray(hm.z, dtype=float), cm.values)
+    assert "regular" in hm.colorbar.title.text and "chaotic" in hm.colorbar.title.text
+    assert hm.showscale and hm.zmin == 0.0
+    orb = fig.data[-1]
+    assert list(orb.marker.symbol) == ["circle"] and "period 0.6716" in orb.text[0]
+    lyap = chaos_map_figure(sec_e, sec_e.chaos_map((8, 6), 10.0, indicator="lyapunov"))
+    assert "1/s" in lyap.data[1].colorbar.title.text

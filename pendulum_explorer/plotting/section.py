@@ -20,7 +20,8 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike, NDArray
 
-from ..poincare import AccessibleRegion, BatchCrossings, Crossings, PoincareSection, chart_from_sphere
+from ..poincare import (AccessibleRegion, BatchCrossings, ChaosMap, Crossings, PeriodicOrbit, PoincareSection,
+                        chart_from_sphere)
 from .colours import BLACK, BLUE, OKABE_ITO, VERMILLION
 
 #: trajectory colours (Okabe-Ito, colour-blind safe; the dashboard cycles through the same list)
@@ -214,3 +215,66 @@ def section_sphere_figure(section: PoincareSection, crossings: CrossingsLike = N
 
 
 __all__ = ["section_chart_figure", "section_sphere_figure", "crossings_trace", "PALETTE", "CLICK_HINT"]
+
+
+# ------------------------------------------------------------------------------------------------
+# chaos maps and periodic orbits (issue 12)
+# ------------------------------------------------------------------------------------------------
+#: the MEGNO colour scale: 0-2 blue (regular; 2 is quasi-periodic motion), above 2 through yellow to red (chaotic),
+#: saturated at MEGNO_MAX
+MEGNO_MAX = 8.0
+MEGNO_COLOURSCALE: list[list[object]] = [[0.0, "#2166ac"], [0.25, "#92c5de"], [0.375, "#f7f7f7"], [0.5, "#fddbc7"], [0.75, "#ef8a62"],
+                     [1.0, "#b2182b"]]
+#: marker symbol per kind of periodic orbit
+ORBIT_SYMBOLS = {"elliptic": "circle", "hyperbolic": "x", "parabolic": "diamond"}
+
+
+def chaos_map_trace(cm: ChaosMap, *, showscale: bool = True) -> go.Heatmap:
+    """The chaos map as a heatmap on the section chart (cells at ``cm.phi``, ``cm.z``; NaN cells transparent).
+
+    MEGNO is drawn on a fixed scale 0 ... ``MEGNO_MAX`` whose colour bar says what the values mean (≈ 2 regular,
+    ≫ 2 chaotic); a Lyapunov map on 0 ... max with its unit.
+    """
+    scale: str | list[list[object]]
+    if cm.indicator == "megno":
+        zmin, zmax, scale = 0.0, MEGNO_MAX, MEGNO_COLOURSCALE
+        bar = dict(title=dict(text="MEGNO Ȳ<br>≈2 regular<br>≫2 chaotic", side="top"),
+                   tickvals=[0, 2, 4, 6, 8], ticktext=["0", "2", "4", "6", "≥8"])
+        what = "Ȳ"
+    else:
+        fin = cm.values[np.isfinite(cm.values)]
+        zmin, zmax, scale = 0.0, float(max(fin.max(), 1e-3)) if fin.size else 1.0, "Reds"
+        bar = dict(title=dict(text="λ [1/s]<br>≈0 regular", side="top"))
+        what = "λ"
+    return go.Heatmap(
+        x=cm.phi, y=cm.z, z=cm.values, zmin=zmin, zmax=zmax, colorscale=scale, showscale=showscale,
+        colorbar=dict(len=0.9, thickness=12, **bar), name=f"chaos map (T = {cm.t_total:g} s)",
+        hovertemplate=f"φ = %{{x:.3f}}<br>Γ₃ = %{{y:.3f}}<br>{what} = %{{z:.3g}}<extra>T = {cm.t_total:g} s</extra>")
+
+
+def periodic_orbit_trace(orbits: Sequence[PeriodicOrbit], *, name: str = "periodic orbits") -> go.Scatter:
+    """Fixed points of the k-th return maps on the chart, one symbol per kind (circle elliptic, x hyperbolic,
+    diamond parabolic) and a hover with k, the period and the multipliers."""
+    phi = [o.phi for o in orbits]
+    z = [o.z for o in orbits]
+    text = [f"{o.kind} fixed point of P^{o.k}<br>period {o.period:.6g} s<br>multipliers "
+            + ", ".join(f"{m.real:.4g}{m.imag:+.4g}i" if abs(m.imag) > 0 else f"{m.real:.4g}" for m in o.multipliers)
+            for o in orbits]
+    return go.Scatter(x=phi, y=z, mode="markers", name=name, text=text,
+                      marker=dict(symbol=[ORBIT_SYMBOLS[o.kind] for o in orbits], size=11, color=BLACK,
+                                  line=dict(width=2, color=BLACK)),
+                      hovertemplate="%{text}<br>φ = %{x:.6f}, Γ₃ = %{y:.6f}<extra></extra>")
+
+
+def chaos_map_figure(section: PoincareSection, cm: ChaosMap, crossings: CrossingsLike = None, *,
+                     orbits: Sequence[PeriodicOrbit] = (), **kw: object) -> go.Figure:
+    """:func:`section_chart_figure` with the chaos map under the crossings (after the shading heatmap, trace 0)
+    and the periodic orbits on top; keyword arguments go to :func:`section_chart_figure`."""
+    fig = section_chart_figure(section, crossings, **kw)  # type: ignore[arg-type]
+    data = list(fig.data)
+    fig.data = ()
+    fig.add_traces([data[0], chaos_map_trace(cm)] + data[1:])
+    if orbits:
+        fig.add_trace(periodic_orbit_trace(orbits))
+    fig.update_layout(margin=dict(r=90))
+    return fig
