@@ -202,3 +202,19 @@ def test_chaos_map_and_orbit_figures(sec_e):
     assert list(orb.marker.symbol) == ["circle"] and "period 0.6716" in orb.text[0]
     lyap = chaos_map_figure(sec_e, sec_e.chaos_map((8, 6), 10.0, indicator="lyapunov"))
     assert "1/s" in lyap.data[1].colorbar.title.text
+
+
+def test_megno_on_the_periodic_orbits(sec_e, P):
+    """On the elliptic fixed point of the Fig. 2 (e) island: a deviation crossing the neighbouring energy levels
+    shears along the orbit (their periods differ), |delta| grows linearly, Ybar -> 2 (measured 1.9999 at 2000 s);
+    kept on the level the nearby orbits of the section map just rotate about the fixed point, |delta| stays
+    bounded, Ybar -> 0 (measured -7e-5).  On the hyperbolic one (E = 5) Ybar grows like lambda t / 2."""
+    from pendulum_explorer.chaos import megno
+
+    po = sec_e.periodic_orbit(ISLAND)
+    assert abs(megno(P, po.Gamma, po.omega, 500.0, n_samples=1).value - 2.0) < 0.05
+    assert abs(megno(P, po.Gamma, po.omega, 500.0, n_samples=1, tangent_to_level=True).value) < 0.05
+    hyp = PoincareSection.from_paper_ic(P, 5.0)[0].periodic_orbit((1.5708, 0.85))
+    r = megno(P, hyp.Gamma, hyp.omega, 40.0, n_samples=1, tangent_to_level=True)
+    lam = np.log(np.abs(hyp.multipliers).max()) / hyp.period  # 1.13 1/s
+    assert r.value > 10 and 2 * r.value / 40.0 == pytest.approx(lam, rel=0.2)
