@@ -882,6 +882,7 @@ class PoincareSection:
         """A chaos indicator over a grid of the section chart: MEGNO (or the Lyapunov estimate) of the trajectory
         through the section state at each cell centre, from the tangent dynamics of Eqs (31)-(32) (see
         :mod:`pendulum_explorer.chaos`).
+        The tangent dynamics always run on DOP853 (with the section's ``method`` = "taylor" as well).
 
         Parameters
         ----------
