@@ -689,3 +689,11 @@ def test_equilibria_in_words_and_nearby_on_stable_L2_is_interpretable():
     assert np.all((x0 < phi) & (phi < x1) & (z0 < z) & (z < z1))  # every crossing in view
     assert eqp.msg.kind == "ok" and "It is stable, so the motion stays close to it" in eqp.msg.text
     assert "reset axes" in eqp.msg.text
+def test_motion_offers_the_taylor_method(app):
+    mot = app.panel("motion")
+    assert ("Taylor (machine precision)", "taylor") in mot.method.options
+    mot.method.value = "taylor"
+    mot._on_run()
+    tr = mot.trajectory
+    assert tr.method == "taylor" and mot.msg.kind == "ok"
+    assert tr.energy_error < 1e-12 * max(1.0, abs(float(tr.energy[0])))

@@ -43,10 +43,12 @@ class MotionPanel:
         self.t_final = w.BoundedFloatText(value=10.0, min=0.1, max=200.0, step=1.0,
                                           description="duration [s] (0.1–200)",
                                           layout=w.Layout(width="225px"), style={"description_width": "150px"})
-        self.method = w.ToggleButtons(options=[("Routh + reconstruction", "lr"), ("LGVI", "lgvi")], value="lr",
+        self.method = w.ToggleButtons(options=[("Routh + reconstruction", "lr"), ("LGVI", "lgvi"),
+                                               ("Taylor (machine precision)", "taylor")], value="lr",
                                       style={"button_width": "185px"},
                                       tooltips=["Lagrange–Routh equations at fixed μ, then the attitude rebuilt",
-                                                "Lie group variational integrator on the full equations"])
+                                                "Lie group variational integrator on the full equations",
+                                                "adaptive Taylor method, errors at double round-off"])
         self.run = w.Button(description="compute and animate", button_style="primary", icon="play",
                             layout=w.Layout(width="200px"))
         self.run.add_class("pe-motion-run")
@@ -56,7 +58,7 @@ class MotionPanel:
         self.trajectory = None
         omega_label = w.HTML("<span style='font-size:14px'>ω₀ [rad/s] for “ω₀ below” (R₀ = I):</span>",
                              layout=w.Layout(margin="0 4px 0 8px"))
-        controls = w.VBox([w.HBox([self.choice, self.t_final, self.method]),
+        controls = w.VBox([w.HBox([self.choice, self.t_final, self.method], layout=w.Layout(flex_flow="row wrap")),
                            w.HBox([omega_label] + self.omega0 + [self.run, self.task.widget],
                                   layout=w.Layout(flex_flow="row wrap", align_items="center")),
                            self.msg, self.info])
@@ -115,7 +117,7 @@ class MotionPanel:
             if task.cancelled:
                 return
             task.progress(0.6, "building frames")
-            how = f"Routh + reconstruction, {traj.method}" if method == "lr" else "LGVI"
+            how = f"Routh + reconstruction, {traj.method}" if method == "lr" else method.upper()
             fig = animation_figure(body, traj, title=f"{body_title(body)}: motion over {float(traj.t[-1]):.3g} s "
                                                      f"({how})")
             if task.cancelled or self.state.body is not body:
@@ -133,6 +135,9 @@ class MotionPanel:
         self.task.start(work, "computing the motion")
 
 
+_SIMULATE_ARGS = {"lgvi": {"method": "lgvi", "dt": 2e-3}, "taylor": {"method": "taylor"}}
+
+
 def compute_motion(pendulum, launch, omega0, t_final, method="lr", n_out=601):
     """The trajectory the motion panel animates (library calls only)."""
     if launch is None:
@@ -142,10 +147,10 @@ def compute_motion(pendulum, launch, omega0, t_final, method="lr", n_out=601):
             Gd0 = np.cross(G0, omega0)
             mu = float(omega0 @ pendulum.J @ G0)
             return simulate_lr(pendulum, G0, Gd0, mu, t_final, R0=np.eye(3), n_out=n_out)
-        return simulate(pendulum, np.eye(3), omega0, t_final, method="lgvi", dt=2e-3, n_out=n_out)
+        return simulate(pendulum, np.eye(3), omega0, t_final, n_out=n_out, **_SIMULATE_ARGS[method])
     R0 = launch.R0 if launch.R0 is not None else attitude_from_gamma(launch.Gamma0)
     if method == "lr":
         return simulate_lr(pendulum, launch.Gamma0, launch.Gammadot0, launch.mu, t_final, R0=R0, n_out=n_out)
     w0 = launch.omega0 if launch.omega0 is not None else lp_from_lr(pendulum, launch.Gamma0, launch.Gammadot0,
                                                                     launch.mu)
-    return simulate(pendulum, R0, w0, t_final, method="lgvi", dt=2e-3, n_out=n_out)
+    return simulate(pendulum, R0, w0, t_final, n_out=n_out, **_SIMULATE_ARGS[method])
