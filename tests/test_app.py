@@ -687,6 +687,13 @@ def test_equilibria_in_words_and_nearby_on_stable_L2_is_interpretable():
     assert x1 - x0 < 1.0 and z1 - z0 < 0.5  # zoomed onto the point (the whole chart is 2 pi x 2)
     phi, z = chart_from_sphere(L.crossings)
     assert np.all((x0 < phi) & (phi < x1) & (z0 < z) & (z < z1))  # every crossing in view
+    # the window is shaded on a grid of its own: every crossing lies on a white (accessible) cell of it
+    heat = [t for t in _fig(sec.chart)["data"] if t["type"] == "heatmap"][0]
+    hx, hy, hz = np.array(heat["x"]), np.array(heat["y"]), np.array(heat["z"])
+    assert hx.min() >= x0 - 1e-12 and hx.max() <= x1 + 1e-12 and len(hx) == 121
+    ix = np.abs(hx[None, :] - phi[:, None]).argmin(1)
+    iz = np.abs(hy[None, :] - z[:, None]).argmin(1)
+    assert hz[iz, ix].mean() < 0.05
     assert eqp.msg.kind == "ok" and "It is stable, so the motion stays close to it" in eqp.msg.text
     assert "reset axes" in eqp.msg.text
 def test_motion_offers_the_taylor_method(app):

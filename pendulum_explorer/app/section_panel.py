@@ -231,8 +231,18 @@ class SectionPanel:
     def zoom_to(self, phi0, phi1, z0, z1):
         """Show the chart window phi0..phi1, Gamma_3 = z0..z1 (a launch near a stable equilibrium: its crossings
         stay in a small loop); plotly's "reset axes" or a new level shows the whole chart again."""
+        phi0, phi1, z0, z1 = max(phi0, -np.pi), min(phi1, np.pi), max(z0, -1.0), min(z1, 1.0)
         fig = self.chart.fig
-        fig.update_layout(xaxis_range=[max(phi0, -np.pi), min(phi1, np.pi)], yaxis_range=[min(z1, 1.0), max(z0, -1.0)])
+        fig.update_layout(xaxis_range=[phi0, phi1], yaxis_range=[z1, z0])
+        # the whole-sphere grid is coarse for a small window (its cells would hide where V_mu = E runs): the
+        # shading of this window on a grid of its own, and no coarse boundary line
+        phi, z = np.linspace(phi0, phi1, 121), np.linspace(z0, z1, 81)
+        V = self.section.amended_potential(sphere_from_chart(*np.meshgrid(phi, z)))
+        for tr in fig.data:
+            if tr.type == "heatmap":
+                tr.update(x=phi, y=z, z=np.where(V <= self.section.energy, 0.0, 1.0), customdata=V)
+            elif tr.name == "V_mu = E":
+                tr.update(x=[], y=[])
         show_figure(self.chart, fig)
 
     # ================================================================== drawing

@@ -127,6 +127,24 @@ def test_screen_sizes_and_keyboard(dashboard_server, browser):
         page.wait_for_timeout(1500)
         _shot(page, "classroom-equilibria-1024x768.png")
         assert _overflow(page, ".pe-equilibria") <= 2, "the equilibria panel is wider than the 1024 px window"
+        # "launch nearby" on the stable L2 family: the section shows the chart around the point, and says why
+        choice = page.locator(".pe-equilibria .pe-eq-choice select").first
+        l2 = choice.evaluate("s => Array.from(s.options).findIndex(o => o.text.startsWith('L2'))")
+        choice.select_option(index=l2)
+        page.wait_for_timeout(1000)
+        page.locator(".pe-equilibria .pe-launch-nearby button, button.pe-launch-nearby").first.click()
+        pb.wait_plot(page, f".{pb.CHART}", timeout=120_000)
+        page.wait_for_function("""() => { const gd = document.querySelector('.pe-section-chart .js-plotly-plot');
+            return !!gd && gd.data.some(t => (t.name || '').startsWith('#') && t.x && t.x.length >= 500); }""",
+                               timeout=120_000)
+        page.wait_for_timeout(1000)
+        plot = pb.plot_locator(page, f".{pb.CHART}")
+        geom = pb.axis_geometry(plot)
+        assert abs(geom["xrange"][1] - geom["xrange"][0]) < 1.0, geom  # zoomed onto the point
+        _shot(page, "classroom-nearby-L2-section-1024x768.png")
+        pb.show_panel(page, "pe-equilibria")
+        text = page.locator(".pe-equilibria .pe-message").first.inner_text()
+        assert "It is stable, so the motion stays close to it" in text
         pb.assert_no_traceback(page, "at 1024x768")
     finally:
         page.close()
