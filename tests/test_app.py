@@ -366,12 +366,14 @@ def test_trajectory_colours_visible_on_white(app):
     assert _contrast_on_white("#F0E442") < 1.4
 
 
-def test_motion_animation_has_frames(app):
+def test_motion_animation_is_sent_once(app):
+    """The motion panel sends the attitude samples (quaternions) and the mesh once; the browser plays them
+    (tests/test_motion.py checks what it plays)."""
     mot = app.panel("motion")
     mot.on_show()
-    fig = _fig(mot.out)
-    assert len(fig["frames"]) > 10
-    assert fig["layout"]["updatemenus"][0]["buttons"][0]["method"] == "animate"
+    anim = mot.out.animation
+    assert anim["n"] == len(mot.trajectory.t[::mot.stride]) and len(anim["quaternions"]) == 16 * anim["n"]
+    assert "frames" not in _fig(mot.out)
     tr = mot.trajectory
     assert tr.energy_error < 1e-6
     mot.method.value = "lgvi"
@@ -386,12 +388,12 @@ def test_motion_too_fast_says_what_to_change(app):
     good = mot.trajectory
     assert mot.msg.kind == "ok"
     for t in mot.omega0:
-        t.value = 1000.0
+        t.value = 10000.0
     mot.method.value = "lgvi"
-    mot._on_run()  # the implicit LGVI step has no solution
+    mot._on_run()  # the implicit LGVI step has no solution (the step is at most the sampling interval)
     assert mot.trajectory is good and mot.msg.kind == "error"
     assert mot.msg.text.startswith("LGVI: the implicit step equation has no solution")
-    assert "ω₀ = [1000, 1000, 1000] rad/s is too fast" in mot.msg.text
+    assert "ω₀ = [10000, 10000, 10000] rad/s is too fast" in mot.msg.text
     assert "try a smaller ω₀" in mot.msg.text and "previous motion stays shown" in mot.msg.text
     # the next feasible input computes and replaces the motion
     for t in mot.omega0:

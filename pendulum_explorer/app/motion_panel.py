@@ -1,13 +1,15 @@
-"""Panel 4: the motion of the body along a trajectory, animated in the browser (plotly frames)."""
+"""Panel 4: the motion of the body along a trajectory, played in the browser in true time (:class:`MotionView`)."""
 from __future__ import annotations
 
 import ipywidgets as w
 import numpy as np
 
-from ..plotting.body import animation_figure
-from ..reduction import attitude_from_gamma, lp_from_lr, simulate_lr
+from .. import playback
+from ..plotting.body import motion_payload, motion_plots_figure
+from ..reduction import attitude_from_gamma, energy, lp_from_lr, simulate_lr
 from ..trajectory import simulate
-from .common import Messages, Task, about, body_title, figure_output, guarded, show_figure
+from .common import Messages, Task, about, body_title, guarded
+from .plotview import MotionView
 
 ABOUT = r"""
 <p>The attitude \(R(t)\in SO(3)\) of the body is rebuilt from the motion of the reduced attitude
@@ -25,6 +27,11 @@ angular momentum \(\mu = \omega^{T}J\Gamma\) (Prop. 1); the lower-right plot sho
 (orange) and its path. Middle: \(\Gamma(t)\) on the unit sphere in body axes &mdash; the hanging equilibrium is the
 point \(\rho/\|\rho\|\). Right: the body angular velocity \(\omega(t)\) and the conservation errors on a log
 scale. Play / pause, the speed menu and the time slider run in the browser without the kernel.</p>
+<p><b>Time on screen is true time.</b> At 1&times; one second of motion takes one second; the browser interpolates
+the attitude between the computed samples at its own frame rate. The samples are close enough for the fastest
+motion shown: at most 0.05 rad (3&deg;) of rotation between two samples and at least 40 samples per period of the
+small oscillations about the hanging equilibrium (Eqs 21&ndash;24), so a fast swing is never shown as a slow one.
+The paths (centre of mass, \(\Gamma\)) are drawn through every sample; the bold part is the last 2 s.</p>
 """
 
 
@@ -34,7 +41,7 @@ class MotionPanel:
         self.msg = Messages()
         self.task = Task(self.msg)
         self.choice = w.Dropdown(options=[("ω₀ below, from R₀ = I", 0)], value=0, description="trajectory",
-                                 layout=w.Layout(width="360px"), style={"description_width": "70px"})
+                                 layout=w.Layout(width="330px"), style={"description_width": "70px"})
         self.choice.add_class("pe-motion-choice")
         self.omega0 = [w.FloatText(value=1.0, description=f"ω₀{'₁₂₃'[i]}", step=0.1,
                                    layout=w.Layout(width="120px"), style={"description_width": "34px"})
@@ -45,7 +52,7 @@ class MotionPanel:
                                           layout=w.Layout(width="225px"), style={"description_width": "150px"})
         self.method = w.ToggleButtons(options=[("Routh + reconstruction", "lr"), ("LGVI", "lgvi"),
                                                ("Taylor (machine precision)", "taylor")], value="lr",
-                                      style={"button_width": "185px"},
+                                      style={"button_width": "175px"},
                                       tooltips=["Lagrange–Routh equations at fixed μ, then the attitude rebuilt",
                                                 "Lie group variational integrator on the full equations",
                                                 "adaptive Taylor method, errors at double round-off"])
@@ -53,7 +60,7 @@ class MotionPanel:
                             layout=w.Layout(width="200px"))
         self.run.add_class("pe-motion-run")
         self.info = w.HTML()
-        self.out = figure_output("560px")
+        self.out = MotionView()
         self.out.add_class("pe-motion-figure")
         self.trajectory = None
         omega_label = w.HTML("<span style='font-size:14px'>ω₀ [rad/s] for “ω₀ below” (R₀ = I):</span>",
@@ -116,21 +123,32 @@ class MotionPanel:
                                  f"{shown}.") from None
             if task.cancelled:
                 return
-            task.progress(0.6, "building frames")
+            task.progress(0.6, "preparing the animation")
             how = f"Routh + reconstruction, {traj.method}" if method == "lr" else method.upper()
-            fig = animation_figure(body, traj, title=f"{body_title(body)}: motion over {float(traj.t[-1]):.3g} s "
-                                                     f"({how})")
+            stride = playback.display_stride(traj)
+            payload = motion_payload(body, traj, stride)
+            fig = motion_plots_figure(traj, stride)
             if task.cancelled or self.state.body is not body:
                 return
             self.trajectory = traj
-            show_figure(self.out, fig)
+            self.stride = stride
+            self.out.show_motion(fig, payload)
             st = traj.stats
             orth = st.get("orthogonality_error")  # (no "nan" on the page when a method does not report it)
-            self.info.value = (f"<span style='font-size:14px'>{traj.method}: {len(traj.t)} samples, "
+            turn = playback.max_angle_per_sample(playback.attitude_quaternions(traj.R[::stride]))
+            self.info.value = (f"<span style='font-size:14px'>{body_title(body)}, {float(traj.t[-1]):.3g} s ({how}): "
+                               f"{payload['n']} samples shown, one every "
+                               f"{payload['dt'] * 1e3:.3g} ms (≤ {turn:.2g} rad of rotation apart), "
                                f"{st.get('n_steps', 0)} steps, max |ΔE| = {traj.energy_error:.2e} J, "
                                f"max |Δμ| = {traj.mu_error:.2e} kg m²/s"
                                + (f", max ‖RᵀR − I‖ = {orth:.1e}" if orth is not None else "") + "</span>")
-            self.msg.ok("press ▶ play under the figure (or drag the time slider)")
+            if turn > 1.5 * playback.ANGLE_PER_SAMPLE:  # capped at MAX_SAMPLES: say so, and what helps
+                shorter = float(traj.t[-1]) * playback.ANGLE_PER_SAMPLE / turn
+                self.msg.info(f"This motion turns the body by up to {turn:.2g} rad between the {payload['n']} "
+                              f"samples shown, too coarse for a faithful animation: a duration of at most "
+                              f"{shorter:.3g} s shows it sample by sample. Press ▶ play above the body.")
+            else:
+                self.msg.ok("press ▶ play above the body (1× is real time), or drag the time slider")
 
         self.task.start(work, "computing the motion")
 
@@ -138,8 +156,12 @@ class MotionPanel:
 _SIMULATE_ARGS = {"lgvi": {"method": "lgvi", "dt": 2e-3}, "taylor": {"method": "taylor"}}
 
 
-def compute_motion(pendulum, launch, omega0, t_final, method="lr", n_out=601):
-    """The trajectory the motion panel animates (library calls only)."""
+def compute_motion(pendulum, launch, omega0, t_final, method="lr", n_out=None):
+    """The trajectory the motion panel animates (library calls only), sampled densely enough for the fastest motion
+    at its energy (:func:`~pendulum_explorer.playback.sample_count`) unless ``n_out`` is given."""
+    if n_out is None:
+        E = energy(pendulum, [0.0, 0.0, 1.0], omega0) if launch is None else launch.E
+        n_out = playback.sample_count(pendulum, E, t_final)
     if launch is None:
         if method == "lr":
             # the reduced model needs (Gamma, Gammadot, mu): from R0 = I, omega0

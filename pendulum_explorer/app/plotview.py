@@ -41,8 +41,10 @@ log = logging.getLogger("pendulum_explorer.app.plotview")
 #: the widget's JavaScript module, shipped as package data next to this file
 ESM_PATH = Path(__file__).with_name("plotview.js")
 
-#: the config of every figure (a change of config would make ``Plotly.react`` start from scratch)
-CONFIG = {"displaylogo": False, "responsive": True}
+#: the config of every figure (a change of config would make ``Plotly.react`` start from scratch); no "Share
+#: chart..." button (plotly.js uploads the figure to a cloud service from it; on by default), the PNG download stays
+CONFIG = {"displaylogo": False, "responsive": True, "showSendToCloud": False,
+          "modeBarButtonsToRemove": ["sendChartToCloud", "sendDataToCloud"]}
 
 
 
@@ -126,6 +128,34 @@ class PlotlyView(anywidget.AnyWidget):
                 cb(content.get("x"), content.get("y"), content.get("curve"))
             except Exception:  # noqa: BLE001 - the handlers report their own errors; never break the comm
                 log.exception("click handler")
+
+
+class MotionView(PlotlyView):
+    """A :class:`PlotlyView` that plays a motion next to its figure, in the browser, in true time.
+
+    :meth:`show_motion` sends the mesh and the attitude samples once (``animation``, a
+    :func:`~pendulum_explorer.plotting.body.motion_payload`: binary buffers) and the figure of the plots beside
+    them; the browser draws the body and Gamma on the sphere on two canvases at its own frame rate, interpolating
+    the attitude between samples (slerp) at the motion time ``t = t_start + speed x wall-clock time`` (1x = one
+    second of motion per second), and moves the plots' "now" line.  Play / pause, the speed menu and the time
+    slider are HTML controls (Tab, Enter, space and the arrow keys work).  ``height`` [px] sets the height of the
+    views (0: a share of the window's height); their width follows the container (a presenter view enlarges both).
+    """
+
+    #: what the browser animates (empty: nothing yet)
+    animation = traitlets.Dict().tag(sync=True)
+    #: height of the views and of the plots [px]; 0: from the browser window (56 % of its height, at least 340 px)
+    height = traitlets.Int(0).tag(sync=True)
+
+    def __init__(self, height: int = 0, **kw):
+        super().__init__(min_height=f"{max(int(height), 340) + 40}px", **kw)
+        self.height = int(height)
+
+    def show_motion(self, fig, payload: dict) -> None:
+        """Play the motion ``payload`` (a ``motion_payload``) next to the figure ``fig`` (sent together)."""
+        with self.hold_sync():
+            self.animation = payload
+            self.show(fig)
 
 
 def figure_bundle(fig):

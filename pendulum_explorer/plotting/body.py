@@ -1,4 +1,4 @@
-"""Plotly figures of the rigid body: a static preview and the motion animation (pure functions).
+"""Plotly figures of the rigid body: a static preview, and the motion as the browser animates it (pure functions).
 
 Coordinates
 -----------
@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike, NDArray
 from plotly.subplots import make_subplots
 
+from ..playback import attitude_quaternions
 from ..reduction import attitude_from_gamma
 
 from .colours import BLACK, BLUE, BLUISH_GREEN, OKABE_ITO, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION
@@ -115,168 +116,102 @@ def _gravity_trace(L: float) -> go.Scatter3d:
                         line=dict(color=GRAVITY_COLOUR, width=6), name="gravity", hoverinfo="skip")
 
 
-def _sphere_wire(n: int = 13) -> go.Scatter3d:
-    """Light wireframe lines of the unit sphere (one trace, NaN separated)."""
-    xs: list[float | None] = []
-    ys: list[float | None] = []
-    zs: list[float | None] = []
-    t = np.linspace(0, 2 * np.pi, 73)
-    for lat in np.linspace(-np.pi / 2, np.pi / 2, 7)[1:-1]:
-        xs += list(np.cos(lat) * np.cos(t)) + [None]
-        ys += list(np.cos(lat) * np.sin(t)) + [None]
-        zs += list(np.full_like(t, np.sin(lat))) + [None]
-    s = np.linspace(-np.pi / 2, np.pi / 2, 37)
-    for lon in np.linspace(0, np.pi, n // 2, endpoint=False):
-        for sgn in (1, -1):
-            xs += list(sgn * np.cos(s) * np.cos(lon)) + [None]
-            ys += list(sgn * np.cos(s) * np.sin(lon)) + [None]
-            zs += list(np.sin(s)) + [None]
-    return go.Scatter3d(x=xs, y=ys, z=zs, mode="lines", line=dict(color="#cccccc", width=1),
-                        hoverinfo="skip", showlegend=False, name="sphere")
+def envelope(t: ArrayLike, y: ArrayLike, buckets: int = 1500) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``(t, y)`` thinned to at most ``2 * buckets`` points that keep, in every bucket of consecutive samples, its
+    smallest and its largest value (in time order): a plotted line keeps its envelope (no aliasing of a fast
+    oscillation) at a fraction of the points."""
+    t = np.asarray(t, float)
+    y = np.asarray(y, float)
+    n = len(y)
+    if n <= 2 * buckets:
+        return t, y
+    per = -(-n // buckets)  # buckets of ``per`` samples, the last one padded with the last sample
+    Y = np.concatenate([y, np.full(per * buckets - n, y[-1])]).reshape(buckets, per)
+    base = np.arange(buckets) * per
+    keep = np.unique(np.minimum(np.concatenate([base + Y.argmin(1), base + Y.argmax(1), [0, n - 1]]), n - 1))
+    return t[keep], y[keep]
 
 
-def frame_indices(n_samples: int, max_frames: int = 120) -> NDArray[np.int_]:
-    """Indices of the samples used as animation frames (at most ``max_frames``, always the first and last)."""
-    k = min(int(n_samples), int(max_frames))
-    return np.unique(np.linspace(0, n_samples - 1, k).round().astype(int))
+def motion_payload(body: Body, traj: Trajectory, stride: int = 1) -> dict[str, Any]:
+    """What the browser needs to animate ``traj`` (every ``stride``-th sample), sent once: the mesh and the
+    attitude samples as unit quaternions.
 
-
-def animation_figure(body: Body, traj: Trajectory, max_frames: int = 120, frame_ms: int = 50, height: int = 560,
-                     title: str | None = None) -> go.Figure:
-    """The motion of ``body`` along the trajectory ``traj`` as a plotly figure with frames.
-
-    Panels: the body moving with R(t) (pivot, centre of mass and its trace, gravity arrow); Gamma(t) moving on
-    the unit sphere (body frame); omega(t); the energy and mu errors |E(t) - E(0)|, |mu(t) - mu(0)|.  Play /
-    pause buttons, a speed menu and a time slider run the animation in the browser.
+    The times are evenly spaced (``t0 + k dt``); the browser interpolates the attitude between samples (slerp) at
+    its own frame rate, in true time.  Arrays are little-endian bytes (binary buffers of the widget message):
+    ``quaternions`` float32 (n, 4) scalar last ``[x, y, z, w]`` (:func:`~pendulum_explorer.playback.
+    attitude_quaternions`), ``vertices`` float32 (nv, 3) in the body frame, ``faces`` int32 (nf, 3).  The browser
+    draws inertial points at ``D R v`` with ``D`` = :data:`DISPLAY` (z up) and Gamma = R^T e3 in body axes.
     """
-    pend = traj.pendulum
-    idx = frame_indices(len(traj.t), max_frames)
-    t = np.asarray(traj.t)
-    R = np.asarray(traj.R)
-    L = _extent(body)
-    V0 = np.asarray(body.mesh.vertices, float)
-    rho = np.asarray(pend.rho, float)
-    com = _display(R @ rho)  # (n, 3)
-    G = np.asarray(traj.Gamma)
-    fig = make_subplots(rows=2, cols=3, column_widths=[0.42, 0.30, 0.28],
-                        specs=[[{"type": "scene", "rowspan": 2}, {"type": "scene", "rowspan": 2}, {"type": "xy"}],
-                               [None, None, {"type": "xy"}]],
-                        subplot_titles=("body, pivot and centre of mass", "Γ(t) = Rᵀe₃ on the sphere (body frame)",
-                                        "ω(t) [rad/s]", "conservation errors"),
-                        horizontal_spacing=0.04, vertical_spacing=0.14)
+    stride = int(stride)
+    if stride < 1:
+        raise ValueError(f"stride must be an integer >= 1; got {stride}")
+    t = np.asarray(traj.t, float)[::stride]
+    if len(t) < 2:
+        raise ValueError(f"a motion needs at least 2 samples to animate; got {len(t)} (stride {stride})")
+    dt = float(t[1] - t[0])
+    if not np.allclose(np.diff(t), dt, rtol=1e-9, atol=1e-12 * max(1.0, abs(float(t[-1])))):
+        raise ValueError("the motion's samples must be evenly spaced in time")
+    q = attitude_quaternions(np.asarray(traj.R, float)[::stride])
+    rho = np.asarray(traj.pendulum.rho, float)
+    nr = float(np.linalg.norm(rho))
 
-    def body_xyz(k: int) -> NDArray[np.float64]:
-        return _display(V0 @ R[k].T)
+    def raw(a: ArrayLike, dtype: str) -> bytes:
+        return np.ascontiguousarray(a, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()
 
-    Vk = body_xyz(idx[0])
-    # 0: body mesh (animated)
-    fig.add_trace(_mesh_trace(Vk, body.mesh.faces, opacity=0.7), row=1, col=1)
-    # 1: pivot
-    fig.add_trace(go.Scatter3d(x=[0], y=[0], z=[0], mode="markers", name="pivot",
-                               marker=dict(size=5, color=PIVOT_COLOUR, symbol="diamond")), row=1, col=1)
-    # 2: centre-of-mass trace (animated), 3: centre of mass (animated)
-    fig.add_trace(go.Scatter3d(x=com[:1, 0], y=com[:1, 1], z=com[:1, 2], mode="lines", name="centre-of-mass path",
-                               line=dict(color=COM_COLOUR, width=3)), row=1, col=1)
-    fig.add_trace(go.Scatter3d(x=com[:1, 0], y=com[:1, 1], z=com[:1, 2], mode="markers", name="centre of mass",
-                               marker=dict(size=5, color=COM_COLOUR)), row=1, col=1)
-    # 4: gravity
-    fig.add_trace(_gravity_trace(L), row=1, col=1)
-    # 5: sphere wireframe, 6: Gamma path (static, faint), 7: Gamma trail (animated), 8: Gamma now (animated)
-    fig.add_trace(_sphere_wire(), row=1, col=2)
-    fig.add_trace(go.Scatter3d(x=G[:, 0], y=G[:, 1], z=G[:, 2], mode="lines", name="Γ path",
-                               line=dict(color="#999999", width=2), hoverinfo="skip"), row=1, col=2)
-    fig.add_trace(go.Scatter3d(x=G[:1, 0], y=G[:1, 1], z=G[:1, 2], mode="lines", name="Γ trail",
-                               line=dict(color=OKABE_ITO[0], width=5)), row=1, col=2)
-    fig.add_trace(go.Scatter3d(x=G[:1, 0], y=G[:1, 1], z=G[:1, 2], mode="markers", name="Γ(t)",
-                               marker=dict(size=6, color=OKABE_ITO[0])), row=1, col=2)
-    # 9-11: omega components (static), 12: time cursor (animated)
-    W = np.asarray(traj.omega)
+    return {
+        "n": int(len(t)), "t0": float(t[0]), "dt": dt,
+        "quaternions": raw(q, "f4"),
+        "vertices": raw(body.mesh.vertices, "f4"), "faces": raw(body.mesh.faces, "i4"),
+        "rho": rho.tolist(), "hanging": (rho / nr).tolist() if nr > 0 else None, "extent": _extent(body),
+        "display": DISPLAY.tolist(),
+        "colours": {"body": BODY_COLOUR, "pivot": PIVOT_COLOUR, "com": COM_COLOUR, "gravity": GRAVITY_COLOUR,
+                    "gamma": OKABE_ITO[0], "axes": AXIS_COLOURS},
+    }
+
+
+def payload_quaternions(payload: dict[str, Any]) -> NDArray[np.float64]:
+    """The attitude samples (n, 4) of a :func:`motion_payload` (what the browser receives)."""
+    return np.frombuffer(payload["quaternions"], dtype="<f4").astype(float).reshape(-1, 4)
+
+
+def motion_plots_figure(traj: Trajectory, stride: int = 1) -> go.Figure:
+    """The body angular velocity omega(t) and the conservation errors |E(t) - E(0)|, |mu(t) - mu(0)| (log scale)
+    of ``traj``, one above the other, each with its own small legend (the browser draws the moving "now" line
+    over them: a plotly relayout per frame would cost ~50 ms in software rendering).
+
+    Every sample (every ``stride``-th) enters the lines through :func:`envelope`, so a fast oscillation is drawn
+    as its envelope, never aliased.  No fixed height: the figure fills the height of its container.
+    """
+    sl = slice(None, None, int(stride))
+    t = np.asarray(traj.t, float)[sl]
+    W = np.asarray(traj.omega, float)[sl]
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
+                        subplot_titles=("ω(t) [rad/s], body axes", "conservation errors"))
     dashes = ["solid", "dash", "dot"]
     for i in range(3):
-        fig.add_trace(go.Scatter(x=t, y=W[:, i], mode="lines", name=f"ω{i + 1}",
-                                 line=dict(color=OKABE_ITO[i], width=1.5, dash=dashes[i])), row=1, col=3)
-    wmin, wmax = float(W.min()), float(W.max())
-    pad = 0.05 * (wmax - wmin + 1e-12)
-    fig.add_trace(go.Scatter(x=[t[idx[0]]] * 2, y=[wmin - pad, wmax + pad], mode="lines", name="now",
-                             line=dict(color="#000000", width=1), showlegend=False), row=1, col=3)
-    # 13-14: conservation errors (static)
-    dE = np.abs(np.asarray(traj.energy) - traj.energy[0])
-    dmu = np.abs(np.asarray(traj.mu) - traj.mu[0])
-    fig.add_trace(go.Scatter(x=t, y=dE, mode="lines", name="|E(t) − E(0)| [J]",
-                             line=dict(color=OKABE_ITO[5], width=1.5)), row=2, col=3)
-    fig.add_trace(go.Scatter(x=t, y=dmu, mode="lines", name="|μ(t) − μ(0)| [kg m²/s]",
-                             line=dict(color=OKABE_ITO[4], width=1.5, dash="dash")), row=2, col=3)
-
-    # traces 13, 14 (the conservation errors) do not move, but are listed with empty updates: plotly.js drops the
-    # lines of a cartesian subplot none of whose traces is in the frame when it redraws the frame (the error
-    # panel went blank on play)
-    animated = [0, 2, 3, 7, 8, 12, 13, 14]
-
-    def r(a: ArrayLike) -> list[Any]:
-        return np.round(np.asarray(a, float), 4).tolist()
-
-    frames: list[dict[str, Any]] = []
-    for n, k in enumerate(idx):
-        Vk = body_xyz(k)
-        trail = idx[:n + 1]
-        frames.append({"name": f"{t[k]:.3f}", "traces": animated, "data": [
-            {"type": "mesh3d", "x": r(Vk[:, 0]), "y": r(Vk[:, 1]), "z": r(Vk[:, 2])},
-            {"type": "scatter3d", "x": r(com[trail, 0]), "y": r(com[trail, 1]), "z": r(com[trail, 2])},
-            {"type": "scatter3d", "x": r(com[k:k + 1, 0]), "y": r(com[k:k + 1, 1]), "z": r(com[k:k + 1, 2])},
-            {"type": "scatter3d", "x": r(G[trail, 0]), "y": r(G[trail, 1]), "z": r(G[trail, 2])},
-            {"type": "scatter3d", "x": r(G[k:k + 1, 0]), "y": r(G[k:k + 1, 1]), "z": r(G[k:k + 1, 2])},
-            {"type": "scatter", "x": [float(t[k])] * 2, "y": [wmin - pad, wmax + pad]},
-            {"type": "scatter"},
-            {"type": "scatter"},
-        ]})
-
-    def play_args(ms: int) -> list[Any]:
-        return [None, {"frame": {"duration": ms, "redraw": True}, "fromcurrent": True,
-                       "transition": {"duration": 0}, "mode": "immediate"}]
-
-    buttons = [dict(label="▶ play", method="animate", args=play_args(frame_ms)),
-               dict(label="❚❚ pause", method="animate",
-                    args=[[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate",
-                                   "transition": {"duration": 0}}])]
-    speeds = [dict(label=f"{s}×", method="animate", args=play_args(int(frame_ms / s))) for s in (0.25, 0.5, 1, 2, 4)]
-    # below the plots, top to bottom: the legend, then the play/pause buttons, the time slider and the speed menu;
-    # the bottom margin holds all three, so that nothing is clipped; the slider shows the current time only (its
-    # step labels are invisible: they feed the "t = ..." display), so that the whole panel, play button included,
-    # fits a 1280 x 720 screen
-    slider = dict(active=0, x=0.16, len=0.74, y=-0.17, yanchor="top", pad=dict(t=0, b=0), ticklen=3,
-                  font=dict(size=1, color="rgba(0,0,0,0)"),
-                  currentvalue=dict(prefix="t = ", suffix=" s", font=dict(size=13, color="#2a3f5f")),
-                  steps=[dict(label=f"{t[k]:.2f}", method="animate",
-                              args=[[f"{t[k]:.3f}"], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate",
-                                                       "transition": {"duration": 0}}]) for k in idx])
-    rng = [-1.15 * L, 1.15 * L]
-    fig.update_layout(
-        height=height, margin=dict(l=10, r=10, t=50, b=120),
-        title=dict(text=title or f"{body.name}: motion over {t[-1]:.3g} s ({traj.method})", x=0.01, font=dict(size=14)),
-        scene=dict(xaxis=dict(range=rng, title="x", autorange=False), yaxis=dict(range=rng, title="y", autorange=False),
-                   zaxis=dict(range=rng, title="up", autorange=False), aspectmode="cube",
-                   camera=dict(eye=dict(x=1.4, y=1.4, z=0.8))),
-        scene2=dict(xaxis=dict(range=[-1.1, 1.1], title="Γ₁", autorange=False),
-                    yaxis=dict(range=[-1.1, 1.1], title="Γ₂", autorange=False),
-                    zaxis=dict(range=[-1.1, 1.1], title="Γ₃", autorange=False), aspectmode="cube"),
-        legend=dict(orientation="h", x=0, y=-0.08, yanchor="top", font=dict(size=12)),
-        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.17, xanchor="left", yanchor="top",
-                          pad=dict(t=0, r=10), showactive=False, buttons=buttons),
-                     dict(type="dropdown", direction="up", x=1.0, y=-0.17, xanchor="right", yanchor="top",
-                          pad=dict(t=0), showactive=True, active=2, buttons=speeds)],
-        sliders=[slider],
-    )
-    fig.update_yaxes(type="log", exponentformat="power", row=2, col=3)
-    # time unit on the tick labels of both plots: an axis title would collide with the legend below
-    fig.update_xaxes(ticksuffix=" s", row=1, col=3)
-    fig.update_xaxes(ticksuffix=" s", row=2, col=3)
+        x, y = envelope(t, W[:, i])
+        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=f"ω{'₁₂₃'[i]}", legend="legend",
+                                 line=dict(color=OKABE_ITO[i], width=1.5, dash=dashes[i])), row=1, col=1)
+    E = np.asarray(traj.energy, float)[sl]
+    mu = np.asarray(traj.mu, float)[sl]
     # the log axis cannot show exact zeros: floor them
-    for tr in fig.data[13:15]:
-        y = np.asarray(tr.y, float)
-        tr.y = np.maximum(y, 1e-17)
-    d = fig.to_dict()
-    d["frames"] = frames
-    return go.Figure(d, _validate=False)
+    for y, name, colour, dash in ((np.abs(E - E[0]), "|ΔE| [J]", OKABE_ITO[5], "solid"),
+                                  (np.abs(mu - mu[0]), "|Δμ| [kg m²/s]", OKABE_ITO[4], "dash")):
+        x, yy = envelope(t, np.maximum(y, 1e-17))
+        fig.add_trace(go.Scatter(x=x, y=yy, mode="lines", name=name, legend="legend2",
+                                 line=dict(color=colour, width=1.5, dash=dash)), row=2, col=1)
+    small = dict(orientation="h", xanchor="right", x=1.0, yanchor="bottom", bgcolor="rgba(255,255,255,0.7)",
+                 font=dict(size=12), itemwidth=30)
+    fig.update_layout(
+        margin=dict(l=50, r=10, t=28, b=30),
+        # each subplot's legend in its top-right corner, inside the figure (no legend row below the plots)
+        legend=dict(small, y=fig.layout.yaxis.domain[1] - 0.09),
+        legend2=dict(small, y=fig.layout.yaxis2.domain[1] - 0.09),
+        uirevision="motion")
+    fig.update_yaxes(type="log", exponentformat="power", row=2, col=1)
+    fig.update_xaxes(ticksuffix=" s", row=2, col=1)
+    return fig
 
 
-__all__ = ["body_preview_figure", "animation_figure", "hanging_attitude", "frame_indices", "OKABE_ITO"]
+__all__ = ["body_preview_figure", "motion_payload", "payload_quaternions", "motion_plots_figure", "envelope",
+           "hanging_attitude", "DISPLAY", "OKABE_ITO"]
