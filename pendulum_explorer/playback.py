@@ -47,7 +47,7 @@ def omega_bound(pendulum: Pendulum, E: float) -> float:
     E = float(E)
     if not math.isfinite(E):
         raise InvalidIntegrationError(f"E must be a finite energy [J]; got {E!r}")
-    kinetic = max(E + float(np.linalg.norm(pendulum.mgrho)), 0.0)
+    kinetic = max(E + pendulum.mgrho_norm, 0.0)
     return math.sqrt(2.0 * kinetic / float(pendulum.principal_moments[-1]))
 
 
