@@ -17,10 +17,15 @@ from pendulum_explorer.plotting import paper
 
 
 def _figures_in_html(text):
-    """The figure dicts (data, layout) embedded by plotly's ``to_html`` calls."""
+    """The figure dicts (data, layout) embedded by plotly's ``to_html`` calls (decoded as JSON documents: a
+    pattern that stops at the first ``},{`` cut a layout holding a list of objects, e.g. scene annotations)."""
     out = []
-    for m in re.finditer(r"Plotly\.newPlot\(\s*\"[^\"]+\",\s*(\[.*?\]),\s*(\{.*?\}),\s*\{", text, re.S):
-        out.append((json.loads(m.group(1)), json.loads(m.group(2))))
+    dec = json.JSONDecoder()
+    for m in re.finditer(r"Plotly\.newPlot\(\s*\"[^\"]+\",\s*", text):
+        data, end = dec.raw_decode(text, m.end())
+        end = re.compile(r",\s*").match(text, end).end()
+        layout, _ = dec.raw_decode(text, end)
+        out.append((data, layout))
     return out
 
 
