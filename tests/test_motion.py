@@ -152,3 +152,20 @@ def test_motion_plots_figure():
     assert np.all(err > 0) and err.max() < 1e-6
     with pytest.raises(ValueError, match="stride"):
         motion_payload(body, tr, 0)
+
+
+def test_presenter_view_enlarges_the_motion(planar_panel):
+    """The presenter view: the views take a larger share of the window, their text and markers and the plots'
+    fonts are larger; switching back restores them."""
+    panel = planar_panel
+    state = panel.state
+    assert (panel.out.scale, panel.out.fill) == (1.0, 0.56)
+    state.set_presenter(True)
+    try:
+        assert panel.out.scale == pytest.approx(1.6) and panel.out.fill > 0.56
+        lay = panel.out.fig.layout
+        assert lay.font.size == 18 and lay.legend.font.size == 16 and lay.legend2.font.size == 16
+    finally:
+        state.set_presenter(False)
+    assert (panel.out.scale, panel.out.fill) == (1.0, 0.56)
+    assert panel.out.fig.layout.legend2.font.size == 12 and panel.out.fig.layout.font.size is None

@@ -10,6 +10,10 @@ from ..reduction import attitude_from_gamma, energy, lp_from_lr, simulate_lr
 from ..trajectory import simulate
 from .common import Messages, Task, about, body_title, guarded
 from .plotview import MotionView
+from .state import PRESENTER_SCALE
+
+#: share of the window's height the motion views take in the presenter view (normally 0.56)
+PRESENTER_FILL = 0.64
 
 ABOUT = r"""
 <p>The attitude \(R(t)\in SO(3)\) of the body is rebuilt from the motion of the reduced attitude
@@ -63,6 +67,7 @@ class MotionPanel:
         self.out = MotionView()
         self.out.add_class("pe-motion-figure")
         self.trajectory = None
+        self.stride = 1
         omega_label = w.HTML("<span style='font-size:14px'>ω₀ [rad/s] for “ω₀ below” (R₀ = I):</span>",
                              layout=w.Layout(margin="0 4px 0 8px"))
         controls = w.VBox([w.HBox([self.choice, self.t_final, self.method], layout=w.Layout(flex_flow="row wrap")),
@@ -73,6 +78,8 @@ class MotionPanel:
         self.run.on_click(self._on_run)
         state.observe("launch", self._on_launch)
         state.observe("body", self._on_body)
+        state.observe("presenter", self._on_presenter)
+        self._on_presenter(state.presenter)
         self._launch_map = {}
         self._stale = True
 
@@ -82,6 +89,19 @@ class MotionPanel:
         self.choice.options = [("ω₀ below, from R₀ = I", 0)]
         self.choice.value = 0
         self._stale = True
+
+    def _on_presenter(self, on):
+        """The presenter view: larger views (a larger share of the window), text, markers and plot fonts."""
+        self.out.scale = PRESENTER_SCALE if on else 1.0
+        self.out.fill = PRESENTER_FILL if on else MotionView.fill.default_value
+        if self.trajectory is not None:  # the plots again, with the fonts of the view now on
+            self.out.show(self._present(motion_plots_figure(self.trajectory, self.stride)))
+
+    def _present(self, fig):
+        fig = self.state.present(fig)
+        if self.state.presenter:
+            fig.update_layout(legend2_font_size=fig.layout.legend.font.size)  # the error plot's own legend
+        return fig
 
     def _on_launch(self, launch):
         self.add_launch(launch, select=True)
@@ -127,7 +147,7 @@ class MotionPanel:
             how = f"Routh + reconstruction, {traj.method}" if method == "lr" else method.upper()
             stride = playback.display_stride(traj)
             payload = motion_payload(body, traj, stride)
-            fig = motion_plots_figure(traj, stride)
+            fig = self._present(motion_plots_figure(traj, stride))
             if task.cancelled or self.state.body is not body:
                 return
             self.trajectory = traj

@@ -246,16 +246,16 @@ class View {                             // one canvas: a camera, a scale, a cac
   }
 }
 
-function legend(b, v, items) {           // a few symbol + text rows in the bottom-left corner of a view
-  b.font = "12px sans-serif"; b.textBaseline = "middle";
+function legend(b, v, items, k) {        // a few symbol + text rows in the bottom-left corner of a view (size k)
+  b.font = `${Math.round(12 * k)}px sans-serif`; b.textBaseline = "middle";
   items.forEach(([sym, colour, text], i) => {
-    const x = 10, y = v.h - 10 - 16 * (items.length - 1 - i);
-    b.fillStyle = colour; b.strokeStyle = colour; b.lineWidth = 2;
+    const x = 10 * k, y = v.h - 10 * k - 16 * k * (items.length - 1 - i), r = 5 * k;
+    b.fillStyle = colour; b.strokeStyle = colour; b.lineWidth = 2 * k;
     b.beginPath();
-    if (sym === "diamond") { b.moveTo(x, y - 5); b.lineTo(x + 5, y); b.lineTo(x, y + 5); b.lineTo(x - 5, y); b.fill(); }
-    else if (sym === "cross") { b.moveTo(x - 4, y - 4); b.lineTo(x + 4, y + 4); b.moveTo(x + 4, y - 4); b.lineTo(x - 4, y + 4); b.stroke(); }
-    else { b.arc(x, y, 4.5, 0, 2 * Math.PI); b.fill(); }
-    b.fillStyle = "#2a3f5f"; b.fillText(text, x + 10, y);
+    if (sym === "diamond") { b.moveTo(x, y - r); b.lineTo(x + r, y); b.lineTo(x, y + r); b.lineTo(x - r, y); b.fill(); }
+    else if (sym === "cross") { b.moveTo(x - r, y - r); b.lineTo(x + r, y + r); b.moveTo(x + r, y - r); b.lineTo(x - r, y + r); b.stroke(); }
+    else { b.arc(x, y, 0.9 * r, 0, 2 * Math.PI); b.fill(); }
+    b.fillStyle = "#2a3f5f"; b.fillText(text, x + 2 * r, y);
   });
   b.textBaseline = "alphabetic";
 }
@@ -312,6 +312,7 @@ class MotionPlayer {
       box.style.cssText = `flex:0 0 ${frac};min-width:0;display:flex;flex-direction:column;`;
       const h = document.createElement("div");
       h.textContent = title;
+      h.className = "pe-view-caption";
       h.style.cssText = "font-size:13px;color:#2a3f5f;text-align:center;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;";
       const holder = document.createElement("div");
       holder.style.cssText = "flex:1 1 auto;min-height:0;position:relative;";
@@ -357,8 +358,17 @@ class MotionPlayer {
     this.sphereView.bindTurning(redraw);
     this.onAnim = () => { this.pause(); this.load(); };
     this.onHeight = () => this.layout();
+    this.onScale = () => {
+      const k = this.model.get("scale") || 1;
+      this.root.style.fontSize = `${Math.round(14 * k)}px`;
+      for (const h of this.root.querySelectorAll(".pe-view-caption")) h.style.fontSize = `${Math.round(13 * k)}px`;
+      this.bodyView.bgValid = false; this.sphereView.bgValid = false; this.draw();
+    };
     model.on("change:animation", this.onAnim);
     model.on("change:height", this.onHeight);
+    model.on("change:fill", this.onHeight);
+    model.on("change:scale", this.onScale);
+    this.onScale();
     this.ro = new ResizeObserver(() => this.layout());
     this.ro.observe(this.root);
     this.onWindow = () => this.layout();
@@ -420,7 +430,8 @@ class MotionPlayer {
     const h = this.model.get("height") || 0;
     if (h > 0) return Math.max(200, h);
     const w = this.row.clientWidth || this.el.clientWidth || 960;
-    return Math.round(Math.max(340, Math.min(0.56 * window.innerHeight, 0.45 * w)));
+    const fill = this.model.get("fill") || 0.56;
+    return Math.round(Math.max(340, Math.min(fill * window.innerHeight, 0.45 * w)));
   }
 
   attachPlot(gd, Plotly) { this.gd = gd; this.Plotly = Plotly; gd.style.height = this.height() + "px"; }
@@ -517,7 +528,7 @@ class MotionPlayer {
   }
 
   drawBody() {
-    const v = this.bodyView, L = this.L, c = this.colours;
+    const v = this.bodyView, L = this.L, c = this.colours, k = this.model.get("scale") || 1;
     v.frame(1.2 * L);
     const ctx = v.canvas.getContext("2d");
     if (!v.bgValid) {                    // plumb line, floor square, gravity arrow, the whole centre-of-mass path
@@ -533,13 +544,13 @@ class MotionPlayer {
       b.setLineDash([4, 4]); b.strokeStyle = "#bbbbbb";
       v.project(0, 0, 0.3 * L, p, 0); v.project(0, 0, -L, p, 3);
       b.beginPath(); b.moveTo(p[0], p[1]); b.lineTo(p[3], p[4]); b.stroke(); b.setLineDash([]);
-      b.strokeStyle = c.gravity; b.fillStyle = c.gravity; b.lineWidth = 3;
+      b.strokeStyle = c.gravity; b.fillStyle = c.gravity; b.lineWidth = 3 * k;
       v.project(0.85 * L, 0.85 * L, 0.2 * L, p, 0); v.project(0.85 * L, 0.85 * L, -0.6 * L, p, 3);
       b.beginPath(); b.moveTo(p[0], p[1]); b.lineTo(p[3], p[4]); b.stroke();
-      b.font = "13px sans-serif"; b.fillText("g", p[3] + 5, p[4] + 4);
+      b.font = `${Math.round(13 * k)}px sans-serif`; b.fillText("g", p[3] + 5 * k, p[4] + 4 * k);
       b.strokeStyle = "rgba(213,94,0,0.25)"; b.lineWidth = 1;
       this.path(b, v, this.C, 0, this.n - 1, Math.max(1, Math.ceil(this.n / 20000)));
-      legend(b, v, [["diamond", c.pivot, "pivot"], ["dot", c.com, "centre of mass (bold: last 2 s of its path)"]]);
+      legend(b, v, [["diamond", c.pivot, "pivot"], ["dot", c.com, "centre of mass (bold: last 2 s of its path)"]], k);
       v.bgValid = true;
     }
     ctx.setTransform(v.dpr, 0, 0, v.dpr, 0, 0);
@@ -580,19 +591,20 @@ class MotionPlayer {
     const com = [R[0] * r[0] + R[1] * r[1] + R[2] * r[2], -(R[3] * r[0] + R[4] * r[1] + R[5] * r[2]),
                  -(R[6] * r[0] + R[7] * r[1] + R[8] * r[2])];
     const [k0, k1, st] = this.trail(this.t);
-    ctx.strokeStyle = c.com; ctx.lineWidth = 2.5;
+    ctx.strokeStyle = c.com; ctx.lineWidth = 2.5 * k;
     this.path(ctx, v, this.C, k0, k1, st, com);
     const p = [0, 0, 0];
     v.project(0, 0, 0, p, 0);
     ctx.fillStyle = c.pivot;
-    ctx.beginPath(); ctx.moveTo(p[0], p[1] - 6); ctx.lineTo(p[0] + 6, p[1]); ctx.lineTo(p[0], p[1] + 6); ctx.lineTo(p[0] - 6, p[1]); ctx.fill();
+    const d = 6 * k;
+    ctx.beginPath(); ctx.moveTo(p[0], p[1] - d); ctx.lineTo(p[0] + d, p[1]); ctx.lineTo(p[0], p[1] + d); ctx.lineTo(p[0] - d, p[1]); ctx.fill();
     v.project(com[0], com[1], com[2], p, 0);
-    ctx.fillStyle = c.com; ctx.strokeStyle = "#ffffff"; ctx.lineWidth = 1.5;
-    ctx.beginPath(); ctx.arc(p[0], p[1], 5.5, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
+    ctx.fillStyle = c.com; ctx.strokeStyle = "#ffffff"; ctx.lineWidth = 1.5 * k;
+    ctx.beginPath(); ctx.arc(p[0], p[1], 5.5 * k, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
   }
 
   drawSphere() {
-    const v = this.sphereView, c = this.colours;
+    const v = this.sphereView, c = this.colours, k = this.model.get("scale") || 1;
     v.frame(1.3);
     const ctx = v.canvas.getContext("2d");
     if (!v.bgValid) {                    // outline, wireframe (far half fainter), axes, the whole Gamma path
@@ -622,20 +634,21 @@ class MotionPlayer {
         const a = lon * Math.PI / 180;
         circle((s) => [Math.cos(s) * Math.cos(a), Math.cos(s) * Math.sin(a), Math.sin(s)]);
       }
-      b.font = "13px sans-serif"; b.fillStyle = "#2a3f5f";
+      b.font = `${Math.round(13 * k)}px sans-serif`; b.fillStyle = "#2a3f5f";
       for (const [x, y, z, name] of [[1.2, 0, 0, "Γ₁"], [0, 1.2, 0, "Γ₂"], [0, 0, 1.2, "Γ₃"]]) {
-        v.project(x, y, z, p, 0); b.fillText(name, p[0] - 8, p[1] + 4);
+        v.project(x, y, z, p, 0); b.fillText(name, p[0] - 8 * k, p[1] + 4 * k);
       }
       if (this.hanging) {                // the hanging equilibrium rho/|rho|
         const [x, y, z] = this.hanging;
         v.project(x, y, z, p, 0);
-        b.strokeStyle = "#000000"; b.lineWidth = 2;
-        b.beginPath(); b.moveTo(p[0] - 5, p[1] - 5); b.lineTo(p[0] + 5, p[1] + 5); b.moveTo(p[0] + 5, p[1] - 5); b.lineTo(p[0] - 5, p[1] + 5); b.stroke();
+        const r = 5 * k;
+        b.strokeStyle = "#000000"; b.lineWidth = 2 * k;
+        b.beginPath(); b.moveTo(p[0] - r, p[1] - r); b.lineTo(p[0] + r, p[1] + r); b.moveTo(p[0] + r, p[1] - r); b.lineTo(p[0] - r, p[1] + r); b.stroke();
       }
       b.strokeStyle = "rgba(0,114,178,0.35)"; b.lineWidth = 1;
       this.path(b, v, this.G, 0, this.n - 1, Math.max(1, Math.ceil(this.n / 20000)));
       legend(b, v, [["dot", c.gamma, "Γ(t) (bold: last 2 s of its path)"]].concat(
-        this.hanging ? [["cross", "#000000", "hanging equilibrium ρ/|ρ|"]] : []));
+        this.hanging ? [["cross", "#000000", "hanging equilibrium ρ/|ρ|"]] : []), k);
       v.bgValid = true;
     }
     ctx.setTransform(v.dpr, 0, 0, v.dpr, 0, 0);
@@ -643,12 +656,12 @@ class MotionPlayer {
     ctx.drawImage(v.bg, 0, 0, v.w, v.h);
     const R = this.R, G = [R[6], R[7], R[8]];
     const [k0, k1, st] = this.trail(this.t);
-    ctx.strokeStyle = c.gamma; ctx.lineWidth = 3;
+    ctx.strokeStyle = c.gamma; ctx.lineWidth = 3 * k;
     this.path(ctx, v, this.G, k0, k1, st, G);
     const p = [0, 0, 0];
     v.project(G[0], G[1], G[2], p, 0);
-    ctx.fillStyle = c.gamma; ctx.strokeStyle = "#ffffff"; ctx.lineWidth = 1.5;
-    ctx.beginPath(); ctx.arc(p[0], p[1], 6, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
+    ctx.fillStyle = c.gamma; ctx.strokeStyle = "#ffffff"; ctx.lineWidth = 1.5 * k;
+    ctx.beginPath(); ctx.arc(p[0], p[1], 6 * k, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
   }
 
   dispose() {
@@ -656,6 +669,8 @@ class MotionPlayer {
     window.removeEventListener("resize", this.onWindow);
     this.model.off("change:animation", this.onAnim);
     this.model.off("change:height", this.onHeight);
+    this.model.off("change:fill", this.onHeight);
+    this.model.off("change:scale", this.onScale);
   }
 }
 

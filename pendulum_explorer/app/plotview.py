@@ -144,8 +144,12 @@ class MotionView(PlotlyView):
 
     #: what the browser animates (empty: nothing yet)
     animation = traitlets.Dict().tag(sync=True)
-    #: height of the views and of the plots [px]; 0: from the browser window (56 % of its height, at least 340 px)
+    #: height of the views and of the plots [px]; 0: the share ``fill`` of the browser window's height (>= 340 px)
     height = traitlets.Int(0).tag(sync=True)
+    #: share of the window's height the views take when ``height`` is 0
+    fill = traitlets.Float(0.56).tag(sync=True)
+    #: size of the text, markers and lines drawn on the views (1: 12-13 px text; the presenter view enlarges it)
+    scale = traitlets.Float(1.0).tag(sync=True)
 
     def __init__(self, height: int = 0, **kw):
         super().__init__(min_height=f"{max(int(height), 340) + 40}px", **kw)

@@ -200,3 +200,32 @@ def test_toolbars_download_png_and_upload_nothing(page, planar):
     data = open(path, "rb").read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000, (dl.value.suggested_filename, len(data))
     assert dl.value.suggested_filename.endswith(".png")
+
+
+def test_presenter_view_enlarges_the_animation(page, planar):
+    """The presenter toggle: at 1920x1080 the views grow (a larger share of the window) and their captions and
+    the play button's text get larger; screenshot."""
+    pb.show_panel(page, "pe-motion")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.wait_for_timeout(600)
+    size_js = f"""() => {{ const q = (s) => document.querySelector('{MOTION} ' + s);
+        return {{h: q('.pe-body-view').getBoundingClientRect().height, w: q('.pe-body-view').getBoundingClientRect().width,
+                 caption: parseFloat(getComputedStyle(q('.pe-view-caption')).fontSize),
+                 play: parseFloat(getComputedStyle(q('.pe-play')).fontSize)}}; }}"""
+    before = page.evaluate(size_js)
+    toggle = page.locator(".pe-presenter-toggle").first
+    toggle.click()
+    try:
+        page.wait_for_function(f"""(h) => document.querySelector('{MOTION} .pe-body-view')
+            .getBoundingClientRect().height > h + 50""", arg=before["h"], timeout=30_000)
+        page.wait_for_timeout(800)
+        after = page.evaluate(size_js)
+        _scroll_top(page)
+        page.screenshot(path=str(pb.ARTIFACTS / "page-motion-presenter-1920x1080.png"))
+        pb.record_timings("motion", {"presenter_view_px": {"before": before, "after": after}})
+        assert after["h"] >= 1.2 * before["h"] and after["caption"] > before["caption"], (before, after)
+        assert after["play"] >= 18, after
+    finally:
+        toggle.click()
+        page.set_viewport_size({"width": 1280, "height": 720})
+        page.wait_for_timeout(300)
