@@ -59,7 +59,7 @@ MAX_STEPS = 50_000_000
 
 __all__ = [
     "UNIT_TOL", "RTOL_RANGE", "ATOL_RANGE", "MAX_RESULT_BYTES", "MAX_STEPS",
-    "PendulumBase", "check_pendulum", "real", "positive", "integer", "choice", "array", "unit_vector", "tangent_vector",
+    "PendulumBase", "check_pendulum", "real", "real_array", "positive", "integer", "choice", "array", "unit_vector", "tangent_vector",
     "rotation", "frozen", "tolerances", "max_steps", "result_memory", "Status", "raise_for_status", "finite_result",
 ]
 
@@ -185,6 +185,31 @@ def array(name: str, value: Any, shape: tuple[int, ...], *, exc: type[PendulumEr
         raise exc(f"{name} must be finite; got {a.tolist()}")
     if max_abs is not None and a.size and np.abs(a).max() > max_abs:
         raise exc(f"{name} must have entries of magnitude <= {max_abs:g}; got max |{name}| = {np.abs(a).max():.3g}")
+    return a
+
+
+def real_array(name: str, value: Any, *, trailing: tuple[int, ...] = (), max_size: int = 10_000_000,
+               exc: type[PendulumError] = InvalidStateError,
+               shape_exc: type[PendulumError] = ShapeError) -> NDArray[np.float64]:
+    """A new float64 array of any shape ending in ``trailing`` (e.g. ``(3,)`` for stacks of vectors), at most
+    ``max_size`` entries, all finite.  Non-numeric/complex or wrong trailing shape: ``shape_exc``; NaN/inf:
+    ``exc``."""
+    if isinstance(value, (str, bytes)) or value is None:
+        raise shape_exc(f"{name} must be a numeric (real) array of shape (..., {', '.join(map(str, trailing))}); "
+                        f"got {value!r}")
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError) as err:
+        raise shape_exc(f"{name} must be a numeric (real) array; got {value!r}") from err
+    if raw.dtype.kind not in "iuf":
+        raise shape_exc(f"{name} must be a numeric (real) array; got dtype {raw.dtype}")
+    if trailing and raw.shape[-len(trailing):] != trailing:
+        raise shape_exc(f"{name} must have shape (..., {', '.join(map(str, trailing))}); got shape {raw.shape}")
+    if raw.size > max_size:
+        raise shape_exc(f"{name} has {raw.size} entries, above the limit of {max_size}")
+    a = np.array(raw, dtype=np.float64)
+    if not np.all(np.isfinite(a)):
+        raise exc(f"{name} must be finite")
     return a
 
 

@@ -14,13 +14,15 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
 from ._core import section as _sec
-from .errors import InvalidStateError, ShapeError
+from .errors import InvalidStateError
 
 if TYPE_CHECKING:
     from .bodies import Pendulum
 
 #: largest number of points evaluated in one call (memory guard)
 MAX_POINTS = 10_000_000
+#: largest |mu| accepted (mu^2 / (2 J3) stays finite)
+MAX_MU = 1e100
 
 
 def amended_potential(pendulum: Pendulum, mu: float, Gamma: ArrayLike) -> float | NDArray[np.float64]:
@@ -32,22 +34,22 @@ def amended_potential(pendulum: Pendulum, mu: float, Gamma: ArrayLike) -> float 
     mu : float
         Vertical angular momentum (finite).
     Gamma : (..., 3) array_like
-        Directions of gravity in the body frame (finite; used as given, not normalised).
+        Directions of gravity in the body frame (unit vectors to ``UNIT_TOL`` = 1e-6, normalised).
 
     Returns
     -------
     float for one Gamma (3,), else an array of shape ``Gamma.shape[:-1]``.
     """
     _v.check_pendulum(pendulum)
-    mu = _v.real("mu", mu)
-    G = np.asarray(Gamma)
-    if G.dtype.kind not in "iuf" or G.shape[-1:] != (3,):
-        raise ShapeError(f"Gamma must be a real array of shape (..., 3); got shape {G.shape}, dtype {G.dtype}")
-    if G.size // 3 > MAX_POINTS:
-        raise ShapeError(f"Gamma holds {G.size // 3} points, above the limit of {MAX_POINTS}")
-    G = G.astype(float)
-    if not np.all(np.isfinite(G)):
-        raise InvalidStateError("Gamma must be finite")
+    mu = _v.real("mu", mu, low=-MAX_MU, high=MAX_MU)
+    G = _v.real_array("Gamma", Gamma, trailing=(3,), max_size=3 * MAX_POINTS)
+    nrm = np.linalg.norm(G, axis=-1)
+    if not np.all(np.abs(nrm - 1.0) <= _v.UNIT_TOL):
+        raise InvalidStateError(f"Gamma must hold unit vectors (to {_v.UNIT_TOL:g}); got norms from "
+                                f"{nrm.min():.6g} to {nrm.max():.6g}")
+    off = np.abs(nrm - 1.0) > 4e-16  # rows unit to rounding are used as given (bit-identical values)
+    if off.any():
+        G[off] = G[off] / nrm[off][:, None]
     flat = np.ascontiguousarray(G.reshape(-1, 3))
     out = np.empty(flat.shape[0])
     _sec.amended_potential_many(flat, pendulum.params(mu), out)

@@ -23,6 +23,7 @@ from .errors import (
     NotPositiveDefiniteError,
     NotRealizableError,
     NotSymmetricError,
+    ShapeError,
 )
 
 SYMMETRY_RTOL = 1e-12
@@ -83,9 +84,10 @@ class Pendulum(_v.PendulumBase):
         m = _parameter("m", m)
         g = _parameter("g", g)
         lo, hi = MAGNITUDE_RANGE
+        rmax = float(np.abs(rho).max())
+        if rmax != 0.0 and not lo <= rmax:
+            raise InvalidPendulumError(f"rho must be 0 or have max |rho_i| >= {lo:g} m; got rho = {rho.tolist()}")
         rn = float(np.linalg.norm(rho))
-        if rn != 0.0 and not lo <= rn:
-            raise InvalidPendulumError(f"rho must be 0 or have |rho| >= {lo:g} m; got |rho| = {rn:.3g}")
         if not lo <= m * g * max(rn, lo) <= hi:
             raise InvalidPendulumError(
                 f"m g |rho| must lie in [{lo:g}, {hi:g}] (energies must stay representable); got m = {m:g}, "
@@ -178,6 +180,7 @@ class Pendulum(_v.PendulumBase):
 
     def params(self, mu: float = 0.0) -> NDArray[np.float64]:
         """The flat parameter vector used by the numba kernels (see :mod:`pendulum_explorer._core.fields`)."""
+        mu = _v.real("mu", mu, low=-MAGNITUDE_RANGE[1], high=MAGNITUDE_RANGE[1])
         if mu == 0.0:
             return self._p0
         p = self._p0.copy()
@@ -222,7 +225,7 @@ class Pendulum(_v.PendulumBase):
 
     def rotated(self, Q: ArrayLike) -> Pendulum:
         """The same physical pendulum expressed in the frame whose axes are the columns of rotation ``Q``."""
-        Q = np.asarray(Q, dtype=float)
+        Q = _v.rotation("Q", Q, exc=InvalidPendulumError)
         return Pendulum(Q.T @ self._J @ Q, Q.T @ self._rho, self._m, self._g)
 
     # --- small oscillations (Eqs 21-24) ---------------------------------------------------------
@@ -382,10 +385,21 @@ def build_body(kind: str, dims: Sequence[float], m: float = 1.0, pivot: ArrayLik
     Body
         Inertia about the pivot by the parallel-axis theorem, ``J = I_c + m (|rho|^2 I - rho rho^T)``.
     """
-    if kind not in SHAPES:
-        raise InvalidPendulumError(f"unknown shape {kind!r}; valid: {', '.join(SHAPES)}")
-    dims = tuple(_parameter(f"dimension {i + 1} of {kind}", d)
-                 for i, d in enumerate(_v.array("dims", dims, (3,), exc=NonFiniteError)))
+    return _build(kind, dims, ("dims[0]", "dims[1]", "dims[2]"), m, pivot, g, principal_axes, name)
+
+
+def _build(kind: str, dims: Any, names: tuple[str, str, str], m: float, pivot: ArrayLike, g: float,
+           principal_axes: bool, name: str | None) -> Body:
+    """:func:`build_body` with the caller's names for the three dimensions (``lx`` for :func:`box`, ...)."""
+    if not isinstance(principal_axes, (bool, np.bool_)):
+        raise TypeError(f"principal_axes must be True or False; got {principal_axes!r}")
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"name must be a string; got {name!r}")
+    if not isinstance(kind, str) or kind not in SHAPES:
+        raise InvalidPendulumError(f"unknown shape kind={kind!r}; valid: {', '.join(SHAPES)}")
+    if isinstance(dims, (str, bytes)) or not hasattr(dims, "__len__") or len(dims) != 3:
+        raise ShapeError(f"dims must be three numbers; got {dims!r}")
+    dims = tuple(_parameter(f"{nm}, dimension {i + 1} of {kind}", d) for i, (nm, d) in enumerate(zip(names, dims)))
     m = _parameter("m", m)
     pivot = _vector("pivot", pivot, (3,))
     Ic = _shape_inertia(kind, dims, m)
@@ -404,19 +418,19 @@ def build_body(kind: str, dims: Sequence[float], m: float = 1.0, pivot: ArrayLik
 def elliptic_cylinder(a: float, b: float, h: float, m: float = 1.0, pivot: ArrayLike = (0.0, 0.0, 0.0),
                       g: float = 9.81, principal_axes: bool = True) -> Body:
     """Solid elliptic cylinder with semi-axes ``a``, ``b`` and height ``h`` (see :func:`build_body`)."""
-    return build_body("elliptic_cylinder", (a, b, h), m, pivot, g, principal_axes)
+    return _build("elliptic_cylinder", (a, b, h), ("a", "b", "h"), m, pivot, g, principal_axes, None)
 
 
 def box(lx: float, ly: float, lz: float, m: float = 1.0, pivot: ArrayLike = (0.0, 0.0, 0.0), g: float = 9.81,
         principal_axes: bool = True) -> Body:
     """Solid box with side lengths ``lx, ly, lz`` (see :func:`build_body`)."""
-    return build_body("box", (lx, ly, lz), m, pivot, g, principal_axes)
+    return _build("box", (lx, ly, lz), ("lx", "ly", "lz"), m, pivot, g, principal_axes, None)
 
 
 def ellipsoid(a: float, b: float, c: float, m: float = 1.0, pivot: ArrayLike = (0.0, 0.0, 0.0), g: float = 9.81,
               principal_axes: bool = True) -> Body:
     """Solid ellipsoid with semi-axes ``a, b, c`` (see :func:`build_body`)."""
-    return build_body("ellipsoid", (a, b, c), m, pivot, g, principal_axes)
+    return _build("ellipsoid", (a, b, c), ("a", "b", "c"), m, pivot, g, principal_axes, None)
 
 
 def equivalent_body(pendulum: Pendulum, name: str = "custom J") -> Body:
@@ -426,6 +440,9 @@ def equivalent_body(pendulum: Pendulum, name: str = "custom J") -> Body:
     The inertia about the centre of mass is ``J - m (|rho|^2 I - rho rho^T)`` (parallel axes); an ellipsoid with
     principal moments ``I_i`` has semi-axes ``a_i^2 = 5 / (2 m) (I_j + I_k - I_i)``.
     """
+    _v.check_pendulum(pendulum)
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string; got {name!r}")
     J = np.asarray(pendulum.J, float)
     rho = np.asarray(pendulum.rho, float)
     m = pendulum.m

@@ -177,7 +177,8 @@ def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_
         Sampling interval of the running estimate [s], 0 < tau <= t_total (and the renormalisation interval of
         the two-trajectory method).
     d0 : float
-        Size of the initial separation, in (0, 1e-4] (two-trajectory method only; validated always).
+        Size of the initial separation, in [1e-14, 1e-4] (two-trajectory method only; validated always; smaller
+        ones drown in rounding).
     rtol, atol : float
         DOP853 tolerances.
     method : {"tangent", "two-trajectory"}
@@ -193,20 +194,23 @@ def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_
     """
     G, w = _check_state(pendulum, Gamma, omega)
     t_total = _v.positive("t_total", t_total)
-    tau = _v.real("tau", tau, exc=InvalidIntegrationError, low=0.0, low_open=True, high=t_total)
-    d0 = _v.real("d0", d0, exc=InvalidIntegrationError, low=0.0, low_open=True, high=1e-4)
+    tau = _v.real("tau", tau, exc=InvalidIntegrationError, low=0.0, low_open=True)
+    if tau > t_total:
+        raise InvalidIntegrationError(f"tau must satisfy 0 < tau <= t_total = {t_total:g}; got tau = {tau:g}")
+    d0 = _v.real("d0", d0, exc=InvalidIntegrationError, low=1e-14, high=1e-4)
     rtol, atol = _v.tolerances(rtol, atol)
     method = _v.choice("method", method, ("tangent", "two-trajectory"))
     n_seg = int(round(t_total / tau))
     if n_seg > MAX_SEGMENTS:
         raise InvalidIntegrationError(f"t_total / tau = {n_seg} renormalisations exceeds {MAX_SEGMENTS:.0e}")
-    total = step_budget(pendulum, float(np.linalg.norm(w)), t_total, None)  # the whole request, refused up front
+    rate = float(np.linalg.norm(w))
+    total = step_budget(pendulum, rate, t_total, None, "omega")  # the whole request, refused up front
     t = tau * np.arange(1, n_seg + 1, dtype=np.float64)
     if method == "tangent":
         st, _, out = _tangent(pendulum, G, w, n_seg * tau, n_seg, rtol, atol, False, total)
         _v.raise_for_status(st, "the tangent dynamics for the Lyapunov exponent", t_final=n_seg * tau, budget=total)
         return LyapunovResult(float(out[-1]), t, out)
-    budget = step_budget(pendulum, float(np.linalg.norm(w)), tau, None)  # each renormalisation interval
+    budget = step_budget(pendulum, rate, tau, None, "omega")  # each renormalisation interval
     # displacement: tangent to the sphere in Gamma, generic in omega
     a = np.array([0.3, -0.7, 0.5])
     tG = np.cross(G, a)

@@ -71,7 +71,7 @@ from ._core.linearize import lr_jacobian_batch
 from ._numerics import find_root
 from .amended import amended_potential
 from .bodies import Pendulum
-from .errors import InvalidIntegrationError, InvalidStateError
+from .errors import InvalidIntegrationError, InvalidPendulumError, InvalidStateError
 from .geometry import rotation_about
 from .reduction import attitude_from_gamma
 
@@ -86,6 +86,10 @@ RTOL_RHO = 1e-12
 STAB_RTOL = 1e-6
 MAX_STEP_DEG = 1.0
 E_CAP_FACTOR = 20.0
+#: samples of one family at most (the refinement stops there: bounded memory for extreme bodies, J3/J1 ~ 1e-17)
+MAX_FAMILY_SAMPLES = 20_000
+#: smallest J3 / J1 that equilibria() accepts
+MIN_MOMENT_RATIO = 1e-12
 STABILITY_CLASSES = ("elliptic-elliptic", "saddle-centre", "saddle-saddle", "focus-focus", "degenerate")
 
 _STEP = np.deg2rad(MAX_STEP_DEG) * 0.9   # refinement target (a margin below 1 deg)
@@ -252,7 +256,7 @@ def alpha_colour_value(alpha: ArrayLike, scale: float) -> NDArray[np.float64]:
 def equilibrium_attitude(Gamma: ArrayLike, angle: float = 0.0) -> NDArray[np.float64]:
     """A rotation ``R_e`` in SO(3) with ``R_e^T e3 = Gamma``, rotated by ``angle`` about the vertical
     (the S^1 symmetry of Sec. 5.1); see :func:`pendulum_explorer.reduction.attitude_from_gamma`."""
-    return attitude_from_gamma(Gamma, angle)
+    return attitude_from_gamma(Gamma, _v.real("angle", angle))
 
 
 def equilibrium_manifold(pendulum: Pendulum, which: str = "hanging", n: int = 36) -> NDArray[np.float64]:
@@ -320,6 +324,7 @@ def _lr_stability(pendulum, G, mu, k):
     hv = 1e-3 * (np.abs(k) + w0)
     A = np.empty((n, 4, 4))
     lr_jacobian_batch(G, np.ascontiguousarray(t1), np.ascontiguousarray(t2), _params_rows(pendulum, mu), 1e-3, hv, A)
+    _v.finite_result("the linearisation at a relative equilibrium", A)
     ev = _sort_rows(np.linalg.eigvals(A))
     return ev, classify_eigenvalues(ev)
 
@@ -348,7 +353,9 @@ def lr_linearization(pendulum: Pendulum, Gamma: ArrayLike,
     eigenvalues : (4,) complex array
     stability : str
     """
-    G = np.asarray(Gamma, dtype=float)[None, :]
+    _v.check_pendulum(pendulum)
+    G = _v.unit_vector("Gamma", Gamma)[None, :]
+    mu = _v.real("mu", mu, low=-1e100, high=1e100)
     t1, t2 = _tangent_basis(G)
     A = np.empty((1, 4, 4))
     k = np.array([mu / (G[0] @ pendulum.J @ G[0])])
@@ -368,7 +375,8 @@ def lp_linearization(pendulum: Pendulum, Gamma: ArrayLike,
     At a relative equilibrium two eigenvalues vanish (the constraint |Gamma| = 1 and the direction of the
     family / the momentum); the other four agree with :func:`lr_linearization` at ``mu`` of Eq (77).
     """
-    y0 = np.concatenate([np.asarray(Gamma, float), np.asarray(omega, float)])
+    _v.check_pendulum(pendulum)
+    y0 = np.concatenate([_v.unit_vector("Gamma", Gamma), _v.array("omega", omega, (3,), max_abs=1e100)])
     p = pendulum.params(0.0)
     A = np.empty((6, 6))
     scale = max(1.0, np.abs(omega).max())
@@ -481,6 +489,9 @@ def _refine(params, evalf, s_ref, max_iter=60):
         if not bad.any():
             break
         mids = 0.5 * (x[:-1][bad] + x[1:][bad])
+        mids = mids[(mids != x[:-1][bad]) & (mids != x[1:][bad])]  # intervals at rounding level stay as they are
+        if len(mids) == 0 or len(x) + len(mids) > MAX_FAMILY_SAMPLES:
+            break
         Gm, sm = evalf(mids)
         x = np.concatenate([x, mids])
         o = np.argsort(x)
@@ -506,6 +517,10 @@ def _refine_segment(info, B, X, K, s_ref, max_iter=60):
         x1 = np.where(B[bad + 1] == b0, X[bad + 1], (phis[B[bad + 1]] + X[bad + 1]) - phis[b0])
         xm = 0.5 * (X[bad] + x1)
         km = K[bad] + (xm - X[bad])
+        split = (xm != X[bad]) & (xm != x1) & (km > K[bad]) & (km < K[bad + 1])  # not at rounding level
+        b0, xm, km = b0[split], xm[split], km[split]
+        if len(xm) == 0 or len(B) + len(xm) > MAX_FAMILY_SAMPLES:
+            break
         Gm, sm, _ = _eval_adapted(info, b0, xm)
         B, X, K = np.concatenate([B, b0]), np.concatenate([X, xm]), np.concatenate([K, km])
         G, s = np.concatenate([G, Gm]), np.concatenate([s, sm])
@@ -583,6 +598,11 @@ def equilibria(pendulum: Pendulum, rtol_J: float = RTOL_J, rtol_rho: float = RTO
     if not isinstance(stability, (bool, np.bool_)):
         raise TypeError(f"stability must be True or False; got {stability!r}")
     pendulum.require_unbalanced("equilibria()")
+    Jp = pendulum.principal_moments
+    if Jp[2] < MIN_MOMENT_RATIO * Jp[0]:
+        raise InvalidPendulumError(
+            f"equilibria() needs J3 >= {MIN_MOMENT_RATIO:g} J1 (the families near the pole 1/J3 are not "
+            f"representable in double precision otherwise); got principal moments {Jp.tolist()}")
     P, j, r, groups = _adapted_frame(pendulum, rtol_J, rtol_rho)
     rn = np.linalg.norm(r)
     s_ref = rn / j[0]                      # k^2/(m g) scale of the small oscillations

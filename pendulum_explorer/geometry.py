@@ -14,7 +14,6 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
 from ._core import so3 as _so3
-from .errors import InvalidStateError
 
 
 def hat(a: ArrayLike) -> NDArray[np.float64]:
@@ -31,9 +30,7 @@ def rotation_about(axis: ArrayLike, angle: ArrayLike) -> NDArray[np.float64]:
     """``exp(angle hat(axis))`` for a unit ``axis`` (3,) and an angle or array of angles [rad] (Rodrigues:
     ``I + sin(a) K + 2 sin^2(a/2) K^2``, ``K = hat(axis)``).  Returns (3, 3) or (..., 3, 3)."""
     u = _v.unit_vector("axis", axis)
-    a = np.asarray(angle, dtype=float)
-    if a.dtype.kind != "f" or not np.all(np.isfinite(a)):
-        raise InvalidStateError(f"angle must be finite real; got {angle!r}")
+    a = _v.real_array("angle", angle)
     K = _so3.hat(u)
     s = np.sin(a)[..., None, None]
     c = (2.0 * np.sin(0.5 * a) ** 2)[..., None, None]
@@ -50,7 +47,7 @@ _E3 = np.array([0.0, 0.0, 1.0])
 
 def expm(w: ArrayLike) -> NDArray[np.float64]:
     """``exp(hat(w))``: the rotation by ``|w|`` about ``w / |w|`` (:func:`rotation_about`)."""
-    w = _v.array("w", w, (3,))
+    w = _v.array("w", w, (3,), max_abs=1e100)
     n = float(np.linalg.norm(w))
     return np.eye(3) if n == 0.0 else rotation_about(w / n, n)
 

@@ -81,9 +81,7 @@ def chart_from_sphere(Gamma: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np
 
     The map (phi, z) -> Gamma is area preserving (dA = dphi dz).  At the poles phi = atan2(0, 0) = 0.
     """
-    G = np.asarray(Gamma, dtype=float)
-    if G.shape[-1:] != (3,):
-        raise ShapeError(f"Gamma must have shape (..., 3); got {G.shape}")
+    G = _v.real_array("Gamma", Gamma, trailing=(3,))
     phi = np.arctan2(G[..., 1], G[..., 0])
     z = np.clip(G[..., 2], -1.0, 1.0)
     return phi, z
@@ -94,10 +92,8 @@ def sphere_from_chart(phi: ArrayLike, z: ArrayLike) -> NDArray[np.float64]:
 
     ``z`` must lie in [-1, 1] (ValueError otherwise); ``phi`` is any finite angle.
     """
-    phi = np.asarray(phi, dtype=float)
-    z = np.asarray(z, dtype=float)
-    if not (np.all(np.isfinite(phi)) and np.all(np.isfinite(z))):
-        raise InvalidStateError("chart coordinates (phi, z) must be finite")
+    phi = _v.real_array("phi", phi)
+    z = _v.real_array("z", z)
     if np.any(np.abs(z) > 1.0):
         raise InvalidStateError(f"chart coordinate z = Gamma_3 must lie in [-1, 1]; got max |z| = {np.abs(z).max()!r}")
     r = np.sqrt(np.maximum(0.0, 1.0 - z * z))
@@ -119,8 +115,9 @@ def paper_initial_state(pendulum: Pendulum, energy: float,
     """
     _v.check_pendulum(pendulum)
     E = _v.real("energy", energy, low=-MAX_LEVEL, high=MAX_LEVEL)
-    if isinstance(sign, bool) or sign not in (1, -1):
-        raise InvalidStateError(f"sign must be +1 or -1; got {sign!r}")
+    sign = _v.integer("sign", sign, low=-1, high=1, exc=InvalidStateError)
+    if sign == 0:
+        raise InvalidStateError("sign must be +1 or -1; got 0")
     one = np.ones(3)
     q = float(one @ pendulum.J @ one)  # > 0 (J positive definite)
     e_min = -float(pendulum.mgrho[2])
@@ -521,11 +518,7 @@ class PoincareSection:
     def states_at(self, Gammas: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
         """Vectorised :meth:`state_at` without exceptions: returns ``(Y, ok)`` with ``Y`` (k, 6) LP states
         ``[Gamma, omega]`` (NaN where ``ok`` is False: inaccessible, at a pole, or not a unit vector)."""
-        G = np.asarray(Gammas)
-        if G.dtype.kind not in "iuf" or G.shape[-1:] != (3,) or G.size // 3 > MAX_CROSSINGS:
-            raise ShapeError(f"Gammas must be a real array of shape (k, 3) with k <= {MAX_CROSSINGS}; got shape "
-                             f"{G.shape}, dtype {G.dtype}")
-        G = G.astype(float).reshape(-1, 3)
+        G = _v.real_array("Gammas", Gammas, trailing=(3,), max_size=3 * MAX_CROSSINGS).reshape(-1, 3)
         nrm = np.linalg.norm(G, axis=1)
         good = np.isfinite(nrm) & (np.abs(nrm - 1.0) <= UNIT_TOL)
         G = np.where(good[:, None], G / np.where(good, nrm, 1.0)[:, None], 0.0)
@@ -655,7 +648,7 @@ class PoincareSection:
         if isinstance(seed, (tuple, list)) and len(seed) == 2 and np.ndim(seed[0]) == 1:
             G, w = seed
         else:
-            a = np.asarray(seed, dtype=float)
+            a = _v.real_array("seed", seed, max_size=6, exc=InvalidStateError)
             if a.shape == (3,):
                 st = self.state_at(a)
                 return np.concatenate([st.Gamma, st.omega])
@@ -679,6 +672,13 @@ class PoincareSection:
                 f"E = {self.energy:.15g} (off by {E - self.energy:.3g}), mu(seed) = {mu:.15g} vs mu = {self.mu:.15g} "
                 f"(off by {mu - self.mu:.3g}); allowed {LEVEL_RTOL:g} relative")
         return np.concatenate([G, w])
+
+    def _named_seed(self, name: str, seed: Any) -> NDArray[np.float64]:
+        """:meth:`check_seed` with ``name`` (the argument the seed came from) in its error messages."""
+        try:
+            return self.check_seed(seed)
+        except PendulumError as e:
+            raise type(e)(f"{name}: {e}") from None
 
     def _limits(self, n, t_max, max_gap, max_steps):
         n = _v.integer("n", n, low=1, high=MAX_CROSSINGS)
@@ -719,7 +719,7 @@ class PoincareSection:
         Crossings
             With ``status != "ok"`` and fewer than ``n`` rows when the trajectory stopped crossing.
         """
-        y0 = self.check_seed(seed)
+        y0 = self._named_seed("seed", seed)
         n, t_max, max_gap, max_steps = self._limits(n, t_max, max_gap, max_steps)
         G, W, D, T, info = self._chunk_runner()(y0[None, :], *self._chunk_args(n, t_max, max_gap, max_steps))
         G, W, D, T, info = G[0], W[0], D[0], T[0], info[0]
@@ -784,8 +784,12 @@ class PoincareSection:
 
     def click(self, phi: float, z: float, n: int = 1000, **kw: Any) -> Crossings:
         """The dashboard fast path: the trajectory through the section point at chart coordinates (phi, z)."""
-        G = sphere_from_chart(_v.real("phi", phi), _v.real("z", z, low=-1.0, high=1.0))
-        return self.crossings(G, n, **kw)
+        phi, z = _v.real("phi", phi), _v.real("z", z, low=-1.0, high=1.0)
+        try:
+            y0 = self.check_seed(sphere_from_chart(phi, z))
+        except PendulumError as e:  # say which input the section point came from
+            raise type(e)(f"(phi, z) = ({phi:.6g}, {z:.6g}): {e}") from None
+        return self.crossings(y0, n, **kw)
 
     def batch(self, seeds: Iterable[Seed] | NDArray[np.float64], n: int = 500, *, executor: Executor | None = None,
               n_chunks: int | None = None, t_max: float | None = None, max_gap: float | None = None,
@@ -816,7 +820,7 @@ class PoincareSection:
             raise ShapeError("seeds is empty; give at least one seed")
         n, t_max, max_gap, max_steps = self._limits(n, t_max, max_gap, max_steps)
         _v.result_memory(10.0 * n * len(seed_list), f"{len(seed_list)} seeds x {n} crossings", "reduce n or the seeds")
-        Y0 = np.ascontiguousarray(np.stack([self.check_seed(s) for s in seed_list]))
+        Y0 = np.ascontiguousarray(np.stack([self._named_seed(f"seeds[{k}]", s) for k, s in enumerate(seed_list)]))
         m = Y0.shape[0]
         run, args = self._chunk_runner(), self._chunk_args(n, t_max, max_gap, max_steps)
         if executor is None:
@@ -845,8 +849,12 @@ class PoincareSection:
                      omega: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         """Relative distance of LP states (k, 3) + (k, 3) from the level: ``(|E - E0| / energy_scale,
         |mu - mu0| / mu_scale)`` arrays, and the section residuals ``g = e3^T (Gamma x omega)``, ``s``."""
-        G = np.asarray(Gamma, dtype=float).reshape(-1, 3)
-        W = np.asarray(omega, dtype=float).reshape(-1, 3)
+        G = _v.real_array("Gamma", Gamma, trailing=(3,), max_size=3 * MAX_CROSSINGS).reshape(-1, 3)
+        W = _v.real_array("omega", omega, trailing=(3,), max_size=3 * MAX_CROSSINGS).reshape(-1, 3)
+        if np.any(np.abs(np.linalg.norm(G, axis=1) - 1.0) > 1e-3) or np.abs(W).max(initial=0.0) > MAX_LEVEL:
+            raise InvalidStateError(f"Gamma must hold unit vectors and omega entries of magnitude <= {MAX_LEVEL:g}")
+        if G.shape != W.shape:
+            raise ShapeError(f"Gamma and omega must hold the same number of states; got {G.shape[0]} and {W.shape[0]}")
         E = np.array([energy_lp(G[k], W[k], self._p) for k in range(G.shape[0])])
         mu = np.array([mu_lp(G[k], W[k], self._p) for k in range(G.shape[0])])
         D = np.cross(G, W)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .bodies import Body, Mesh, Pendulum, build_body, elliptic_cylinder
+from .errors import InvalidPendulumError
 
 
 def paper_fig1(g: float = 9.81) -> Body:
@@ -76,10 +77,9 @@ PRESETS: dict[str, Callable[..., Body]] = {
 
 def get(name: str, **kwargs: Any) -> Body:
     """The preset called ``name`` (one of :data:`PRESETS`)."""
-    try:
-        return PRESETS[name](**kwargs)
-    except KeyError:
-        raise ValueError(f"unknown preset {name!r}; valid: {', '.join(PRESETS)}") from None
+    if not isinstance(name, str) or name not in PRESETS:
+        raise InvalidPendulumError(f"unknown preset name={name!r}; valid: {', '.join(PRESETS)}")
+    return PRESETS[name](**kwargs)
 
 
 __all__ = ["paper_fig1", "paper_fig2", "lagrange_top", "planar", "PRESETS", "get", "Body", "Mesh"]

@@ -13,16 +13,18 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
-from ._core import dop853 as _dop
 from ._core import fields as _f
 from .bodies import Pendulum
 from .errors import InvalidStateError
 from .geometry import rotation_about_vertical
-from .trajectory import MAX_OMEGA, Trajectory, check_conservation, orthogonality_errors, step_budget, validate_span
+from .trajectory import (MAX_OMEGA, Trajectory, check_conservation, expected_steps, integrate_chunked,
+                         orthogonality_errors, step_budget, validate_span)
 
 #: Gauss-Legendre order accepted by geometric_phase (the quadrature grid has loop length x order^2 points)
 MAX_PHASE_ORDER = 200
 MAX_LOOP_POINTS = 100_000
+#: a loop is closed when the gap from its last point to its first is at most this many times its largest step
+CLOSURE_FACTOR = 3.0
 
 
 def lr_from_lp(pendulum: Pendulum, Gamma: ArrayLike,
@@ -97,11 +99,12 @@ def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu:
     if not np.all(np.isfinite(w0)) or not math.isfinite(_f.energy_lp(Gamma0, w0, p)):
         raise InvalidStateError("the energy of (Gamma0, Gammadot0, mu) overflows double precision; reduce mu "
                                 "or Gammadot0")
-    budget = step_budget(pendulum, float(np.linalg.norm(w0)), t_final, max_steps)
+    budget = step_budget(pendulum, float(np.linalg.norm(w0)), t_final, max_steps, "Gammadot0 and mu")
     y0 = np.concatenate([Gamma0, Gammadot0, R0.ravel(), [0.0]])
     Y = np.empty((n_out, 16))
     t0 = time.perf_counter()
-    st = _dop.integrate_uniform(_f.LR_REC, y0, t_final, n_out, p, rtol, atol, budget, Y)
+    st = integrate_chunked(_f.LR_REC, y0, t_final, n_out, p, rtol, atol, budget, Y,
+                           expected_steps(pendulum, float(np.linalg.norm(w0)), t_final))
     _v.raise_for_status(st[3], "DOP853 on the Lagrange-Routh model", t=t_final * (int(st[4]) - 1) / (n_out - 1),
                         t_final=t_final, budget=budget)
     wall = time.perf_counter() - t0
@@ -158,25 +161,44 @@ def geometric_phase(pendulum: Pendulum, loop: ArrayLike, order: int = 12) -> flo
     Parameters
     ----------
     loop : (n, 3) array
-        Points of the closed curve on S^2 (the last point may repeat the first).  The surface is the fan of
+        Points of the closed curve on S^2 (unit vectors to 1e-6; the last point may repeat the first; an open
+        curve, whose closing gap exceeds 3 times its largest step, is refused).  The surface is the fan of
         spherical triangles from the normalised mean of the points, so the loop must lie in an open
         hemisphere around that point.
     order : int
-        Gauss-Legendre points per direction in each triangle (Duffy map).
+        Gauss-Legendre points per direction in each triangle (Duffy map), 1 ... 200.
 
     Returns
     -------
     float
         theta_geo in radians (not reduced mod 2 pi).
     """
-    L = np.asarray(loop, dtype=float)
-    if L.ndim != 2 or L.shape[1] != 3 or len(L) < 3:
-        raise InvalidStateError(f"loop must be an (n, 3) array with n >= 3; got shape {L.shape}")
+    _v.check_pendulum(pendulum)
+    order = _v.integer("order", order, low=1, high=MAX_PHASE_ORDER)
+    L = np.asarray(loop)
+    if L.dtype.kind not in "iuf" or L.ndim != 2 or L.shape[1] != 3 or len(L) < 3:
+        raise InvalidStateError(f"loop must be a real (n, 3) array with n >= 3; got shape {L.shape}, dtype {L.dtype}")
+    if len(L) > MAX_LOOP_POINTS:
+        raise InvalidStateError(f"loop has {len(L)} points, above the limit of {MAX_LOOP_POINTS}")
+    _v.result_memory(6.0 * len(L) * order * order, f"a loop of {len(L)} points at order {order}", "reduce order")
+    L = L.astype(float)
     if not np.all(np.isfinite(L)):
         raise InvalidStateError("loop must be finite")
-    L = L / np.linalg.norm(L, axis=1, keepdims=True)
+    nrm = np.linalg.norm(L, axis=1)
+    if np.any(np.abs(nrm - 1.0) > _v.UNIT_TOL):
+        k = int(np.argmax(np.abs(nrm - 1.0)))
+        raise InvalidStateError(f"the points of loop must be unit vectors (to {_v.UNIT_TOL:g}); row {k} has norm "
+                                f"{nrm[k]:.6g}")
+    L = L / nrm[:, None]
     if np.allclose(L[0], L[-1]):
         L = L[:-1]
+    gaps = np.linalg.norm(np.diff(L, axis=0), axis=1)
+    closing = float(np.linalg.norm(L[0] - L[-1]))
+    if closing > CLOSURE_FACTOR * max(float(gaps.max()), 1e-300):
+        raise InvalidStateError(
+            f"loop must be a closed curve: the gap from its last point back to its first ({closing:.3g}) is more "
+            f"than {CLOSURE_FACTOR:g} times its largest step ({gaps.max():.3g}); repeat the first point at the end "
+            f"or pass the whole loop")
     c = L.mean(axis=0)
     if np.linalg.norm(c) < 1e-6 or np.min(L @ c) <= 0:
         raise InvalidStateError("the loop must lie in an open hemisphere (around its mean direction)")

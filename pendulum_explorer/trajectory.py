@@ -37,6 +37,10 @@ ROW_FLOATS = 40
 #: step budget per turn of the motion (default max_steps), and the fewest steps per turn DOP853 takes
 STEPS_PER_TURN_BUDGET = 2000
 STEPS_PER_TURN_MIN = 8
+#: typical DOP853 steps per turn at rtol 1e-10 (measured 17-24; 48 at 1e-13): sizes the chunks of long runs
+EST_STEPS_PER_TURN = 50
+#: kernel steps between two returns to Python (~0.1-0.8 s): Ctrl-C stops a long integration within ~1 s
+CHUNK_STEPS = 100_000
 #: relative energy / |Gamma| error above which a returned motion is refused as garbage
 CONSERVATION_RTOL = 1e-2
 #: largest accepted |omega0| entry [rad/s] (beyond it no integration can finish)
@@ -124,27 +128,133 @@ def validate_span(t_final: float, n_out: int, name: str = "t_final") -> tuple[fl
     return t_final, n_out
 
 
-def step_budget(pendulum: Pendulum, omega_scale: float, t_final: float, max_steps: int | None) -> int:
+def step_budget(pendulum: Pendulum, omega_scale: float, t_final: float, max_steps: int | None,
+                rate_from: str = "omega0") -> int:
     """The DOP853 step budget of a request: ``max_steps`` when given (at most ``MAX_STEPS``), else in proportion
     to what was asked (``STEPS_PER_TURN_BUDGET`` steps per turn at the motion's angular rate, 1000 at least, at
     most ``MAX_STEPS``); a request that needs more than ``MAX_STEPS`` (at ``STEPS_PER_TURN_MIN`` steps per turn)
     is refused before it runs.
 
-    ``omega_scale`` is a rate [rad/s] of the motion (e.g. |omega0|); the small-oscillation rate
-    ``sqrt(m g |rho| / J1)`` is added to it.
+    ``omega_scale`` is a rate [rad/s] of the motion (e.g. |omega0|; ``rate_from`` names the arguments it comes
+    from, for the messages); the small-oscillation rate ``sqrt(m g |rho| / J1)`` is added to it.  A ``max_steps``
+    below even that minimum is refused as well (:class:`IntegrationFailedError`, before running).
     """
     rate = float(omega_scale) + math.sqrt(pendulum.mgrho_norm / pendulum.principal_moments[0])
     turns = t_final * rate / (2.0 * math.pi)
-    if max_steps is not None:  # the caller's own budget: used as given (the kernel stops when it runs out)
-        return _v.max_steps(max_steps)
-    budget = min(_v.MAX_STEPS, 1000.0 + STEPS_PER_TURN_BUDGET * turns)
     need = STEPS_PER_TURN_MIN * turns
+    why = (f"{turns:.3g} turns at {rate:.3g} rad/s (from {rate_from} and gravity) over t_final = {t_final:g} s")
+    if max_steps is not None:  # the caller's own budget: used as given (the kernel stops when it runs out)
+        budget = _v.max_steps(max_steps)
+        if need > budget:
+            raise IntegrationFailedError(
+                f"the step limit max_steps = {budget} cannot be enough: this request needs at least ~{need:.3g} "
+                f"steps ({why}); raise max_steps, shorten t_final or reduce {rate_from}")
+        return budget
+    budget = int(min(_v.MAX_STEPS, 1000.0 + STEPS_PER_TURN_BUDGET * turns))
     if need > budget:
         raise InvalidIntegrationError(
-            f"this request needs at least ~{need:.3g} steps ({turns:.3g} turns at {rate:.3g} rad/s over "
-            f"t_final = {t_final:g} s), above the step limit of {int(budget)}: shorten t_final or use a smaller "
-            f"angular velocity")
-    return int(budget)
+            f"this request needs at least ~{need:.3g} steps ({why}), above the step limit of {budget}: shorten "
+            f"t_final or reduce {rate_from}")
+    return budget
+
+
+def expected_steps(pendulum: Pendulum, omega_scale: float, t_final: float) -> float:
+    """A typical DOP853 step count for ``t_final`` seconds at the rate ``omega_scale`` (``EST_STEPS_PER_TURN``
+    per turn; used to size the chunks of a long integration, not as a limit)."""
+    rate = float(omega_scale) + math.sqrt(pendulum.mgrho_norm / pendulum.principal_moments[0])
+    return EST_STEPS_PER_TURN * t_final * rate / (2.0 * math.pi)
+
+
+def integrate_chunked(model: int, y0: NDArray[np.float64], t_final: float, n_out: int, p: NDArray[np.float64],
+                      rtol: float, atol: float, budget: int, Y: NDArray[np.float64],
+                      est_steps: float) -> NDArray[np.int64]:
+    """:func:`_core.dop853.integrate_uniform` in pieces of about ``CHUNK_STEPS`` steps, returning to Python
+    between them so that Ctrl-C (KeyboardInterrupt) stops a long integration within about a second.
+
+    The output grid is refined ``q`` times when one output interval would take more than ``CHUNK_STEPS``
+    steps; each piece integrates ``c`` fine intervals from the state where the last one ended (the step size
+    restarts there).  A request of at most ``CHUNK_STEPS`` estimated steps runs as one kernel call, exactly as
+    before.  Returns the kernel's statistics ``[n_accepted, n_rejected, n_rhs, status, n_rows_written]``.
+    """
+    n_int = n_out - 1
+    q = max(1, math.ceil(est_steps / (n_int * CHUNK_STEPS)))
+    n_fine = n_int * q
+    dt = t_final / n_fine
+    c = max(1, min(n_fine, int(CHUNK_STEPS * n_fine / max(est_steps, 1.0))))
+    y = np.array(y0, dtype=np.float64)
+    Y[0] = y
+    k = 0
+    tot = np.zeros(5, dtype=np.int64)
+    while k < n_fine:
+        c = min(c, n_fine - k)
+        out = Y[k:k + c + 1] if q == 1 else np.empty((c + 1, y.shape[0]))
+        # one piece: [k dt, (k + c) dt] (the models are autonomous)
+        st = _dop.integrate_uniform(model, y, c * dt if k + c < n_fine else t_final - k * dt, c + 1, p, rtol, atol,
+                                    max(0, budget - int(tot[0] + tot[1])), out)
+        tot[0:3] += st[0:3]
+        if st[3] != _dop.OK:
+            tot[3] = st[3]
+            tot[4] = (k + int(st[4]) - 1) // q + 1
+            return tot
+        if q > 1:
+            for i in range(1, c + 1):
+                if (k + i) % q == 0:
+                    Y[(k + i) // q] = out[i]
+        y = out[c].copy()
+        k += c
+        used = int(st[0] + st[1])
+        c = max(1, min(4 * c, int(c * CHUNK_STEPS / max(used, 1))))
+    tot[3] = _dop.OK
+    tot[4] = n_out
+    return tot
+
+
+def lgvi_chunked(R0: NDArray[np.float64], omega0: NDArray[np.float64], h: float, stride: int,
+                 p: NDArray[np.float64], R: NDArray[np.float64], W: NDArray[np.float64]) -> NDArray[np.int64]:
+    """:func:`_core.lgvi.integrate_lgvi` in pieces of at most ``CHUNK_STEPS`` steps (Ctrl-C stops it within about
+    a second); returns ``[n_steps, Newton iterations, max iterations, status]`` like the kernel."""
+    n_out = R.shape[0]
+    R[0] = R0
+    W[0] = omega0
+    tot = np.zeros(4, dtype=np.int64)
+    done = 0
+    if stride <= CHUNK_STEPS:
+        rows = max(1, CHUNK_STEPS // stride)
+        k = 0
+        while k < n_out - 1:
+            r = min(rows, n_out - 1 - k)
+            st = integrate_lgvi(R[k].copy(), W[k].copy(), h, stride * r, stride, p, R[k:k + r + 1], W[k:k + r + 1])
+            if _lgvi_add(tot, st, done):
+                return tot
+            done += stride * r
+            k += r
+        return tot
+    pieces = math.ceil(stride / CHUNK_STEPS)
+    Rs = np.empty((2, 3, 3))
+    Ws = np.empty((2, 3))
+    Rc, Wc = R0.copy(), omega0.copy()
+    for k in range(n_out - 1):
+        for j in range(pieces):
+            n = stride // pieces + (1 if j < stride % pieces else 0)
+            st = integrate_lgvi(Rc, Wc, h, n, n, p, Rs, Ws)
+            if _lgvi_add(tot, st, done):
+                return tot
+            done += n
+            Rc, Wc = Rs[1].copy(), Ws[1].copy()
+        R[k + 1] = Rc
+        W[k + 1] = Wc
+    return tot
+
+
+def _lgvi_add(tot: NDArray[np.int64], st: NDArray[np.int64], done: int) -> bool:
+    """Accumulate one LGVI piece's statistics; True when it failed (status = global index of the failed step)."""
+    tot[0] += st[0]
+    tot[1] += st[1]
+    tot[2] = max(tot[2], st[2])
+    if st[3] != 0:
+        tot[3] = done + st[3]
+        return True
+    return False
 
 
 def check_conservation(traj: Trajectory, what: str) -> None:
@@ -243,7 +353,7 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
         h = t_final / n_steps
         R = np.empty((n_out, 3, 3))
         W = np.empty((n_out, 3))
-        st = integrate_lgvi(R0, omega0, h, n_steps, stride, p, R, W)
+        st = lgvi_chunked(R0, omega0, h, stride, p, R, W)
         if st[3] != 0:
             raise IntegrationFailedError(
                 f"LGVI: the implicit step equation has no solution at step {int(st[3])} (t = {st[3] * h:.4g} s) "
@@ -272,7 +382,8 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
         budget = step_budget(pendulum, float(np.linalg.norm(omega0)), t_final, max_steps)
         y0 = np.concatenate([R0[2, :], omega0, R0.ravel()])
         Y = np.empty((n_out, 15))
-        st = _dop.integrate_uniform(_f.LP_ATT, y0, t_final, n_out, p, rtol, atol, budget, Y)
+        st = integrate_chunked(_f.LP_ATT, y0, t_final, n_out, p, rtol, atol, budget, Y,
+                               expected_steps(pendulum, float(np.linalg.norm(omega0)), t_final))
         _v.raise_for_status(st[3], "DOP853", t=t_final * (int(st[4]) - 1) / (n_out - 1), t_final=t_final,
                             budget=budget)
         Gamma = Y[:, 0:3].copy()

@@ -1,0 +1,235 @@
+"""Issue 10: every public entry point checks all its arguments and the size of the work before it allocates or
+calls a kernel, and never returns garbage as success.  Each probe of the issue is a test here (the probes that
+exhausted memory on the old code run in a subprocess with an address-space limit, so that a regression fails
+the test instead of the machine)."""
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import pendulum_explorer as pe
+from pendulum_explorer.errors import (IntegrationFailedError, InvalidIntegrationError, InvalidPendulumError,
+                                      InvalidStateError, PendulumError)
+
+LIMIT = 3 * 2 ** 30  # address space of the subprocess probes (numba needs ~1 GB of it)
+
+
+def _bounded(code: str, timeout: float = 120.0) -> str:
+    """Run ``code`` in a fresh interpreter limited to LIMIT bytes; return its last stdout line."""
+    pre = f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({LIMIT}, {LIMIT}))\n"
+    r = subprocess.run([sys.executable, "-c", pre + textwrap.dedent(code)], capture_output=True, text=True,
+                       timeout=timeout)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r.stdout.strip().splitlines()[-1]
+
+
+@pytest.fixture(scope="module")
+def P(fig2):
+    return fig2.pendulum
+
+
+@pytest.fixture(scope="module")
+def sec(P):
+    return pe.PoincareSection.from_paper_ic(P, 0.0)
+
+
+# --- unbounded memory ---------------------------------------------------------------------------
+def test_equilibria_of_extreme_inertia_is_bounded():
+    out = _bounded("""
+        import numpy as np, pendulum_explorer as pe
+        from pendulum_explorer.errors import PendulumError
+        for j3 in (1e-17, 1e-14):
+            try:
+                eq = pe.find_equilibria(pe.Pendulum(np.diag([1, 1, j3]), [.1, .2, .3]))
+                print("ok", j3, max(len(f) for f in eq.families), flush=True)
+            except PendulumError as e:
+                print("refused", j3, e, flush=True)
+        print("done")
+    """)
+    assert out == "done"
+
+
+def test_crossings_and_batch_and_grids_are_bounded(sec):
+    S, seed = sec
+    with pytest.raises(InvalidIntegrationError, match="n must be an integer"):
+        S.crossings(seed, n=10 ** 9)
+    with pytest.raises(InvalidIntegrationError, match="n must be an integer"):
+        S.crossings(seed, n=10 ** 7)
+    with pytest.raises(InvalidIntegrationError, match="GiB"):
+        S.batch(np.tile([0.3, 0.1, 0.95], (10_000, 1)), n=10 ** 5)
+    with pytest.raises(InvalidIntegrationError, match="n_phi"):
+        S.accessible_region(10 ** 5, 10 ** 5)
+    with pytest.raises(InvalidIntegrationError, match="order"):
+        s = np.linspace(0, 2 * np.pi, 50)
+        pe.geometric_phase(S.pendulum, np.stack([0.6 * np.cos(s), 0.6 * np.sin(s), 0.8 + 0 * s], 1), order=3000)
+
+
+# --- garbage reported as success ----------------------------------------------------------------------
+@pytest.mark.parametrize("kw", [dict(atol=1.0), dict(atol=1e10), dict(rtol=1.0), dict(rtol=0.0, atol=0.0),
+                                dict(rtol=-1.0)])
+def test_tolerances_that_give_garbage_are_refused(P, sec, kw):
+    with pytest.raises(InvalidIntegrationError, match="tol"):
+        pe.simulate(P, np.eye(3), [1.0, 1.0, 1.0], 10.0, **kw)
+    with pytest.raises(InvalidIntegrationError, match="tol"):
+        pe.PoincareSection(P, 0.0, 0.1, **kw)
+    with pytest.raises(InvalidIntegrationError, match="tol"):
+        pe.lyapunov_exponent(P, [0, 0, 1.0], [1.0, 1.0, 1.0], 10.0, **kw)
+    with pytest.raises(InvalidIntegrationError, match="tol"):
+        pe.simulate_lr(P, [0, 0, 1.0], [0.1, 0, 0], 0.1, 10.0, **kw)
+
+
+def test_loosest_tolerances_still_conserve(P):
+    """At the loosest accepted tolerances the result is a motion (else it is refused, never returned)."""
+    try:
+        tr = pe.simulate(P, np.eye(3), [2.0, 2.0, 2.0], 50.0, rtol=1e-3, atol=1e-3)
+    except IntegrationFailedError as e:
+        assert "does not conserve" in str(e)
+    else:
+        assert tr.energy_error <= 1e-2 * max(abs(tr.energy[0]), P.mgrho_norm)
+
+
+# --- overflow and NaN ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("kw", [dict(m=1e300, g=1e300), dict(rho=[0, 0, 1e300]), dict(rho=[0, 0, 1e300], m=1e10),
+                                dict(rho=[0, 0, 1e-300]), dict(rho=[0, 0, 1e200]), dict(J=np.eye(3) * 1e300),
+                                dict(J=np.diag([1e308, 1e308, 1e308]))])
+def test_pendulum_overflow_refused_up_front(kw):
+    args = dict(J=np.diag([0.13, 0.28, 0.17]), rho=[0, 0, 0.3])
+    args.update(kw)
+    with pytest.raises(InvalidPendulumError) as e:
+        pe.Pendulum(**args)
+    assert any(n in str(e.value) for n in ("m g |rho|", "rho", "J", "m ", "g "))
+
+
+def test_huge_angular_velocity_refused_before_running(P):
+    with pytest.raises(InvalidStateError, match="omega0"):
+        pe.simulate(P, np.eye(3), [1e155, 0, 0], 10.0)
+    with pytest.raises(InvalidIntegrationError, match="steps"):
+        pe.simulate(P, np.eye(3), [1e8, 0, 0], 10.0)
+    with pytest.raises(InvalidIntegrationError, match="steps"):
+        pe.lyapunov_exponent(P, [0, 0, 1.0], [1e8, 0, 0], 10.0)
+
+
+# --- wrong answers without error -----------------------------------------------------------------------
+@pytest.mark.parametrize("mu", [math.inf, -math.inf, math.nan])
+def test_equilibria_at_mu_refuses_non_finite(P, mu):
+    with pytest.raises(InvalidStateError, match="mu must be finite"):
+        pe.equilibria_at_mu(P, mu)
+
+
+def test_geometric_phase_open_or_degenerate_curves(P):
+    s = np.linspace(0, np.pi, 200)
+    half = np.stack([0.6 * np.cos(s), 0.6 * np.sin(s), 0.8 + 0 * s], 1)
+    with pytest.raises(InvalidStateError, match="closed"):
+        pe.geometric_phase(P, half)
+    s = np.linspace(0, 2 * np.pi, 200)
+    loop = np.stack([0.6 * np.cos(s), 0.6 * np.sin(s), 0.8 + 0 * s], 1)
+    loop[5] = 0.0
+    with pytest.raises(InvalidStateError, match="unit vectors"):
+        pe.geometric_phase(P, loop)
+
+
+# --- raw library errors ---------------------------------------------------------------------------------
+def test_no_raw_library_errors(P, sec):
+    S, seed = sec
+    with pytest.raises(InvalidStateError, match="mu"):
+        pe.PoincareSection(P, 0.0, 1e200)
+    with pytest.raises(InvalidIntegrationError, match="n_out"):
+        pe.simulate(P, np.eye(3), [0, 0, 0], 1.0, n_out=math.nan)
+    with pytest.raises(InvalidIntegrationError, match="max_steps"):
+        pe.simulate(P, np.eye(3), [0, 0, 0], 1.0, max_steps=math.nan)
+    with pytest.raises(InvalidIntegrationError, match="max_steps"):
+        pe.simulate(P, np.eye(3), [0, 0, 0], 1.0, max_steps=-1)
+    with pytest.raises(InvalidIntegrationError, match="order"):
+        s = np.linspace(0, 2 * np.pi, 50)
+        pe.geometric_phase(P, np.stack([0.6 * np.cos(s), 0.6 * np.sin(s), 0.8 + 0 * s], 1), order=0)
+    other = pe.Pendulum(np.diag([0.13, 0.28, 0.17]), [0.1, 0, 0.3])
+    with pytest.raises(InvalidStateError, match="another pendulum"):
+        pe.equilibria_at_mu(P, 0.5, eq=pe.find_equilibria(other))
+    lr = pe.lyapunov_exponent(P, [0, 0, 1.0], [1.0, 1.0, 1.0], 2.0)
+    with pytest.raises(InvalidIntegrationError, match="t_from"):
+        lr.slope(1e9)
+    with pytest.raises(IntegrationFailedError, match="raise max_steps"):
+        pe.simulate_lr(P, [0, 0, 1.0], [1.0, 0, 0], 0.5, 100.0, max_steps=10)
+
+
+# --- immutability and the module name ------------------------------------------------------------------
+def test_immutable_results_and_parameters(P):
+    with pytest.raises(ValueError):
+        P.J.setflags(write=True)
+    with pytest.raises(AttributeError):
+        P._m = 5.0
+    tr = pe.simulate(P, np.eye(3), [0.5, 0.5, 0.5], 1.0, n_out=11)
+    e = tr.energy_error
+    with pytest.raises(ValueError):
+        tr.energy[3] = 1e9
+    assert tr.energy_error == e
+    with pytest.raises(PendulumError, match="complex"):
+        pe.Pendulum(np.diag([0.13, 0.28, 0.17]).astype(complex), [0, 0, 0.3])
+
+
+def test_equilibria_module_import():
+    import pendulum_explorer.equilibria as m
+    assert m.__name__ == "pendulum_explorer.equilibria" and callable(m.equilibria)
+
+
+# --- long calls are interruptible ---------------------------------------------------------------------------
+@pytest.mark.parametrize("method, n_out", [("dop853", 201), ("dop853", 2), ("lgvi", 201), ("lgvi", 2)])
+def test_chunked_integration_matches_one_call(P, monkeypatch, method, n_out):
+    """Pieces of a few hundred steps (refined output grid when n_out = 2) give the motion of one kernel call."""
+    import pendulum_explorer.trajectory as T
+    kw = dict(method=method, n_out=n_out, dt=2e-3) if method == "lgvi" else dict(method=method, n_out=n_out)
+    whole = pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 20.0, **kw)
+    monkeypatch.setattr(T, "CHUNK_STEPS", 300)
+    parts = pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 20.0, **kw)
+    assert parts.stats["n_steps"] >= whole.stats["n_steps"] * (0.99 if method == "dop853" else 1.0)
+    np.testing.assert_allclose(parts.Gamma, whole.Gamma, atol=1e-7)
+    np.testing.assert_allclose(parts.omega, whole.omega, atol=1e-6)
+    assert parts.energy_error < 1e-6 * P.mgrho_norm + whole.energy_error * 10
+
+
+@pytest.mark.parametrize("call", ["simulate", "lgvi", "simulate_lr"])
+def test_ctrl_c_stops_a_long_integration(P, monkeypatch, call):
+    """SIGINT sent from a timer thread during a call that needs many chunks raises KeyboardInterrupt in the caller
+    long before the work is done (counted in kernel pieces, not timed)."""
+    import os
+    import signal
+    import threading
+
+    import pendulum_explorer.trajectory as T
+    pieces = []
+    real_dop, real_lgvi = T._dop.integrate_uniform, T.integrate_lgvi
+
+    def dop(*a):
+        pieces.append(1)
+        return real_dop(*a)
+
+    def lgvi(*a):
+        pieces.append(1)
+        return real_lgvi(*a)
+
+    class _Dop:  # the module attribute the chunk driver calls, counted
+        integrate_uniform = staticmethod(dop)
+        OK = T._dop.OK
+
+    monkeypatch.setattr(T, "_dop", _Dop)
+    monkeypatch.setattr(T, "integrate_lgvi", lgvi)
+    monkeypatch.setattr(T, "CHUNK_STEPS", 2000)
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            if call == "simulate":  # ~5e5 steps: ~250 pieces
+                pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 2e4, n_out=3)
+            elif call == "lgvi":  # 2e7 steps: 10^4 pieces
+                pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 2e4, method="lgvi", dt=1e-3, n_out=3)
+            else:
+                pe.simulate_lr(P, [0, 0, 1.0], [1.0, 0, 0], 0.5, 2e4, n_out=3)
+    finally:
+        timer.cancel()
+    need = 10 ** 4 if call == "lgvi" else 200  # pieces the whole call needs (lgvi: 2e7 steps / 2000 exactly)
+    assert 1 <= len(pieces) < need
