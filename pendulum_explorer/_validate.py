@@ -60,7 +60,7 @@ MAX_STEPS = 50_000_000
 __all__ = [
     "UNIT_TOL", "RTOL_RANGE", "ATOL_RANGE", "MAX_RESULT_BYTES", "MAX_STEPS",
     "PendulumBase", "check_pendulum", "real", "real_array", "positive", "integer", "choice", "array", "unit_vector", "tangent_vector",
-    "rotation", "frozen", "tolerances", "max_steps", "result_memory", "Status", "raise_for_status", "finite_result",
+    "rotation", "frozen", "tolerances", "time_span", "max_steps", "result_memory", "Status", "raise_for_status", "finite_result",
 ]
 
 
@@ -264,6 +264,14 @@ def tolerances(rtol: Any, atol: Any) -> tuple[float, float]:
     r = real("rtol", rtol, exc=InvalidIntegrationError, low=RTOL_RANGE[0], high=RTOL_RANGE[1])
     a = real("atol", atol, exc=InvalidIntegrationError, low=ATOL_RANGE[0], high=ATOL_RANGE[1])
     return r, a
+
+
+def time_span(name: str, value: Any, shortest: float = 1e-9) -> float:
+    """A time span [s]: finite, > 0, and at least ``shortest`` (below it the step-size control underflows)."""
+    t = real(name, value, exc=InvalidIntegrationError, low=0.0, low_open=True)
+    if t < shortest:
+        raise InvalidIntegrationError(f"{name} must be >= {shortest:g} s; got {t!r}")
+    return t
 
 
 def max_steps(value: Any, name: str = "max_steps") -> int:

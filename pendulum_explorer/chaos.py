@@ -39,7 +39,7 @@ from ._core import chaos as _kc
 from ._core import fields as _f
 from .bodies import Pendulum
 from .errors import InvalidIntegrationError
-from .trajectory import MAX_OMEGA, step_budget
+from .trajectory import MAX_OMEGA, MIN_SPAN, step_budget
 
 #: renormalisations accepted in one request (the result holds one float per renormalisation)
 MAX_SEGMENTS = 10_000_000
@@ -151,10 +151,12 @@ def megno(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_total: float
         The integration stopped (never a partial or NaN result).
     """
     G, w = _check_state(pendulum, Gamma, omega)
-    t_total = _v.positive("t_total", t_total)
+    t_total = _v.time_span("t_total", t_total, MIN_SPAN)
     rtol, atol = _v.tolerances(rtol, atol)
+    if not isinstance(tangent_to_level, (bool, np.bool_)):
+        raise TypeError(f"tangent_to_level must be True or False; got {tangent_to_level!r}")
     n_samples = _v.integer("n_samples", n_samples, low=1, high=10**6)
-    budget = step_budget(pendulum, float(np.linalg.norm(w)), t_total, max_steps)
+    budget = step_budget(pendulum, float(np.linalg.norm(w)), t_total, max_steps, "omega", "t_total")
     st, ybar, lyap = _tangent(pendulum, G, w, t_total, n_samples, rtol, atol, tangent_to_level, budget)
     _v.raise_for_status(st, "the tangent dynamics for MEGNO", t_final=t_total, budget=budget)
     t = t_total * np.arange(1, n_samples + 1) / n_samples
@@ -193,7 +195,7 @@ def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_
         The running estimate at ``t = tau, 2 tau, ..., n tau`` (n = round(t_total / tau)).
     """
     G, w = _check_state(pendulum, Gamma, omega)
-    t_total = _v.positive("t_total", t_total)
+    t_total = _v.time_span("t_total", t_total, MIN_SPAN)
     tau = _v.real("tau", tau, exc=InvalidIntegrationError, low=0.0, low_open=True)
     if tau > t_total:
         raise InvalidIntegrationError(f"tau must satisfy 0 < tau <= t_total = {t_total:g}; got tau = {tau:g}")
@@ -204,13 +206,13 @@ def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_
     if n_seg > MAX_SEGMENTS:
         raise InvalidIntegrationError(f"t_total / tau = {n_seg} renormalisations exceeds {MAX_SEGMENTS:.0e}")
     rate = float(np.linalg.norm(w))
-    total = step_budget(pendulum, rate, t_total, None, "omega")  # the whole request, refused up front
+    total = step_budget(pendulum, rate, t_total, None, "omega", "t_total")  # the whole request, refused up front
     t = tau * np.arange(1, n_seg + 1, dtype=np.float64)
     if method == "tangent":
         st, _, out = _tangent(pendulum, G, w, n_seg * tau, n_seg, rtol, atol, False, total)
         _v.raise_for_status(st, "the tangent dynamics for the Lyapunov exponent", t_final=n_seg * tau, budget=total)
         return LyapunovResult(float(out[-1]), t, out)
-    budget = step_budget(pendulum, rate, tau, None, "omega")  # each renormalisation interval
+    budget = step_budget(pendulum, rate, tau, None, "omega", "tau")  # each renormalisation interval
     # displacement: tangent to the sphere in Gamma, generic in omega
     a = np.array([0.3, -0.7, 0.5])
     tG = np.cross(G, a)

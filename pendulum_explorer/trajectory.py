@@ -43,6 +43,8 @@ EST_STEPS_PER_TURN = 50
 CHUNK_STEPS = 100_000
 #: relative energy / |Gamma| error above which a returned motion is refused as garbage
 CONSERVATION_RTOL = 1e-2
+#: shortest time span accepted [s] (below it the step-size control underflows)
+MIN_SPAN = 1e-9
 #: largest accepted |omega0| entry [rad/s] (beyond it no integration can finish)
 MAX_OMEGA = 1e100
 METHODS = ("dop853", "lgvi", "taylor")
@@ -119,7 +121,7 @@ def orthogonality_errors(R: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def validate_span(t_final: float, n_out: int, name: str = "t_final") -> tuple[float, int]:
     """``t_final`` (finite, > 0) and ``n_out`` (integer >= 2 within the memory guard), checked."""
-    t_final = _v.real(name, t_final, exc=InvalidIntegrationError, low=0.0, low_open=True)
+    t_final = _v.time_span(name, t_final, MIN_SPAN)
     n_out = _v.integer("n_out", n_out, low=2)
     if n_out > MAX_OUTPUT_ROWS:
         raise InvalidIntegrationError(
@@ -129,7 +131,7 @@ def validate_span(t_final: float, n_out: int, name: str = "t_final") -> tuple[fl
 
 
 def step_budget(pendulum: Pendulum, omega_scale: float, t_final: float, max_steps: int | None,
-                rate_from: str = "omega0") -> int:
+                rate_from: str = "omega0", span: str = "t_final") -> int:
     """The DOP853 step budget of a request: ``max_steps`` when given (at most ``MAX_STEPS``), else in proportion
     to what was asked (``STEPS_PER_TURN_BUDGET`` steps per turn at the motion's angular rate, 1000 at least, at
     most ``MAX_STEPS``); a request that needs more than ``MAX_STEPS`` (at ``STEPS_PER_TURN_MIN`` steps per turn)
@@ -142,19 +144,19 @@ def step_budget(pendulum: Pendulum, omega_scale: float, t_final: float, max_step
     rate = float(omega_scale) + math.sqrt(pendulum.mgrho_norm / pendulum.principal_moments[0])
     turns = t_final * rate / (2.0 * math.pi)
     need = STEPS_PER_TURN_MIN * turns
-    why = (f"{turns:.3g} turns at {rate:.3g} rad/s (from {rate_from} and gravity) over t_final = {t_final:g} s")
+    why = f"{turns:.3g} turns at {rate:.3g} rad/s (from {rate_from} and gravity) over {span} = {t_final:g} s"
     if max_steps is not None:  # the caller's own budget: used as given (the kernel stops when it runs out)
         budget = _v.max_steps(max_steps)
         if need > budget:
             raise IntegrationFailedError(
                 f"the step limit max_steps = {budget} cannot be enough: this request needs at least ~{need:.3g} "
-                f"steps ({why}); raise max_steps, shorten t_final or reduce {rate_from}")
+                f"steps ({why}); raise max_steps, shorten {span} or reduce {rate_from}")
         return budget
     budget = int(min(_v.MAX_STEPS, 1000.0 + STEPS_PER_TURN_BUDGET * turns))
     if need > budget:
         raise InvalidIntegrationError(
             f"this request needs at least ~{need:.3g} steps ({why}), above the step limit of {budget}: shorten "
-            f"t_final or reduce {rate_from}")
+            f"{span} or reduce {rate_from}")
     return budget
 
 

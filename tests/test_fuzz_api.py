@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import pendulum_explorer as pe
 from pendulum_explorer import geometry, presets
+import pendulum_explorer.chaos  # noqa: F401  (pe.chaos)
 from pendulum_explorer import equilibria as eqm
 from pendulum_explorer.errors import PendulumError
 
@@ -83,6 +84,8 @@ def _entries():
         ("lyapunov_exponent", pe.lyapunov_exponent, dict(pendulum=P, Gamma=[0, 0, 1.0], omega=[1.0, 1.0, 1.0],
                                                          t_total=1.0, tau=0.5, d0=1e-9, rtol=1e-11, atol=1e-13)),
         ("LyapunovResult.slope", lyap.slope, dict(t_from=0.5)),
+        ("megno", pe.chaos.megno, dict(pendulum=P, Gamma=[0, 0, 1.0], omega=[1.0, 1.0, 1.0], t_total=1.0, rtol=1e-10,
+                                       atol=1e-10, n_samples=5, tangent_to_level=False, max_steps=100_000)),
         ("geometry.rotation_about", geometry.rotation_about, dict(axis=[0, 0, 1.0], angle=0.3)),
         ("geometry.hat", geometry.hat, dict(a=[1.0, 2.0, 3.0])),
         ("geometry.expm", geometry.expm, dict(w=[0.1, 0.2, 0.3])),
