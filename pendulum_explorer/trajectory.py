@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -39,6 +40,11 @@ STEPS_PER_TURN_BUDGET = 2000
 STEPS_PER_TURN_MIN = 8
 #: typical DOP853 steps per turn at rtol 1e-10 (measured 17-24; 48 at 1e-13): sizes the chunks of long runs
 EST_STEPS_PER_TURN = 50
+#: DOP853 steps per Taylor step (measured 1.5 for Fig. 2 over 200 s), for sizing the Taylor chunks
+TAYLOR_STEP_RATIO = 1.5
+#: a Taylor step (order 20) costs about as much as this many DOP853 steps (measured 7 vs 4.7 us): its chunks
+#: are this much shorter
+TAYLOR_CHUNK_DIVISOR = 2
 #: kernel steps between two returns to Python (~0.1-0.8 s): Ctrl-C stops a long integration within ~1 s
 CHUNK_STEPS = 100_000
 #: relative energy / |Gamma| error above which a returned motion is refused as garbage
@@ -170,19 +176,31 @@ def expected_steps(pendulum: Pendulum, omega_scale: float, t_final: float) -> fl
 def integrate_chunked(model: int, y0: NDArray[np.float64], t_final: float, n_out: int, p: NDArray[np.float64],
                       rtol: float, atol: float, budget: int, Y: NDArray[np.float64],
                       est_steps: float) -> NDArray[np.int64]:
-    """:func:`_core.dop853.integrate_uniform` in pieces of about ``CHUNK_STEPS`` steps, returning to Python
-    between them so that Ctrl-C (KeyboardInterrupt) stops a long integration within about a second.
+    """:func:`_core.dop853.integrate_uniform` of ``model`` in pieces (see :func:`run_chunked`)."""
+    def run(y: NDArray[np.float64], span: float, rows: int, left: int, out: NDArray[np.float64]) -> NDArray[np.int64]:
+        return _dop.integrate_uniform(model, y, span, rows, p, rtol, atol, left, out)
+    return run_chunked(run, y0, t_final, n_out, budget, Y, est_steps)
+
+
+def run_chunked(run: Callable[[NDArray[np.float64], float, int, int, NDArray[np.float64]], NDArray[np.int64]],
+                y0: NDArray[np.float64], t_final: float, n_out: int, budget: int, Y: NDArray[np.float64],
+                est_steps: float, chunk_steps: int | None = None) -> NDArray[np.int64]:
+    """Drive a uniform-output kernel ``run(y0, t_final, n_rows, max_steps, Y) -> stats`` (the signature of
+    :func:`_core.dop853.integrate_uniform` with its other arguments bound) in pieces of about ``CHUNK_STEPS``
+    steps, returning to Python between them so that Ctrl-C (KeyboardInterrupt) stops a long integration within
+    about a second.
 
     The output grid is refined ``q`` times when one output interval would take more than ``CHUNK_STEPS``
     steps; each piece integrates ``c`` fine intervals from the state where the last one ended (the step size
     restarts there).  A request of at most ``CHUNK_STEPS`` estimated steps runs as one kernel call, exactly as
     before.  Returns the kernel's statistics ``[n_accepted, n_rejected, n_rhs, status, n_rows_written]``.
     """
+    chunk = CHUNK_STEPS if chunk_steps is None else chunk_steps
     n_int = n_out - 1
-    q = max(1, math.ceil(est_steps / (n_int * CHUNK_STEPS)))
+    q = max(1, math.ceil(est_steps / (n_int * chunk)))
     n_fine = n_int * q
     dt = t_final / n_fine
-    c = max(1, min(n_fine, int(CHUNK_STEPS * n_fine / max(est_steps, 1.0))))
+    c = max(1, min(n_fine, int(chunk * n_fine / max(est_steps, 1.0))))
     y = np.array(y0, dtype=np.float64)
     Y[0] = y
     k = 0
@@ -191,8 +209,7 @@ def integrate_chunked(model: int, y0: NDArray[np.float64], t_final: float, n_out
         c = min(c, n_fine - k)
         out = Y[k:k + c + 1] if q == 1 else np.empty((c + 1, y.shape[0]))
         # one piece: [k dt, (k + c) dt] (the models are autonomous)
-        st = _dop.integrate_uniform(model, y, c * dt if k + c < n_fine else t_final - k * dt, c + 1, p, rtol, atol,
-                                    max(0, budget - int(tot[0] + tot[1])), out)
+        st = run(y, c * dt if k + c < n_fine else t_final - k * dt, c + 1, max(0, budget - int(tot[0] + tot[1])), out)
         tot[0:3] += st[0:3]
         if st[3] != _dop.OK:
             tot[3] = st[3]
@@ -205,7 +222,7 @@ def integrate_chunked(model: int, y0: NDArray[np.float64], t_final: float, n_out
         y = out[c].copy()
         k += c
         used = int(st[0] + st[1])
-        c = max(1, min(4 * c, int(c * CHUNK_STEPS / max(used, 1))))
+        c = max(1, min(4 * c, int(c * chunk / max(used, 1))))
     tot[3] = _dop.OK
     tot[4] = n_out
     return tot
@@ -372,13 +389,18 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
         Y = np.empty((n_out, 15))
         info = np.empty(2)
         order = _taylor.order_for(tol)
-        st = _taylor.integrate_uniform_taylor(y0, t_final, n_out, q, order, budget, Y, info)
+        def run(y: NDArray[np.float64], span: float, rows: int, left: int,
+                out: NDArray[np.float64]) -> NDArray[np.int64]:
+            return _taylor.integrate_uniform_taylor(y, span, rows, q, order, left, out, info)
+        st = run_chunked(run, y0, t_final, n_out, budget, Y,
+                         expected_steps(pendulum, float(np.linalg.norm(omega0)), t_final) / TAYLOR_STEP_RATIO,
+                         CHUNK_STEPS // TAYLOR_CHUNK_DIVISOR)
         _v.raise_for_status(st[3], "Taylor", t=t_final * (int(st[4]) - 1) / (n_out - 1), t_final=t_final,
                             budget=budget)
         R = Y[:, 6:15].reshape(n_out, 3, 3) @ Q.T
         Gamma = R[:, 2, :].copy()  # Gamma = R^T e3
         W = Y[:, 3:6] @ Q.T
-        stats = {"n_steps": int(st[0]), "order": order, "mean_step": float(info[1]), "tol": tol}
+        stats = {"n_steps": int(st[0]), "order": order, "mean_step": t_final / max(int(st[0]), 1), "tol": tol}
     else:
         rtol, atol = _v.tolerances(rtol, atol)
         budget = step_budget(pendulum, float(np.linalg.norm(omega0)), t_final, max_steps)

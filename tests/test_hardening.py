@@ -178,7 +178,8 @@ def test_equilibria_module_import():
 
 
 # --- long calls are interruptible ---------------------------------------------------------------------------
-@pytest.mark.parametrize("method, n_out", [("dop853", 201), ("dop853", 2), ("lgvi", 201), ("lgvi", 2)])
+@pytest.mark.parametrize("method, n_out", [("dop853", 201), ("dop853", 2), ("lgvi", 201), ("lgvi", 2),
+                                           ("taylor", 201), ("taylor", 2)])
 def test_chunked_integration_matches_one_call(P, monkeypatch, method, n_out):
     """Pieces of a few hundred steps (refined output grid when n_out = 2) give the motion of one kernel call."""
     import pendulum_explorer.trajectory as T
@@ -186,13 +187,13 @@ def test_chunked_integration_matches_one_call(P, monkeypatch, method, n_out):
     whole = pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 20.0, **kw)
     monkeypatch.setattr(T, "CHUNK_STEPS", 300)
     parts = pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 20.0, **kw)
-    assert parts.stats["n_steps"] >= whole.stats["n_steps"] * (0.99 if method == "dop853" else 1.0)
+    assert parts.stats["n_steps"] >= whole.stats["n_steps"] * (1.0 if method == "lgvi" else 0.99)
     np.testing.assert_allclose(parts.Gamma, whole.Gamma, atol=1e-7)
     np.testing.assert_allclose(parts.omega, whole.omega, atol=1e-6)
     assert parts.energy_error < 1e-6 * P.mgrho_norm + whole.energy_error * 10
 
 
-@pytest.mark.parametrize("call", ["simulate", "lgvi", "simulate_lr"])
+@pytest.mark.parametrize("call", ["simulate", "lgvi", "simulate_lr", "taylor"])
 def test_ctrl_c_stops_a_long_integration(P, monkeypatch, call):
     """SIGINT sent from a timer thread during a call that needs many chunks raises KeyboardInterrupt in the caller
     long before the work is done (counted in kernel pieces, not timed)."""
@@ -202,22 +203,16 @@ def test_ctrl_c_stops_a_long_integration(P, monkeypatch, call):
 
     import pendulum_explorer.trajectory as T
     pieces = []
-    real_dop, real_lgvi = T._dop.integrate_uniform, T.integrate_lgvi
 
-    def dop(*a):
-        pieces.append(1)
-        return real_dop(*a)
+    def counted(f):
+        def call(*a):
+            pieces.append(1)
+            return f(*a)
+        return call
 
-    def lgvi(*a):
-        pieces.append(1)
-        return real_lgvi(*a)
-
-    class _Dop:  # the module attribute the chunk driver calls, counted
-        integrate_uniform = staticmethod(dop)
-        OK = T._dop.OK
-
-    monkeypatch.setattr(T, "_dop", _Dop)
-    monkeypatch.setattr(T, "integrate_lgvi", lgvi)
+    monkeypatch.setattr(T._dop, "integrate_uniform", counted(T._dop.integrate_uniform))
+    monkeypatch.setattr(T._taylor, "integrate_uniform_taylor", counted(T._taylor.integrate_uniform_taylor))
+    monkeypatch.setattr(T, "integrate_lgvi", counted(T.integrate_lgvi))
     monkeypatch.setattr(T, "CHUNK_STEPS", 2000)
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
@@ -225,11 +220,14 @@ def test_ctrl_c_stops_a_long_integration(P, monkeypatch, call):
         with pytest.raises(KeyboardInterrupt):
             if call == "simulate":  # ~5e5 steps: ~250 pieces
                 pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 2e4, n_out=3)
+            elif call == "taylor":  # ~2.4e6 steps: ~2400 pieces of 1000
+                pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 2e5, method="taylor", n_out=3)
             elif call == "lgvi":  # 2e7 steps: 10^4 pieces
                 pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 2e4, method="lgvi", dt=1e-3, n_out=3)
             else:
                 pe.simulate_lr(P, [0, 0, 1.0], [1.0, 0, 0], 0.5, 2e4, n_out=3)
     finally:
         timer.cancel()
-    need = 10 ** 4 if call == "lgvi" else 200  # pieces the whole call needs (lgvi: 2e7 steps / 2000 exactly)
+    # pieces the whole call needs (lgvi: 2e7 steps / 2000 exactly)
+    need = {"lgvi": 10 ** 4, "taylor": 2000}.get(call, 200)
     assert 1 <= len(pieces) < need

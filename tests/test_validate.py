@@ -7,7 +7,7 @@ import pendulum_explorer as pe
 from pendulum_explorer import _validate as v
 from pendulum_explorer._core import fields as F
 from pendulum_explorer.errors import (IntegrationFailedError, InvalidIntegrationError, InvalidStateError,
-                                      NonFiniteError, ShapeError)
+                                      ShapeError)
 
 
 def test_checkers_name_the_argument_and_range():
