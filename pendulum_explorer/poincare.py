@@ -449,8 +449,7 @@ class PoincareSection:
         """The section at (energy, mu) if it is non-empty (its accessible region on :data:`REGION_GRID` is
         then cached); otherwise :class:`InaccessibleError` naming the admissible range of the quantity
         ``varied`` (``"energy"``: E > min V_mu at this mu; ``"mu"``: |mu| below :func:`mu_bound` at this E)."""
-        if varied not in ("energy", "mu"):
-            raise ValueError(f"varied must be 'energy' or 'mu'; got {varied!r}")
+        varied = _v.choice("varied", varied, ("energy", "mu"), exc=InvalidStateError)
         sec = cls(pendulum, energy, mu, **kw)
         region = sec.accessible_region(*REGION_GRID)
         if region.empty:
@@ -459,7 +458,7 @@ class PoincareSection:
                 raise InaccessibleError(
                     f"μ = {m:.4g} kg m²/s gives no motion at E = {E:.5g} J (there min V_μ = {lo:.5g} J ≥ E): "
                     f"at this E a section needs |μ| < {sec.mu_bound():.4g} kg m²/s at most.")
-            raise InaccessibleError(f"E = {E:.5g} J gives no motion at μ = {m:.4g} kg m²/s: E must be above "
+            raise InaccessibleError(f"energy E = {E:.5g} J gives no motion at μ = {m:.4g} kg m²/s: E must be above "
                                     f"min V_μ = {lo:.5g} J.")
         return sec
 
@@ -627,13 +626,15 @@ class PoincareSection:
         return float(sgn * best), np.asarray(xb, dtype=float)
 
     # --- seeds ----------------------------------------------------------------------------------
-    def check_seed(self, seed: Seed) -> NDArray[np.float64]:
+    def check_seed(self, seed: Seed, name: str = "seed") -> NDArray[np.float64]:
         """The LP state ``[Gamma, omega]`` (6,) of a seed on this level, validated.
 
         Parameters
         ----------
         seed : a section Gamma (3,) (its section state, :meth:`state_at`), an LP state ``(Gamma, omega)`` as a
             pair, (6,) or (2, 3), or a :class:`SectionState`.
+        name : str
+            The argument the seed came from, named in the error messages (``"seeds[3]"`` for a batch).
 
         Raises
         ------
@@ -643,6 +644,13 @@ class PoincareSection:
         InaccessibleError
             A Gamma (3,) where E <= V_mu(Gamma).
         """
+        try:
+            return self._seed_lp_state(seed)
+        except PendulumError as e:  # the message names the argument the seed came from
+            raise type(e)(f"{name}: {e}") from None
+
+    def _seed_lp_state(self, seed: Seed) -> NDArray[np.float64]:
+        """:meth:`check_seed` without the argument name in the messages."""
         if isinstance(seed, SectionState):
             return np.concatenate([seed.Gamma, seed.omega])
         if isinstance(seed, (tuple, list)) and len(seed) == 2 and np.ndim(seed[0]) == 1:
@@ -672,13 +680,6 @@ class PoincareSection:
                 f"E = {self.energy:.15g} (off by {E - self.energy:.3g}), mu(seed) = {mu:.15g} vs mu = {self.mu:.15g} "
                 f"(off by {mu - self.mu:.3g}); allowed {LEVEL_RTOL:g} relative")
         return np.concatenate([G, w])
-
-    def _named_seed(self, name: str, seed: Any) -> NDArray[np.float64]:
-        """:meth:`check_seed` with ``name`` (the argument the seed came from) in its error messages."""
-        try:
-            return self.check_seed(seed)
-        except PendulumError as e:
-            raise type(e)(f"{name}: {e}") from None
 
     def _limits(self, n, t_max, max_gap, max_steps):
         n = _v.integer("n", n, low=1, high=MAX_CROSSINGS)
@@ -719,7 +720,7 @@ class PoincareSection:
         Crossings
             With ``status != "ok"`` and fewer than ``n`` rows when the trajectory stopped crossing.
         """
-        y0 = self._named_seed("seed", seed)
+        y0 = self.check_seed(seed)
         n, t_max, max_gap, max_steps = self._limits(n, t_max, max_gap, max_steps)
         G, W, D, T, info = self._chunk_runner()(y0[None, :], *self._chunk_args(n, t_max, max_gap, max_steps))
         G, W, D, T, info = G[0], W[0], D[0], T[0], info[0]
@@ -786,7 +787,7 @@ class PoincareSection:
         """The dashboard fast path: the trajectory through the section point at chart coordinates (phi, z)."""
         phi, z = _v.real("phi", phi), _v.real("z", z, low=-1.0, high=1.0)
         try:
-            y0 = self.check_seed(sphere_from_chart(phi, z))
+            y0 = self._seed_lp_state(sphere_from_chart(phi, z))
         except PendulumError as e:  # say which input the section point came from
             raise type(e)(f"(phi, z) = ({phi:.6g}, {z:.6g}): {e}") from None
         return self.crossings(y0, n, **kw)
@@ -820,7 +821,7 @@ class PoincareSection:
             raise ShapeError("seeds is empty; give at least one seed")
         n, t_max, max_gap, max_steps = self._limits(n, t_max, max_gap, max_steps)
         _v.result_memory(10.0 * n * len(seed_list), f"{len(seed_list)} seeds x {n} crossings", "reduce n or the seeds")
-        Y0 = np.ascontiguousarray(np.stack([self._named_seed(f"seeds[{k}]", s) for k, s in enumerate(seed_list)]))
+        Y0 = np.ascontiguousarray(np.stack([self.check_seed(s, f"seeds[{k}]") for k, s in enumerate(seed_list)]))
         m = Y0.shape[0]
         run, args = self._chunk_runner(), self._chunk_args(n, t_max, max_gap, max_steps)
         if executor is None:

@@ -21,9 +21,11 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from . import _validate as _v
 from . import presets
 from .bodies import Body, Pendulum, build_body, equivalent_body
 from .errors import PendulumError
+from .poincare import MAX_CROSSINGS
 
 SESSION_VERSION = 1
 APP = "pendulum_explorer"
@@ -124,10 +126,13 @@ def parse_session(text: str, n_default: int = 500) -> Session:
     :class:`PendulumError` naming what is wrong (not JSON, not a session, a missing or malformed field, more than
     ``MAX_SEEDS`` launches); the body's own validation errors pass through.
     """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise TypeError(f"text must be the session file's text (str); got {type(text).__name__}")
+    n_default = _v.integer("n_default", n_default, low=1, high=MAX_CROSSINGS)
     try:
         d = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise PendulumError(f"not a session file (invalid JSON: {exc})") from None
+        raise PendulumError(f"text is not a session file (invalid JSON: {exc})") from None
     if not isinstance(d, dict) or d.get("app") != APP:
         raise PendulumError("not a Pendulum Explorer session file (missing \"app\": \"pendulum_explorer\")")
     if not isinstance(d.get("body"), dict) or not isinstance(d["body"].get("pendulum"), dict):

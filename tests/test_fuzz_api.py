@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pendulum_explorer as pe
-from pendulum_explorer import geometry, presets
+from pendulum_explorer import geometry, poincare, presets, session
 import pendulum_explorer.chaos  # noqa: F401  (pe.chaos)
 from pendulum_explorer import equilibria as eqm
 from pendulum_explorer.errors import PendulumError
@@ -29,7 +29,7 @@ def _objects():
     sec, seed = pe.PoincareSection.from_paper_ic(P, 0.0)
     lyap = pe.lyapunov_exponent(P, [0, 0, 1.0], [1.0, 1.0, 1.0], 2.0)
     ok = sec.state_at(np.array([0.3, 0.1, 0.95]) / np.linalg.norm([0.3, 0.1, 0.95])).Gamma
-    return P, sec, seed, lyap, ok
+    return P, sec, seed, lyap, ok, session.session_json(presets.paper_fig2(), 0.0, sec.mu, 10, [])
 
 
 G0 = [0.6, 0.0, 0.8]
@@ -39,7 +39,7 @@ LOOP = np.stack([0.6 * np.cos(S), 0.6 * np.sin(S), 0.8 + 0 * S], 1)
 
 def _entries():
     """(name, function, valid keyword arguments) for every public entry point."""
-    P, sec, seed, lyap, ok = _objects()
+    P, sec, seed, lyap, ok, SESSION = _objects()
     phi, z = (float(c) for c in pe.chart_from_sphere(ok))
     J, rho = np.asarray(P.J), np.asarray(P.rho)
     return [
@@ -71,6 +71,15 @@ def _entries():
         ("PoincareSection.from_state", pe.PoincareSection.from_state, dict(pendulum=P, Gamma=G0, omega=[1.0, 0.5, 0.2])),
         ("PoincareSection.from_paper_ic", pe.PoincareSection.from_paper_ic, dict(pendulum=P, energy=0.0, sign=1)),
         ("paper_initial_state", pe.paper_initial_state, dict(pendulum=P, energy=0.0, sign=1)),
+        ("poincare.mu_bound", poincare.mu_bound, dict(pendulum=P, energy=0.0)),
+        ("poincare.default_level", poincare.default_level, dict(pendulum=P, energy=0.0)),
+        ("PoincareSection.with_motion", pe.PoincareSection.with_motion, dict(pendulum=P, energy=0.0, mu=0.3,
+                                                                             varied="energy")),
+        ("section.mu_bound", sec.mu_bound, dict(energy=1.0)),
+        ("section.fill_seeds", sec.fill_seeds, dict(n=5)),
+        ("section.check_seed", sec.check_seed, dict(seed=seed)),
+        ("section.stream", lambda **k: list(sec.stream(**k)), dict(seed=seed, n=4, chunk=2)),
+        ("session.parse_session", session.parse_session, dict(text=SESSION, n_default=10)),
         ("sphere_from_chart", pe.sphere_from_chart, dict(phi=0.3, z=0.2)),
         ("chart_from_sphere", pe.chart_from_sphere, dict(Gamma=G0)),
         ("section.state_at", sec.state_at, dict(Gamma=ok)),
