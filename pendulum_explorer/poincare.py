@@ -419,6 +419,7 @@ class PoincareSection:
         # a characteristic time: one radian at the speed of kinetic energy ~ energy_scale, times 2 pi
         self.time_scale = 2.0 * math.pi * math.sqrt(Jev[0] / (max(abs(self.energy - self._vmin_rough()), 0.0)
                                                               + mgr + 1e-300))
+        self._chart_cache: dict[tuple[int, int], AccessibleRegion] = {}
         self._region_cache: dict[tuple[int, int], AccessibleRegion] = {}
         self._releq: list[NDArray[np.float64]] | None = None
 
@@ -569,6 +570,76 @@ class PoincareSection:
         reg = AccessibleRegion(phi, z, V, acc, bphi, bz, bG, self.energy, vmin, vmax, gmin, frac)
         self._region_cache[key] = reg
         return reg
+
+    def chart_window(self) -> tuple[float, float]:
+        """The range of Gamma_3 a click-to-launch chart shows: ``(-1, 1)``, or, when the accessible set spans less
+        than 40 % of it (low energies: a thin band along the hanging or inverted edge), that band padded by a
+        quarter of its width on each side (at least 0.005), so that it gets the chart's pixels."""
+        reg = self.accessible_region(*REGION_GRID)
+        dz = reg.z[1] - reg.z[0]
+        rows = np.nonzero(reg.accessible.any(axis=1))[0]
+        zs = [float(reg.Gamma_min[2])] + ([float(reg.z[rows[0]]), float(reg.z[rows[-1]])] if rows.size else [])
+        lo, hi = max(-1.0, min(zs) - dz), min(1.0, max(zs) + dz)  # the band lies within a grid step of its rows
+        if hi - lo >= 0.8:
+            return -1.0, 1.0
+        pad = max(0.25 * (hi - lo), 0.005)
+        return max(-1.0, lo - pad), min(1.0, hi + pad)
+
+    def chart_region(self, n_phi: int = REGION_GRID[0], n_z: int = REGION_GRID[1]) -> AccessibleRegion:
+        """The accessible region as a click-to-launch chart draws it: ``n_z`` rows whose centres tile
+        :meth:`chart_window` (never a pole: a click on a cell lands half a cell inside), ``n_phi`` columns.
+
+        Its ``V``, ``accessible`` and boundary are on this grid; ``energy_min``, ``energy_all``, ``Gamma_min`` and
+        ``area_fraction`` are those of the whole sphere (:meth:`accessible_region` on :data:`REGION_GRID`).
+        """
+        n_phi = _v.integer("n_phi", n_phi, low=3, high=MAX_GRID)
+        n_z = _v.integer("n_z", n_z, low=3, high=MAX_GRID)
+        if (n_phi, n_z) in self._chart_cache:
+            return self._chart_cache[(n_phi, n_z)]
+        full = self.accessible_region(*REGION_GRID)
+        lo, hi = self.chart_window()
+        phi = np.linspace(-np.pi, np.pi, n_phi)
+        z = lo + (np.arange(n_z, dtype=np.float64) + 0.5) * ((hi - lo) / n_z)
+        V = np.asarray(self.amended_potential(sphere_from_chart(*np.meshgrid(phi, z))), dtype=np.float64)
+        bphi, bz = _contour(phi, z, V - self.energy)
+        bG = np.full((bphi.size, 3), np.nan)
+        fin = np.isfinite(bphi)
+        if fin.any():
+            bG[fin] = sphere_from_chart(bphi[fin], bz[fin])
+        reg = AccessibleRegion(phi, z, V, V <= self.energy, bphi, bz, bG, self.energy, full.energy_min,
+                               full.energy_all, full.Gamma_min, full.area_fraction)
+        self._chart_cache[(n_phi, n_z)] = reg
+        return reg
+
+    def nearest_admissible(self, phi: float, z: float, *, pole_margin: float = 1e-4) -> tuple[float, float]:
+        """The chart point nearest to ``(phi, z)`` (on the sphere) where a trajectory can be launched: accessible
+        (``E - V_mu > 1e-9 energy_scale``) and with ``|Gamma_3| <= 1 - pole_margin`` (the poles are not on the
+        section).  ``(phi, z)`` itself when it qualifies.
+
+        Raises
+        ------
+        InaccessibleError
+            No such point (the section is empty, or all of it lies within ``pole_margin`` of a pole).
+        """
+        phi = _v.real("phi", phi)
+        z = _v.real("z", z, low=-1.0, high=1.0)
+        pole_margin = _v.positive("pole_margin", pole_margin, high=0.5)
+        zc = min(1.0 - pole_margin, max(-1.0 + pole_margin, z))
+        tol = 1e-9 * self.energy_scale
+        if self.slack(sphere_from_chart(phi, zc)) > tol:
+            return phi, zc
+        lo, hi = self.chart_window()
+        zz = np.linspace(max(lo, -1.0 + pole_margin), min(hi, 1.0 - pole_margin), 401)
+        pp = np.linspace(-np.pi, np.pi, 721)
+        PH, Z = np.meshgrid(pp, zz)
+        G = sphere_from_chart(PH, Z)
+        ok = self.slack(G) > tol
+        if not ok.any():
+            raise InaccessibleError(f"no point of the section at E = {self.energy:.6g}, mu = {self.mu:.6g} is "
+                                    f"farther than {pole_margin:g} from the poles")
+        d = np.linalg.norm(G - sphere_from_chart(phi, z), axis=-1)
+        k = np.argmin(np.where(ok, d, np.inf))
+        return float(PH.flat[k]), float(Z.flat[k])
 
     def fill_seeds(self, n: int) -> NDArray[np.float64]:
         """Up to ``n`` seeds spread evenly over the accessible region: LP states ``[Gamma, omega]`` (k, 6).

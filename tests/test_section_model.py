@@ -13,7 +13,7 @@ from pendulum_explorer import presets
 from pendulum_explorer._core.fields import energy_lp, mu_lp
 from pendulum_explorer.bodies import Pendulum, equivalent_body
 from pendulum_explorer.errors import InaccessibleError, InvalidStateError, PendulumError
-from pendulum_explorer.poincare import (PoincareSection, chart_from_sphere, default_level, mu_bound,
+from pendulum_explorer.poincare import (PoincareSection, chart_from_sphere, default_level, mu_bound, sphere_from_chart,
                                         paper_initial_state)
 from pendulum_explorer.session import (MAX_SEEDS, body_from_session, crossings_csv, parse_session,
                                        session_json)
@@ -171,3 +171,26 @@ def test_body_from_session_and_equivalent_body():
     np.testing.assert_allclose(np.asarray(eb.mesh.vertices).mean(axis=0), pend.rho, atol=1e-2)
     p = presets.paper_fig1()
     assert body_from_session({"name": p.name, "pendulum": p.pendulum.to_dict()}).mesh is not None
+
+
+def test_chart_window_region_and_nearest_admissible(fig2):
+    """Just above the hanging energy the accessible set is the cap Γ₃ >= 0.98 (V_0 = -m g |ρ| Γ₃ for ρ along e3):
+    the chart window is that cap padded, its rows are centred off the pole, a pole point moves just off it and a
+    point in the grey moves to the cap's rim along its meridian."""
+    mgr = fig2.mgrho_norm
+    sec = PoincareSection(fig2, -0.98 * mgr, 0.0)
+    lo, hi = sec.chart_window()
+    assert hi == 1.0 and 0.9 < lo < 0.98
+    reg = sec.chart_region()
+    dz = (hi - lo) / len(reg.z)
+    assert reg.z.max() == pytest.approx(1.0 - dz / 2) and reg.z.min() == pytest.approx(lo + dz / 2)
+    rows = reg.z[reg.accessible.any(axis=1)]
+    assert len(rows) >= 20 and rows.min() == pytest.approx(0.98, abs=dz)
+    assert reg.energy_min == sec.accessible_region(121, 81).energy_min
+    assert sec.nearest_admissible(0.3, 1.0) == (0.3, 1.0 - 1e-4)
+    phi, z = sec.nearest_admissible(1.0, 0.5)
+    assert z == pytest.approx(0.98, abs=1e-3) and phi == pytest.approx(1.0, abs=0.01) and sec.slack(
+        sphere_from_chart(phi, z)) > 0
+    assert PoincareSection(fig2, 1.0, 0.0).chart_window() == (-1.0, 1.0)
+    with pytest.raises(InvalidStateError, match="z must be finite and in"):
+        sec.nearest_admissible(0.0, 2.0)

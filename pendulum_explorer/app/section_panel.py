@@ -1,7 +1,10 @@
-"""Panel 3: the Poincaré section at (E, mu): click to launch, fill, clear, undo, export / load, paper presets.
+"""Panel 3: the Poincaré section at (E, mu): click (or type) to launch, fill, clear, undo, saved levels,
+export / load, paper presets.
 
 Widgets and wiring only: the section, its levels, seeds and chunked crossings are :class:`PoincareSection`'s
-(:mod:`pendulum_explorer.poincare`), the files are :mod:`pendulum_explorer.session`'s.
+(:mod:`pendulum_explorer.poincare`), the files :mod:`pendulum_explorer.session`'s, the chart's traces
+:mod:`.section_chart`'s and what the panel set aside :mod:`.history`'s.  Public methods for other panels and
+links: :meth:`SectionPanel.set_level`, :meth:`SectionPanel.launch`, :meth:`SectionPanel.fill`.
 """
 from __future__ import annotations
 
@@ -13,19 +16,25 @@ import ipywidgets as w
 import numpy as np
 
 from .. import presets, session
-from ..errors import InaccessibleError, InvalidStateError
+from ..equilibria import equilibria_at_mu
+from ..errors import InaccessibleError, InvalidStateError, PendulumError
 from ..plotting.diagrams import energy_momentum_figure
-from ..plotting.section import crossings_trace, section_chart_figure, section_sphere_figure
-from ..poincare import REGION_GRID, PoincareSection, chart_from_sphere, default_level, sphere_from_chart
+from ..plotting.section import section_sphere_figure
+from ..poincare import PoincareSection, chart_from_sphere, default_level, sphere_from_chart
 from ..reduction import attitude_from_gamma
 from .common import PALETTE, Messages, Task, about, body_title, figure_output, guarded, report_error, show_figure
+from .history import History
+from .section_chart import SectionChart
+from .section_levels import LevelControls
 from .state import Launch
 
 #: the five energies of the paper's Fig. 2 (a)-(e)
 PAPER_FIG2_ENERGIES = [("(a) E = −2.65", -2.65), ("(b) E = 0", 0.0), ("(c) E = 2.03", 2.03), ("(d) E = 8.83", 8.83),
                        ("(e) E = 11.95", 11.95)]
-FIRST_CHUNK = 60  # crossings drawn first (fast feedback), then the rest in chunks
-CHUNK = 400
+FIRST_CHUNK = 60  # crossings drawn first (fast feedback), then chunks of about CHUNK_SECONDS each
+CHUNK = 2000
+CHUNK_SECONDS = 0.1  # cancel is checked between chunks: it takes effect within about this time
+REDRAW_SECONDS = 1.0  # growing traces are sent to the browser at most this often (and at the end)
 
 ABOUT = r"""
 <p>At fixed momentum \(\mu=\omega^{T}J\Gamma\) the Lagrange&ndash;Routh equations (62) live on \(TS^2\), a
@@ -35,90 +44,100 @@ $$\mathcal P=\{(\Gamma,\dot\Gamma):\ e_3^{T}\dot\Gamma = 0,\ e_3^{T}(\Gamma\time
 \(E = V_\mu(\Gamma) + K\), \(K\ge 0\) the kinetic energy of the motion of \(\Gamma\) (quadratic in \(\dot\Gamma\)), where \(V_\mu(\Gamma)=\frac{\mu^2}{2\Gamma^{T}J\Gamma}-mg\rho^{T}\Gamma\)
 is the amended potential. So the section is drawn as a map of the sphere: the equal-area chart
 \(\varphi=\mathrm{atan2}(\Gamma_2,\Gamma_1)\), \(z=\Gamma_3\). Where \(V_\mu(\Gamma) > E\) (grey) the body cannot
-go at this energy.</p>
+go at this energy; when the white region is a thin band, the chart zooms to it.</p>
 <p><b>Reading the picture.</b> Each click starts a trajectory at the section state under the mouse and plots
 every return to the section, one colour per trajectory. Closed curves are quasi-periodic motions (KAM tori),
 isolated fixed points are periodic orbits, and a cloud that fills an area is chaos. Following the paper's Fig. 2
 (body \(J=\mathrm{diag}(0.13,0.28,0.17)\), \(\rho=[0,0,0.3]\), started from \(R_0=I\), \(\omega_0=c[1,1,1]\)) you see
 regular motion at \(E=-2.65\), chaos at \(E=0\) and \(2.03\), and order again at \(E=11.95\). The small diagram shows
-where \((\mu, E)\) sits among the relative equilibria.</p>
+where \((\mu, E)\) sits among the relative equilibria; the E slider spans the energies between two of their
+energies at this \(\mu\) (where the picture changes), so it has a fine step where it matters.</p>
 """
 
 
-def _num(value, description, width, label_width):
-    return w.FloatText(value=value, description=description, step=0.1, continuous_update=False,
-                       layout=w.Layout(width=width), style={"description_width": label_width})
-
-
-def _slider():
-    return w.FloatSlider(value=0.0, min=-2, max=2, step=0.01, readout=False, continuous_update=False,
-                         layout=w.Layout(width="200px"))
+def _button(description, cls, **kw):
+    b = w.Button(description=description, layout=w.Layout(width=kw.pop("width", "110px")), **kw)
+    b.add_class(cls)
+    return b
 
 
 class SectionPanel:
     def __init__(self, state):
         self.state = state
         self.msg = Messages()
-        self.level_msg = Messages()  # a refused (E, mu) is reported here, right under the controls that set it
+        self.levels = LevelControls(self._on_level_control)
+        self.E, self.E_slider, self.mu, self.mu_slider = (self.levels.E, self.levels.E_slider, self.levels.mu,
+                                                          self.levels.mu_slider)
+        self.ranges, self.level_msg = self.levels.ranges, self.levels.msg
         self.task = Task(self.msg)  # click launches and fills share it (a new one cancels the running one)
         self.section = self.region = None
+        self.history = History()
         self._busy = threading.RLock()
         self._colour_index = 0
-        self._suspend = False
+        self._shown = None  # (body, launches list) the chart shows
         self._level_after_body = None  # (E, mu) for the next body event instead of the default level
         self.timings = {}
+        self._dirty, self._drawn_at = {}, 0.0  # launches with crossings not yet sent to the browser
 
-        self.E, self.E_slider = _num(0.0, "E [J]", "190px", "44px"), _slider()
-        self.mu, self.mu_slider = _num(0.0, "μ [kg m²/s]", "210px", "86px"), _slider()
-        self.E.add_class("pe-energy")
-        self.mu.add_class("pe-mu")
-        self.ranges = w.HTML()
         # bounded inputs clamp silently: their labels name the range
         self.n_cross = w.BoundedIntText(value=500, min=100, max=5000, step=100, description="crossings (100–5000)",
                                         layout=w.Layout(width="215px"), style={"description_width": "140px"})
         self.n_fill = w.BoundedIntText(value=12, min=2, max=60, description="fill seeds (2–60)",
                                        layout=w.Layout(width="175px"), style={"description_width": "115px"})
         self.n_cross.add_class("pe-n-crossings")
-        self.fill_btn = w.Button(description="fill", icon="th", tooltip="seeds spread over the accessible region")
-        self.clear_btn = w.Button(description="clear", icon="trash")
-        self.undo_btn = w.Button(description="undo last", icon="undo")
-        self.export_btn = w.Button(description="export", icon="download", tooltip="CSV of crossings + JSON session")
+        self.n_fill.add_class("pe-n-fill")
+        self.fill_btn = _button("fill", "pe-fill", icon="th", tooltip="seeds spread over the accessible region")
+        self.clear_btn = _button("clear", "pe-clear", icon="trash", tooltip="set the trajectories aside (undo)")
+        self.undo_btn = _button("undo", "pe-undo", icon="undo",
+                                tooltip="remove the last trajectory, or bring back what a level change, a new body "
+                                        "or clear set aside")
+        self.export_btn = _button("export", "pe-export", icon="download", tooltip="CSV of crossings + JSON session")
         self.load = w.FileUpload(accept=".json", multiple=False, description="load session",
                                  layout=w.Layout(width="140px"))
-        for b, c in ((self.fill_btn, "pe-fill"), (self.clear_btn, "pe-clear"), (self.undo_btn, "pe-undo"),
-                     (self.export_btn, "pe-export"), (self.load, "pe-load")):
-            b.add_class(c)
-            b.layout.width = b.layout.width or "110px"
+        self.load.add_class("pe-load")
+        self.saved = w.Dropdown(options=[("saved levels (0)", -1)], value=-1, layout=w.Layout(width="330px"),
+                                description="set aside", style={"description_width": "70px"})
+        self.saved.add_class("pe-saved-levels")
         self.downloads = w.HTML()
         self.paper = w.Dropdown(options=[("paper Fig. 2 presets…", "")] + PAPER_FIG2_ENERGIES, value="",
                                 layout=w.Layout(width="220px"))
         self.paper.add_class("pe-paper-preset")
+        # keyboard access: launch at a typed chart point
+        self.phi_in = w.FloatText(value=0.0, description="φ [rad]", layout=w.Layout(width="140px"),
+                                  style={"description_width": "52px"})
+        self.z_in = w.BoundedFloatText(value=0.5, min=-1.0, max=1.0, step=0.05, description="Γ₃",
+                                       layout=w.Layout(width="120px"), style={"description_width": "30px"})
+        self.phi_in.add_class("pe-launch-phi")
+        self.z_in.add_class("pe-launch-z")
+        self.launch_btn = _button("launch", "pe-launch", icon="play", width="100px",
+                                  tooltip="launch a trajectory at the typed (φ, Γ₃)")
         self.chart = figure_output("450px")  # clicks on it launch trajectories
         self.chart.add_class("pe-section-chart")
-        self.em_out = figure_output("300px")
-        self.sphere_out = figure_output("300px")
-        self.sphere_btn = w.Button(description="draw on sphere", icon="globe", layout=w.Layout(width="150px"))
+        self.traces = SectionChart(self.chart, state)
+        self.em_out, self.sphere_out = figure_output("300px"), figure_output("300px")
+        self.sphere_btn = _button("draw on sphere", "pe-sphere", icon="globe", width="150px")
 
-        self.level_msg.layout.min_height = "0"
         self.task.bar.layout.width = "160px"
-        right = w.VBox([self.em_out, self.sphere_btn, self.sphere_out], layout=w.Layout(width="40%"))
+        # one message slot of fixed height under the level controls: the page does not move when a message appears
+        messages = w.VBox([self.level_msg, self.msg], layout=w.Layout(height="3.6em", overflow="auto"))
+        self.level_msg.layout.min_height = self.msg.layout.min_height = "0"
+        keys = w.HBox([self.phi_in, self.z_in, self.launch_btn], layout=w.Layout(flex_flow="row wrap"))
+        right = w.VBox([keys, self.saved, self.em_out, self.sphere_btn, self.sphere_out], layout=w.Layout(width="40%"))
         self.widget = w.VBox([
-            w.HBox([self.E, self.E_slider, self.mu, self.mu_slider, self.paper]), self.level_msg,
+            w.HBox([self.E, self.E_slider, self.mu, self.mu_slider, self.paper]), messages,
             w.HBox([self.ranges, self.task.widget], layout=w.Layout(flex_flow="row wrap", align_items="center")),
-            w.HBox([self.n_cross, self.fill_btn, self.n_fill, self.undo_btn, self.clear_btn, self.export_btn,
-                    self.load]),
-            self.msg, w.HBox([w.VBox([self.chart], layout=w.Layout(width="60%")), right]),
+            w.HBox([self.n_cross, self.fill_btn, self.n_fill, self.undo_btn, self.clear_btn,
+                    self.export_btn, self.load], layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([w.VBox([self.chart], layout=w.Layout(width="60%")), right]),
             self.downloads, about(ABOUT, "About: the Poincaré section")])
 
         self.chart.on_click(self._on_chart_click)
-        self.E.observe(lambda c: self._on_level_control(c["new"], None, "E"), names="value")
-        self.E_slider.observe(lambda c: self._on_level_control(_slider_level(c["new"]), None, "E"), names="value")
-        self.mu.observe(lambda c: self._on_level_control(None, c["new"], "mu"), names="value")
-        self.mu_slider.observe(lambda c: self._on_level_control(None, _slider_level(c["new"]), "mu"), names="value")
         for button, action in ((self.fill_btn, lambda: self.fill(int(self.n_fill.value))), (self.clear_btn, self.clear),
                                (self.undo_btn, self.undo), (self.export_btn, self.export),
-                               (self.sphere_btn, self.draw_sphere)):
+                               (self.sphere_btn, self.draw_sphere),
+                               (self.launch_btn, lambda: self.launch([(self.phi_in.value, self.z_in.value)]))):
             button.on_click(lambda _b, action=action, what=button.description: self._guard(action, what))
+        self.saved.observe(self._on_saved, names="value")
         self.load.observe(self._on_load, names="value")
         self.paper.observe(self._on_paper, names="value")
         state.observe("body", self._on_body)
@@ -136,7 +155,8 @@ class SectionPanel:
         return default_level(self.state.pendulum, E)[1]
 
     def set_level(self, E, mu, keep=False, changed="E"):
-        """New section at (E, mu): region, chart, diagram (clears the trajectories unless keep).
+        """New section at (E, mu): region, chart, diagram.  Unless ``keep``, the trajectories shown are set aside
+        (undo and "saved levels" bring them back).
 
         An (E, mu) without motion (empty section) raises :class:`InaccessibleError` naming the admissible range
         of ``changed`` ("E" or "mu") and changes nothing: the last valid section, its trajectories and the controls
@@ -151,24 +171,35 @@ class SectionPanel:
             raise
         with self._busy:
             self.task.cancel()
-            self.section, self.region = sec, sec.accessible_region(*REGION_GRID)
+            aside = None if keep else self._set_aside("the level changed")
+            self.section, self.region = sec, sec.chart_region()
             self.state.E, self.state.mu = sec.energy, sec.mu
             if not keep:
                 self.state.launches = []
+            self._shown = (self.state.body, self.state.launches)
             self._sync_controls()
-            self._draw_chart()
+            self.traces.draw(sec, self.region, self.state.launches)
+            self._colour_index = len(self.state.launches)
         self._draw_em()
         self.level_msg.clear()
         if not keep:
             self.msg.info(f"section at E = {sec.energy:.5g} J, μ = {sec.mu:.4g} kg m²/s: click in the white region "
-                          f"to launch a trajectory")
+                          f"to launch a trajectory{_aside_note(aside)}")
         self.timings["set_level"] = time.perf_counter() - t0
+
+    def _set_aside(self, what):
+        """Keep the trajectories the chart shows in the history (None if there are none)."""
+        if self._shown is None or self.section is None:
+            return None
+        body, launches = self._shown
+        self._shown = None
+        s = self.history.set_aside(body, self.section.energy, self.section.mu, list(launches), what)
+        self._saved_menu()
+        return s
 
     def _on_level_control(self, E, mu, changed):
         """A level control changed (None: the other one keeps the level in use): the new section, or the message
         under the controls and the controls set back to the section in use."""
-        if self._suspend:
-            return
         try:
             self.set_level(self.state.E if E is None else float(E), self.state.mu if mu is None else float(mu),
                            changed=changed)
@@ -178,29 +209,19 @@ class SectionPanel:
                 self._sync_controls()
 
     def _sync_controls(self):
-        """Boxes, sliders and the range line show the section in use."""
-        sec, region = self.section, self.region
-        E, mu, lo = sec.energy, sec.mu, region.energy_min
-        mgr = sec.pendulum.mgrho_norm
-        mu_max = sec.mu_bound()
-        lim = max(mu_max, abs(mu), 1e-3)
-        self._suspend = True
+        """The level controls show the section in use (the E slider between the critical energies around E)."""
         try:
-            hi = max(lo + 25 * mgr, E + 1)
-            _set_range(self.E_slider, lo, hi, mgr / 200, min(max(E, lo), hi))
-            _set_range(self.mu_slider, -lim, lim, lim / 200, mu)
-            self.E.value, self.mu.value = _digits(E), _digits(mu)  # the boxes: 6 digits (the level keeps all)
-            self.ranges.value = (
-                f"<span style='font-size:13px;color:#333'>admissible at this μ: E &gt; min V<sub>μ</sub> = "
-                f"<b>{lo:.5g}</b> J (whole sphere above {region.energy_all:.5g} J); at this E: |μ| &lt; "
-                f"{mu_max:.4g} kg m²/s &nbsp;·&nbsp; accessible area {100 * region.area_fraction:.0f}%</span>")
-        finally:
-            self._suspend = False
+            crit = [p.energy for p in equilibria_at_mu(self.section.pendulum, self.section.mu,
+                                                       eq=self.state.equilibria())]
+        except PendulumError:  # no relative equilibria known: the slider spans fixed steps above min V_mu
+            crit = []
+        self.levels.show(self.section, self.region, crit)
 
     def _on_body(self, body):
         self.state.E = None
         level, self._level_after_body = self._level_after_body, None
         try:
+            aside = self._set_aside("the body changed")
             E, mu = level if level is not None else self._default_level()
             try:
                 self.set_level(E, mu)
@@ -208,7 +229,7 @@ class SectionPanel:
                 E, mu = self._default_level()
                 self.set_level(E, mu)
             self.msg.info(f"new body ({body_title(body)}): section at E = {E:.5g} J, μ = {mu:.4g} kg m²/s; click in "
-                          f"the white region to launch a trajectory")
+                          f"the white region to launch a trajectory{_aside_note(aside)}")
         except Exception as exc:  # noqa: BLE001
             report_error(self.msg, exc, "redrawing the section for the new body")
 
@@ -225,7 +246,7 @@ class SectionPanel:
         if self.section is not None:
             with self._busy:
                 self.chart.layout.min_height = f"{self.state.size(450)}px"
-                self._draw_chart()
+                self.traces.draw(self.section, self.region, self.state.launches)
             self._draw_em()
 
     def zoom_to(self, phi0, phi1, z0, z1):
@@ -246,46 +267,14 @@ class SectionPanel:
         show_figure(self.chart, fig)
 
     # ================================================================== drawing
-    def _draw_chart(self):
-        """The whole chart (region and the trajectories kept) in one update of the view."""
-        # no relative-equilibria markers: PoincareSection.relative_equilibria keeps its own cache of whole
-        # EquilibriumSets (~6 MB per body) beside state.equilibria(), which the kernel memory budget cannot afford
-        sec = self.section
-        fig = section_chart_figure(sec, region=self.region, clickable=True, height=self.state.size(450),
-                                   show_equilibria=False,
-                                   title=f"Poincaré section at E = {sec.energy:.4g} J, μ = {sec.mu:.4g} kg m²/s")
-        self._colour_index = 0
-        for L in self.state.launches:
-            fig.add_trace(self._launch_trace(L))
-        show_figure(self.chart, self.state.present(fig))
-
     def _draw_em(self):
         self._guard(lambda: show_figure(self.em_out, self.state.present(energy_momentum_figure(
             self.state.equilibria(), marker=(self.state.mu, self.state.E), height=self.state.size(300)))),
             "drawing the energy-momentum diagram")
 
-    def _launch_trace(self, launch):
-        """The chart trace of a launch's crossings (chart coordinates rounded to 1e-5 for the browser)."""
-        launch.trace_name = f"#{launch.id}"
-        tr = crossings_trace(name=launch.trace_name, colour=launch.colour, marker_size=5 if self.state.presenter else 3,
-                             webgl=True)
-        tr.x, tr.y = np.round(launch.chart[:, 0], 5), np.round(launch.chart[:, 1], 5)
-        return tr
-
-    def _trace_index(self, launch):
-        names = [tr.name for tr in self.chart.data]
-        return names.index(launch.trace_name) if getattr(launch, "trace_name", None) in names else None
-
-    def _update_trace(self, launch, sec):
-        """Show the launch's crossings so far (only while ``sec`` is the section shown)."""
-        with self._busy:
-            i = self._trace_index(launch) if sec is self.section else None
-            if i is not None:
-                self.chart.restyle(i, x=np.round(launch.chart[:, 0], 5), y=np.round(launch.chart[:, 1], 5))
-
     def crossing_traces(self):
         """The chart traces that hold crossings (tests)."""
-        return [tr for tr in self.chart.data if tr.name and tr.name.startswith("#")]
+        return self.traces.traces()
 
     def draw_sphere(self):
         launches = list(self.state.launches)
@@ -301,30 +290,48 @@ class SectionPanel:
             self._guard(lambda: self.launch_at(float(x), float(y)), "launching from the click")
 
     def launch_at(self, phi, z, n=None):
-        """Launch the trajectory through the section point at chart coordinates (phi, z)."""
-        t_click, sec = time.perf_counter(), self.section
+        """Launch the trajectory through the section point at chart coordinates (phi, z); a point at a pole
+        (|Γ₃| = 1, where the section is not defined) is moved to the nearest point where motion is possible."""
+        t_click = time.perf_counter()
+        found = self._seed_at(phi, z)
+        return None if found is None else self.launch_seed(found[0], "click", n=n, t_click=t_click, note=found[1])
+
+    def launch(self, points, n=None, source="typed"):
+        """Launch at chart points ``[(φ, Γ₃), ...]`` (typed, or from a link), all in one task; returns the
+        launches (a refused point is reported in the message and skipped)."""
+        found = [x for x in (self._seed_at(float(p), float(z)) for p, z in points) if x is not None]
+        if len(found) == 1:
+            return [self.launch_seed(found[0][0], source, n=n, note=found[0][1])]
+        return self._launch_many([self.section.check_seed(st) for st, _ in found], source, n) if found else []
+
+    def _seed_at(self, phi, z):
+        """``(section state, note)`` at the chart point, a pole moved to the nearest admissible point (the note
+        says so); None when the point is not accessible (the message says why)."""
+        sec = self.section
         try:
-            st = sec.state_at(sphere_from_chart(phi, z))
+            return sec.state_at(sphere_from_chart(phi, z)), ""
+        except InvalidStateError:  # a pole (or a typed |Γ₃| > 1)
+            phi2, z2 = sec.nearest_admissible(phi, min(1.0, max(-1.0, z)))
+            where = "the hanging pole (Γ₃ = +1)" if z > 0 else "the inverted pole (Γ₃ = −1)"
+            return sec.state_at(sphere_from_chart(phi2, z2)), (
+                f" — (φ, Γ₃) = ({phi:.3f}, {z:.4g}) is {where}, where the swing has no direction and the section has "
+                f"no point; launched at the nearest point where motion is possible, ({phi2:.3f}, {z2:.4f})")
         except InaccessibleError:
             V = sec.amended_potential(sphere_from_chart(phi, z))
             self.msg.error(f"(φ, Γ₃) = ({phi:.3f}, {z:.3f}) is not accessible at E = {sec.energy:.4g}: there "
                            f"V_μ = {V:.4g} > E. Click in the white region; nothing launched.")
             return None
-        except InvalidStateError as exc:
-            self.msg.error(f"cannot launch at (φ, Γ₃) = ({phi:.3f}, {z:.3f}): {exc}")
-            return None
-        return self.launch_seed(st, source="click", n=n, t_click=t_click)
 
-    def launch_seed(self, seed, source="click", n=None, t_click=None):
+    def launch_seed(self, seed, source="click", n=None, t_click=None, note=""):
         """Launch from a section state or an LP pair (Gamma, omega) on the current level."""
         sec, n = self.section, int(self.n_cross.value if n is None else n)
         y = sec.check_seed(seed)  # validates the level (raises a clear message otherwise)
         (launch,) = self._add_launches(sec, [y], source)
-        self.msg.info(f"trajectory #{launch.id}: computing {n} crossings…")
+        self.msg.info(f"trajectory #{launch.id}: computing {n} crossings…{note}")
 
         def done():
-            self.msg.ok(f"trajectory #{launch.id}: {len(launch.crossings)} crossings "
-                        f"(E = {sec.energy:.4g} J, μ = {sec.mu:.4g} kg m²/s); open the Motion tab to watch it")
+            self.msg.ok(f"trajectory #{launch.id}: {len(launch.crossings)} crossings (E = {sec.energy:.4g} J, "
+                        f"μ = {sec.mu:.4g} kg m²/s); open the Motion tab to watch it{note}")
             self.state.select(launch)
 
         t_click = time.perf_counter() if t_click is None else t_click
@@ -343,21 +350,23 @@ class SectionPanel:
                                   source=source, Gamma0=G0, Gammadot0=np.cross(G0, w0), colour=c,
                                   R0=attitude_from_gamma(G0), omega0=w0))
                 self.state.launches.append(out[-1])
-            self.chart.add_traces([self._launch_trace(L) for L in out])
+            self.traces.add(out)
+        self.history.launched(out)
         return out
 
     def _stream_work(self, sec, items, label, t_click=None):
-        """The task body: the crossings of each ``(launch, n)`` in chunks (:meth:`PoincareSection.stream`), each
-        chunk drawn as it arrives; cancel is checked between chunks."""
+        """The task body: the crossings of each ``(launch, n)`` in chunks of about CHUNK_SECONDS
+        (:meth:`PoincareSection.stream`), each drawn as it arrives; cancel is checked after every chunk."""
 
         def work(task):
             for i, (L, n) in enumerate(items):
                 got = [L.crossings[:0]]
-                for res in sec.stream((L.Gamma0, L.omega0), n, CHUNK, first=FIRST_CHUNK):
+                for res in sec.stream((L.Gamma0, L.omega0), n, CHUNK, first=FIRST_CHUNK, seconds=CHUNK_SECONDS):
                     got.append(res.Gamma)
                     L.crossings = np.concatenate(got)
-                    L.chart = np.stack(chart_from_sphere(L.crossings), -1)
-                    self._update_trace(L, sec)
+                    L.chart = np.concatenate([L.chart[:len(L.crossings) - res.n_found],
+                                              np.stack(chart_from_sphere(res.Gamma), -1)])
+                    self._draw_soon(L, sec, now=len(got) == 2 and label is None)
                     if t_click is not None and len(got) == 2:
                         self.timings["click_to_first"] = time.perf_counter() - t_click
                     if label is None:
@@ -365,42 +374,101 @@ class SectionPanel:
                     if not res.complete:
                         self.msg.info(f"trajectory #{L.id} stopped after {len(L.crossings)} crossings ({res.status})")
                     if task.cancelled:
-                        return
+                        self._draw_soon(None, sec, now=True)
+                        return self._cancelled(sec, items)
                 if label is not None:
                     task.progress((i + 1) / len(items), f"{label}: {i + 1}/{len(items)} trajectories")
+            self._draw_soon(None, sec, now=True)
 
         return work
 
-    # ================================================================== fill / clear / undo
+    def _draw_soon(self, launch, sec, now=False):
+        """Show the launch's crossings so far with the other updated launches, at most every REDRAW_SECONDS (the
+        browser redraws the whole chart for each update: more often, it falls behind and answers clicks late)."""
+        if launch is not None:
+            self._dirty[launch.id] = launch
+        if now or time.perf_counter() - self._drawn_at > REDRAW_SECONDS:
+            for L in list(self._dirty.values()):
+                self.traces.update(L, sec)
+            self._dirty.clear()
+            self._drawn_at = time.perf_counter()
+
+    def _cancelled(self, sec, items):
+        """After a cancel: trajectories not started are removed, the message says what was kept."""
+        if sec is not self.section:  # cancelled by a level change: the launches were set aside as they are
+            return
+        with self._busy:
+            empty = [L for L, _ in items if len(L.crossings) == 0]
+            self.state.launches[:] = [L for L in self.state.launches if all(L is not x for x in empty)]
+            self.traces.remove(empty)
+        kept = [f"#{L.id} {len(L.crossings)}" + ("" if len(L.crossings) >= n else f" of {n}")
+                for L, n in items if len(L.crossings)]
+        self.msg.info(f"cancelled: kept {len(kept)} trajector{'y' if len(kept) == 1 else 'ies'} (crossings: "
+                      f"{', '.join(kept) or 'none'})" + (f"; {len(empty)} not started, removed" if empty else ""))
+
+    # ================================================================== fill / clear / undo / saved levels
     def fill(self, n_seeds=12, n=None):
         """Seeds spread over the accessible region (:meth:`PoincareSection.fill_seeds`), streamed one by one."""
+        return self._launch_many(self.section.fill_seeds(n_seeds), "fill", n)
+
+    def _launch_many(self, seeds, label, n=None):
+        """Launches from LP seeds (k, 6) on the current level, computed one after the other in one task."""
         sec, n = self.section, int(self.n_cross.value if n is None else n)
-        launches = self._add_launches(sec, sec.fill_seeds(n_seeds), "fill")
-        self.msg.info(f"fill: {len(launches)} trajectories × {n} crossings")
-        self.task.start(self._stream_work(sec, [(L, n) for L in launches], "fill"), "fill",
-                        on_done=lambda: self.msg.ok(f"fill done: {len(launches)} trajectories"))
+        launches = self._add_launches(sec, seeds, label)
+        self.msg.info(f"{label}: {len(launches)} trajectories × {n} crossings")
+        self.task.start(self._stream_work(sec, [(L, n) for L in launches], label), label,
+                        on_done=lambda: self.msg.ok(f"{label} done: {len(launches)} trajectories"))
         return launches
 
     def clear(self):
         self.task.cancel()
         self.task.wait(5)
         with self._busy:
+            aside = self._set_aside("clear")
             self.state.launches = []
-            self._draw_chart()
-        self.msg.info("cleared")
+            self._shown = (self.state.body, self.state.launches)
+            self.traces.draw(self.section, self.region, [])
+        self.msg.info("cleared" + _aside_note(aside))
 
     def undo(self):
+        """Remove the last trajectory, or bring back what the last level change, new body or clear set aside."""
         with self._busy:
-            if not self.state.launches:
+            u = self.history.undo(self.state.launches)
+            if u is None:
                 self.msg.info("nothing to undo")
-                return
-            L = self.state.launches.pop()
-            if self.task.running:
-                self.task.cancel()
-            i = self._trace_index(L)
-            if i is not None:
-                self.chart.delete_traces([i])
-        self.msg.info(f"removed trajectory #{L.id}")
+            elif isinstance(u, Launch):
+                if self.task.running:
+                    self.task.cancel()
+                self.state.launches[:] = [L for L in self.state.launches if L is not u]
+                self.traces.remove([u])
+                self.msg.info(f"removed trajectory #{u.id}")
+            else:
+                self.restore(u)
+
+    @guarded(what="restoring a saved level")
+    def _on_saved(self, change):
+        if change["new"] is not None and change["new"] >= 0:
+            self.restore(self.history.saved[change["new"]])
+
+    def restore(self, s):
+        """Show a saved level again with its trajectories (what is shown now is set aside in its place)."""
+        self.history.take(s)
+        self._set_body_and_level(s.body, s.E, s.mu, origin="the section's saved levels")
+        with self._busy:
+            self.state.launches = s.launches
+            self._shown = (self.state.body, self.state.launches)
+            self.traces.draw(self.section, self.region, s.launches)
+            self._colour_index = len(s.launches)
+        self._saved_menu()
+        self.msg.ok(f"back to {s.label} (set aside when {s.what})")
+
+    def _saved_menu(self):
+        """The "saved levels" menu lists the history, newest first."""
+        self.saved.unobserve(self._on_saved, names="value")
+        self.saved.options = [(f"saved levels ({len(self.history.saved)})", -1)] + [
+            (x.label, i) for i, x in reversed(list(enumerate(self.history.saved)))]
+        self.saved.value = -1
+        self.saved.observe(self._on_saved, names="value")
 
     # ================================================================== paper presets
     @guarded(what="loading the paper preset")
@@ -465,10 +533,10 @@ class SectionPanel:
             else s.body
         self._set_body_and_level(body, s.E, s.mu)
         sec = self.section
-        launches = []
-        for seed in s.seeds:
-            launches += self._add_launches(sec, [np.concatenate([seed.Gamma0, seed.omega0])], seed.source)
-        new = [(L, seed.n) for L, seed in zip(launches, s.seeds)]
+        launches = self._add_launches(sec, [np.concatenate([x.Gamma0, x.omega0]) for x in s.seeds], "load")
+        for L, x in zip(launches, s.seeds):
+            L.source = x.source
+        new = [(L, x.n) for L, x in zip(launches, s.seeds)]
         self.task.start(self._stream_work(sec, new, "loading"), "loading the session",
                         on_done=lambda: self.msg.ok(f"session loaded: {body_title(body)}, {len(new)} trajectories"))
         if wait:
@@ -484,17 +552,10 @@ class SectionPanel:
             return None
 
 
-def _digits(v):
-    """A level as its box shows it: 6 significant digits (0.703978, not a clipped 0.70397810506)."""
-    return float(f"{float(v):.6g}")
+def _aside_note(saved):
+    n = 0 if saved is None else len(saved.launches)
+    return "" if not n else (f" ({n} trajector{'y' if n == 1 else 'ies'} at E = {saved.E:.5g} J set aside: "
+                             f"'undo' or 'saved levels' brings {'it' if n == 1 else 'them'} back)")
 
 
-def _slider_level(v):
-    """A slider position as a level: 5 significant digits (the boxes then show 12.345, not 12.3451234567)."""
-    return float(f"{float(v):.5g}")
 
-
-def _set_range(slider, lo, hi, step, value):
-    """Set a slider's range, step and value without tripping its min <= max checks."""
-    slider.min = -1e12
-    slider.max, slider.min, slider.step, slider.value = hi, lo, step, value

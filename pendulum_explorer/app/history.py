@@ -1,0 +1,71 @@
+"""What the section panel set aside: the trajectories of a level, a body or a "clear", for undo and the
+"saved levels" menu.  No widgets (tested without them)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bodies import Body
+from .common import body_title
+
+#: levels kept at most (the oldest is dropped first, and the panel says so)
+LIMIT = 20
+
+
+@dataclass(eq=False)
+class Saved:
+    """The trajectories shown at one level, set aside by ``what`` (a level change, a new body, "clear")."""
+
+    body: Body
+    E: float
+    mu: float
+    launches: list[Any]
+    what: str
+
+    @property
+    def label(self) -> str:
+        n = len(self.launches)
+        return (f"E = {self.E:.5g} J, μ = {self.mu:.4g} kg m²/s · {n} trajector{'y' if n == 1 else 'ies'} "
+                f"· {body_title(self.body)}")
+
+
+@dataclass
+class History:
+    """Set-aside levels (``saved``, oldest first) and the undo order of launches and set-asides."""
+
+    saved: list[Saved] = field(default_factory=list)
+    _undo: list[Any] = field(default_factory=list)
+    dropped: int = 0  # levels dropped because of LIMIT
+
+    def launched(self, launches: list[Any]) -> None:
+        """New trajectories: undo removes them one by one, the latest first."""
+        self._undo.extend(launches)
+
+    def set_aside(self, body: Body, E: float, mu: float, launches: list[Any], what: str) -> Saved | None:
+        """Keep ``launches`` (None if there are none: nothing is lost)."""
+        if not launches:
+            return None
+        s = Saved(body, E, mu, launches, what)
+        self.saved.append(s)
+        self._undo.append(s)
+        if len(self.saved) > LIMIT:
+            old = self.saved.pop(0)
+            self._undo = [u for u in self._undo if u is not old]
+            self.dropped += 1
+        return s
+
+    def take(self, s: Saved) -> Saved:
+        """Remove ``s`` from the saved levels (it is being shown again)."""
+        self.saved.remove(s)
+        self._undo = [u for u in self._undo if u is not s]
+        return s
+
+    def undo(self, shown: list[Any]) -> Any:
+        """The latest action that can be undone: a launch still in ``shown`` or a saved level (None: nothing)."""
+        while self._undo:
+            u = self._undo.pop()
+            if isinstance(u, Saved) and u in self.saved:
+                return u
+            if not isinstance(u, Saved) and any(u is L for L in shown):
+                return u
+        return None

@@ -1,0 +1,69 @@
+"""The section panel's chart: the region of a section, one crossings trace per launch, kept in step with the
+launches (a thin wrapper over a :class:`~.plotview.PlotlyView`: drawing wiring, no numerics)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..plotting.section import crossings_trace, section_chart_figure
+from .common import show_figure
+
+HEIGHT = 450
+
+
+class SectionChart:
+    """Draws a section's :meth:`~pendulum_explorer.poincare.PoincareSection.chart_region` (its y axis over
+    :meth:`~pendulum_explorer.poincare.PoincareSection.chart_window`) and the launches' crossings into ``view``."""
+
+    def __init__(self, view: Any, state: Any) -> None:
+        self.view = view
+        self.state = state  # its presenter flag and figure sizes
+        self.section: Any = None
+
+    def draw(self, sec: Any, region: Any, launches: list[Any]) -> None:
+        """The whole chart (region and the given launches) in one update of the view."""
+        # no relative-equilibria markers: PoincareSection.relative_equilibria keeps its own cache of whole
+        # EquilibriumSets (~6 MB per body) beside state.equilibria(), which the kernel memory budget cannot afford
+        fig = section_chart_figure(sec, region=region, clickable=True, height=self.state.size(HEIGHT),
+                                   show_equilibria=False,
+                                   title=f"Poincaré section at E = {sec.energy:.4g} J, μ = {sec.mu:.4g} kg m²/s")
+        lo, hi = sec.chart_window()
+        if (lo, hi) != (-1.0, 1.0):  # a thin band: the axis shows it (hanging side at the bottom, as always)
+            fig.update_yaxes(range=[hi, lo], title="Γ₃ = cos θ  (zoomed to the accessible band)")
+        for L in launches:
+            fig.add_trace(self._trace(L))
+        self.section = sec
+        show_figure(self.view, self.state.present(fig))
+
+    def _trace(self, launch: Any) -> Any:
+        """The chart trace of a launch's crossings (chart coordinates rounded to 1e-5 for the browser; larger
+        markers in the presenter view)."""
+        launch.trace_name = f"#{launch.id}"
+        tr = crossings_trace(name=launch.trace_name, colour=launch.colour, marker_size=5 if self.state.presenter else 3,
+                             webgl=True)
+        tr.x, tr.y = np.round(launch.chart[:, 0], 5), np.round(launch.chart[:, 1], 5)
+        return tr
+
+    def _index(self, launch: Any) -> int | None:
+        names = [tr.name for tr in self.view.data]
+        name = getattr(launch, "trace_name", None)
+        return names.index(name) if name in names else None
+
+    def add(self, launches: list[Any]) -> None:
+        self.view.add_traces([self._trace(L) for L in launches])
+
+    def update(self, launch: Any, sec: Any) -> None:
+        """Show the launch's crossings so far (only while ``sec`` is the section drawn)."""
+        i = self._index(launch) if sec is self.section else None
+        if i is not None:
+            self.view.restyle(i, x=np.round(launch.chart[:, 0], 5), y=np.round(launch.chart[:, 1], 5))
+
+    def remove(self, launches: list[Any]) -> None:
+        idx = [i for i in (self._index(L) for L in launches) if i is not None]
+        if idx:
+            self.view.delete_traces(sorted(idx))
+
+    def traces(self) -> list[Any]:
+        """The traces that hold crossings."""
+        return [tr for tr in self.view.data if tr.name and tr.name.startswith("#")]

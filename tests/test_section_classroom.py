@@ -1,0 +1,136 @@
+"""The section panel as a classroom instrument (issue 11 items 2-4 and keyboard launch): cancel keeps what was
+computed and says so, no action silently discards trajectories, the E slider has a useful step, clicks at a pole
+are moved to an admissible point, the thin band fills the chart, a typed (φ, Γ₃) launches."""
+import numpy as np
+import pytest
+
+from pendulum_explorer.app import build_app
+from pendulum_explorer.poincare import sphere_from_chart
+
+
+@pytest.fixture
+def app():
+    d = build_app(prewarm=False)
+    d.panel("body")
+    d.panel("section").task.synchronous = True
+    return d
+
+
+def test_cancel_keeps_the_computed_crossings_and_says_so(app):
+    """Cancel pressed while the first trajectory of a fill computes: it stops after that chunk (not after the whole
+    trajectory), trajectories not started are removed, and the message says what was kept."""
+    sec = app.panel("section")
+    sec.mu.value, sec.E.value = 0.0, 1.0
+    restyle = sec.chart.restyle
+
+    def restyle_then_cancel(*a, **k):  # the cancel button, pressed when the first crossings are drawn
+        restyle(*a, **k)
+        sec.task.cancel()
+
+    sec.chart.restyle = restyle_then_cancel
+    sec.fill(6, n=3000)
+    assert len(app.state.launches) == 1 and len(sec.crossing_traces()) == 1
+    L = app.state.launches[0]
+    assert 0 < len(L.crossings) <= 60  # the first chunk
+    assert sec.msg.text.startswith("cancelled: kept 1 trajectory")
+    assert f"#{L.id} {len(L.crossings)} of 3000" in sec.msg.text and "5 not started, removed" in sec.msg.text
+
+
+def test_level_body_and_clear_set_trajectories_aside_for_undo(app):
+    sec = app.panel("section")
+    sec.mu.value, sec.E.value = 0.0, 1.0
+    ls = sec.fill(3, n=100)
+    sec.E.value = 2.0  # a level change
+    assert app.state.launches == [] and "3 trajectories at E = 1 J set aside" in sec.msg.text
+    assert "undo" in sec.msg.text and len(sec.saved.options) == 2 and "3 trajectories" in sec.saved.options[1][0]
+    sec.undo()
+    assert (sec.section.energy, sec.section.mu) == (1.0, 0.0) and (sec.E.value, sec.mu.value) == (1.0, 0.0)
+    assert all(a is b for a, b in zip(app.state.launches, ls)) and len(app.state.launches) == 3
+    assert [len(t.x) for t in sec.crossing_traces()] == [100, 100, 100]  # drawn again, not recomputed
+    sec.clear()
+    assert app.state.launches == [] and "set aside" in sec.msg.text
+    sec.undo()
+    assert len(app.state.launches) == 3 and len(sec.crossing_traces()) == 3
+    # a new body: the trajectories are set aside with the old body
+    app.panel("body").preset.value = "lagrange_top"
+    assert app.state.body.name == "lagrange_top" and app.state.launches == []
+    assert "set aside" in sec.msg.text
+    # the "saved levels" menu brings them back with their body and level
+    sec.saved.value = sec.saved.options[1][1]
+    assert app.state.body.name == "paper_fig1" and app.panel("body").preset.value == "paper_fig1"
+    assert (sec.section.energy, sec.section.mu) == (1.0, 0.0) and len(app.state.launches) == 3
+    # undo still removes the last trajectory one at a time
+    sec.undo()
+    assert len(app.state.launches) == 2 and len(sec.crossing_traces()) == 2
+
+
+def test_E_slider_spans_the_critical_energies_around_E(app):
+    """Fig. 1 body at mu = 0: the slider spans hanging ... inverted energy (-m g|rho| ... +m g|rho|), not 25 m g|rho|;
+    at its end it moves on to the next interval."""
+    sec = app.panel("section")
+    sec.mu.value, sec.E.value = 0.0, 0.0
+    pend = app.state.pendulum
+    mgr = pend.m * pend.g * np.linalg.norm(pend.rho)
+    assert sec.E_slider.min == pytest.approx(-mgr, rel=1e-6) and sec.E_slider.max == pytest.approx(mgr, rel=1e-6)
+    assert (sec.E_slider.max - sec.E_slider.min) / 200 < 0.06  # J per pixel of the 200 px slider (was 0.61)
+    sec.E_slider.value = sec.E_slider.max
+    E = sec.section.energy
+    assert E == pytest.approx(mgr, rel=1e-4)
+    assert sec.E_slider.min < E < sec.E_slider.max and sec.E_slider.max > 2 * mgr  # can go on upwards
+
+
+def test_pole_click_moves_to_an_admissible_point_and_the_band_gets_the_chart(app):
+    """Fig. 2 body just above the hanging energy: the accessible set is a cap around the hanging pole Γ₃ = +1."""
+    app.panel("body").preset.value = "paper_fig2"
+    sec = app.panel("section")
+    pend = app.state.pendulum
+    mgr = pend.m * pend.g * np.linalg.norm(pend.rho)
+    sec.mu.value = 0.0
+    sec.E.value = round(-0.98 * mgr, 4)  # the cap Γ₃ > ~0.98
+    heat = sec.chart.data[0]
+    y = np.asarray(heat.y)
+    assert np.abs(y).max() < 1.0  # no row of the chart at a pole
+    rows = (np.asarray(heat.z) == 0).any(axis=1).sum()
+    assert rows >= 20  # the band is drawn with enough rows (one of 81 rows of the whole chart before)
+    rng = sec.chart.figure["layout"]["yaxis"]["range"]
+    assert abs(rng[0] - rng[1]) < 0.1  # the axis shows the band
+    L = sec.launch_at(0.3, 1.0, n=50)
+    assert L is not None and L.Gamma0[2] < 1.0 and len(L.crossings) == 50
+    assert "hanging pole" in sec.msg.text and "nearest point where motion is possible" in sec.msg.text
+    assert sec.section.slack(L.Gamma0) > 0
+
+
+def test_keyboard_launch_at_typed_point(app):
+    sec = app.panel("section")
+    sec.mu.value, sec.E.value = 0.0, 1.0
+    sec.n_cross.value = 100
+    iz, ip = np.argwhere(sec.region.V < 0.5)[0]
+    phi, z = float(sec.region.phi[ip]), float(sec.region.z[iz])
+    sec.phi_in.value, sec.z_in.value = phi, z
+    sec.launch_btn.click()
+    L = app.state.launches[-1]
+    np.testing.assert_allclose(L.Gamma0, sphere_from_chart(phi, z), atol=1e-12)
+    assert L.source == "typed" and len(L.crossings) == 100
+    # several points (a link): one task, every launch computed
+    ls = sec.launch([(phi, z), (phi + 0.01, z)], n=100)
+    assert len(ls) == 2 and all(len(x.crossings) == 100 for x in ls)
+
+
+def test_history_without_widgets():
+    """What the panel sets aside: labels, undo order (latest first, set-asides before the launches under them),
+    and the bound on saved levels."""
+    from pendulum_explorer import presets
+    from pendulum_explorer.app.history import LIMIT, History
+
+    h, body = History(), presets.paper_fig2()
+    a, b = object(), object()
+    h.launched([a, b])
+    assert h.set_aside(body, 1.0, 0.0, [], "clear") is None  # nothing shown: nothing to keep
+    s = h.set_aside(body, 1.0, 0.0, [a, b], "the level changed")
+    assert s.label.startswith("E = 1 J, μ = 0 kg m²/s · 2 trajectories")
+    assert h.undo([]) is s
+    h.take(s)
+    assert h.saved == [] and h.undo([a, b]) is b and h.undo([a]) is a and h.undo([]) is None
+    for i in range(LIMIT + 2):
+        h.set_aside(body, float(i), 0.0, [a], "clear")
+    assert len(h.saved) == LIMIT and h.dropped == 2 and h.saved[0].E == 2.0
