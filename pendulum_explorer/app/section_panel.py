@@ -125,7 +125,9 @@ class SectionPanel:
         right = w.VBox([keys, self.saved, self.em_out, self.sphere_btn, self.sphere_out], layout=w.Layout(width="40%"))
         self.widget = w.VBox([
             w.HBox([self.E, self.E_slider, self.mu, self.mu_slider, self.paper]), messages,
-            w.HBox([self.ranges, self.task.widget], layout=w.Layout(flex_flow="row wrap", align_items="center")),
+            # two lines of room: the range line and the progress bar (hidden or not, the chart does not move)
+            w.HBox([self.ranges, self.task.widget], layout=w.Layout(flex_flow="row wrap", align_items="center",
+                                                                    min_height="76px")),
             w.HBox([self.n_cross, self.fill_btn, self.n_fill, self.undo_btn, self.clear_btn,
                     self.export_btn, self.load], layout=w.Layout(flex_flow="row wrap")),
             w.HBox([w.VBox([self.chart], layout=w.Layout(width="60%")), right]),

@@ -353,6 +353,42 @@ def test_click_inaccessible_point_says_so(visit):
     pb.assert_no_traceback(page, "after a click on the inaccessible region")
 
 
+def _top(page, sel):
+    """The element's top edge relative to the E box of the section panel (independent of scrolling)."""
+    return page.evaluate("""(s) => document.querySelector(s).getBoundingClientRect().top -
+        document.querySelector('.pe-section .pe-energy').getBoundingClientRect().top""", sel)
+
+
+def test_section_page_does_not_jump(visit):
+    """Issue 11 item 4: a message under the level controls, a running fill's progress bar and its messages appear
+    without moving the section chart."""
+    _require_first_view(visit)
+    page = visit.page
+    _section_plot(page)
+    y0 = _top(page, CHART_SEL)
+    box = page.locator(".pe-section .pe-energy input").first
+    box.fill("-1000")
+    box.press("Enter")
+    page.wait_for_function("""() => Array.from(document.querySelectorAll('.pe-section .pe-message-error'))
+        .some(e => /gives no motion/.test(e.innerText))""", timeout=30_000, polling=100)
+    y1 = _top(page, CHART_SEL)
+    for sel, value in ((".pe-section .pe-n-crossings input", "2000"), (".pe-section .pe-n-fill input", "20")):
+        page.locator(sel).first.fill(value)
+        page.locator(sel).first.press("Tab")
+    page.wait_for_timeout(500)
+    page.locator(".pe-section button.pe-fill").first.click()
+    page.wait_for_function("""() => Array.from(document.querySelectorAll('.pe-section button.pe-cancel'))
+        .some(e => getComputedStyle(e).visibility === 'visible')""", timeout=30_000, polling=50)
+    page.wait_for_timeout(1000)
+    y2 = _top(page, CHART_SEL)
+    page.wait_for_function("""() => Array.from(document.querySelectorAll('.pe-section .pe-message'))
+        .some(e => /fill done/.test(e.innerText))""", timeout=180_000, polling=200)
+    y3 = _top(page, CHART_SEL)
+    pb.element_screenshot(page, SECTION, "panel-section-after-fill.png")
+    assert (y1, y2, y3) == (y0, y0, y0), f"the chart moved: top {y0} -> {y1} (level message), {y2} (fill), {y3}"
+    pb.assert_no_traceback(page, "after a fill")
+
+
 PLOT_SIGNATURES_JS = """(sel) => { const root = document.querySelector(sel); if (!root) return null;
     return Array.from(root.querySelectorAll('.js-plotly-plot')).map(gd => JSON.stringify(
         (gd.data || []).map(t => [t.type, t.x ? t.x.length : 0, t.x && t.x.length ? t.x[0] : null,
