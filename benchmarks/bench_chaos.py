@@ -71,7 +71,9 @@ def main():
         return [megno(P, G, w, T, rtol=1e-9, atol=1e-9, n_samples=1).value for G, w, _, _ in states]
 
     vals, wall_s, cpu_s = timed(serial)
-    agree = max(abs(v - cm.values[j, i]) / max(1.0, abs(v)) for v, (_, _, j, i) in zip(vals, states))
+    reg = [(v, cm.values[j, i]) for v, (_, _, j, i) in zip(vals, states) if cm.values[j, i] < 3.0]
+    agree = max((abs(v - w) for v, w in reg), default=float("nan"))
+    n_chaotic = sum(1 for v, (_, _, j, i) in zip(vals, states) if (v > 4.0) == (cm.values[j, i] > 4.0))
     rows.append((f"serial loop of megno() ({len(states)} cells)", wall_s, cpu_s, len(states)))
     base = rows[2][3] / rows[2][1]
     print(f"{'method':44s} {'wall':>9s} {'cpu':>9s} {'cells':>6s} {'cells/s':>9s} {'vs serial':>10s}")
@@ -81,7 +83,9 @@ def main():
     print(f"\naccessible cells {m} of {n * n}; chaotic (Ybar > 4) {cm.chaotic_fraction():.1%}")
     print(f"speed-up of the pool over one thread: {wall1 / wall:.2f} on {_N_THREADS} threads "
           f"({wall1 / wall / _N_THREADS:.2f} per thread); pool and 1-thread maps identical: {same}")
-    print(f"serial megno() vs the map's cells: max relative difference {agree:.1e} (same kernel, seeds, tolerances)")
+    print(f"serial megno() vs the map's cells: max |difference| on the {len(reg)} regular cells (Ybar < 3) {agree:.1e}; "
+          f"same verdict (Ybar > 4 or not) in {n_chaotic} of {len(states)} cells (megno() renormalises Gamma: a 1-ulp "
+          f"change that chaotic cells amplify)")
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
