@@ -523,7 +523,7 @@ def test_figures_dashboard_options(sec0):
 
     sec, seed = sec0
     r = sec.crossings(seed, 40)
-    assert tuple(PALETTE) == tuple(OKABE_ITO)
+    assert tuple(PALETTE) == tuple(c for c in OKABE_ITO if c != "#F0E442")  # one palette: Okabe-Ito, no yellow
     fig = section_chart_figure(sec, clickable=True, title="T")
     assert fig.data[0].type == "heatmap" and fig.layout.title.text.startswith("T") and CLICK_HINT in fig.layout.title.text
     assert fig.layout.showlegend is False and fig.layout.dragmode is False

@@ -9,7 +9,7 @@ import time
 
 import ipywidgets as w
 
-from ..plotting.colours import OKABE_ITO, YELLOW
+from ..plotting.colours import PALETTE  # noqa: F401  (the panels' trajectory colours, re-exported)
 from .plotview import PlotlyView, figure_bundle  # noqa: F401 - figure_bundle is part of this module's offer
 
 log = logging.getLogger("pendulum_explorer.app")
@@ -34,9 +34,6 @@ def body_title(body):
     return PRESET_TITLES.get(body.name, body.name)
 
 
-#: trajectory colours: the Okabe-Ito colour-blind-safe palette of the plotting layer (black last)
-# (without its yellow: 3 px yellow dots on the white accessible region, contrast 1.3:1, vanish on a projector)
-PALETTE = [c for c in OKABE_ITO if c != YELLOW]
 
 _STYLES = {
     "info": "color:#1a1a1a;background:#eef5fb;border-left:4px solid #0072B2;",

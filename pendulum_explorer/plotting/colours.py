@@ -1,8 +1,7 @@
 """The colour-blind-safe palette of every figure (Okabe & Ito 2008), in one place.
 
-Plotting modules and the dashboard take their colours from here (``pendulum_explorer.app.common.PALETTE`` is
-:data:`OKABE_ITO` without its yellow, too faint for small markers on white); trajectories cycle through it, black
-last.
+Plotting modules and the dashboard take their colours from here; trajectories cycle through :data:`PALETTE`,
+which is :data:`OKABE_ITO` without its yellow (too faint for small markers on white), black last.
 """
 from __future__ import annotations
 
@@ -18,10 +17,13 @@ GREY = "#999999"
 
 #: Okabe-Ito colour-blind-safe palette (trajectories cycle through it, black last)
 OKABE_ITO = (BLUE, ORANGE, BLUISH_GREEN, REDDISH_PURPLE, SKY_BLUE, VERMILLION, YELLOW, BLACK)
+#: trajectory colours, in the figures and the dashboard alike: Okabe-Ito without its yellow (3 px yellow dots on
+#: the white accessible region have a contrast of 1.3:1 and vanish on a projector), black last
+PALETTE = tuple(c for c in OKABE_ITO if c != YELLOW)
 
 #: the colours of the relative-equilibrium families' labels (the same on the sphere and the energy-momentum
 #: diagram), given to the families in the order of their sorted labels (L1 blue, L2 orange, L3 green, L4 purple)
-FAMILY_LABEL_COLOURS = (BLUE, ORANGE, BLUISH_GREEN, REDDISH_PURPLE, SKY_BLUE, VERMILLION, BLACK)
+FAMILY_LABEL_COLOURS = PALETTE
 
-__all__ = ["FAMILY_LABEL_COLOURS", "OKABE_ITO", "BLUE", "ORANGE", "BLUISH_GREEN", "REDDISH_PURPLE", "SKY_BLUE", "VERMILLION", "YELLOW",
+__all__ = ["FAMILY_LABEL_COLOURS", "OKABE_ITO", "PALETTE", "BLUE", "ORANGE", "BLUISH_GREEN", "REDDISH_PURPLE", "SKY_BLUE", "VERMILLION", "YELLOW",
            "BLACK", "GREY"]

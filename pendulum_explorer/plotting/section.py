@@ -22,10 +22,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..poincare import (AccessibleRegion, BatchCrossings, ChaosMap, Crossings, PeriodicOrbit, PoincareSection,
                         chart_from_sphere)
-from .colours import BLACK, BLUE, OKABE_ITO, VERMILLION
+from .colours import BLACK, BLUE, PALETTE, VERMILLION
 
-#: trajectory colours (Okabe-Ito, colour-blind safe; the dashboard cycles through the same list)
-PALETTE = OKABE_ITO
 SHADE = "rgba(120,120,120,0.55)"
 CLICK_HINT = "click in the white region"
 
