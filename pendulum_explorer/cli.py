@@ -197,12 +197,20 @@ def write_figures(figures: dict, out: str | Path, title: str = "Pendulum Explore
     import plotly.io as pio
 
     paths = figure_paths(out, list(figures))
-    try:
-        pio.write_images(list(figures.values()), [str(p) for p in paths], format=suffix[1:])
-    except Exception as exc:  # kaleido / choreographer raise many types; all mean "the export failed"
-        raise FigureExportError(f"the {suffix[1:].upper()} export failed ({type(exc).__name__}: {exc}). "
-                                f"{IMAGE_HELP}") from exc
-    return paths
+    for p in paths:  # a file left by an earlier run must not pass for this run's output
+        p.unlink(missing_ok=True)
+    pending = list(zip(figures.values(), paths))
+    for _attempt in range(2):  # kaleido's browser sometimes returns without writing (seen under load): once more
+        try:
+            pio.write_images([f for f, _ in pending], [str(p) for _, p in pending], format=suffix[1:])
+        except Exception as exc:  # kaleido / choreographer raise many types; all mean "the export failed"
+            raise FigureExportError(f"the {suffix[1:].upper()} export failed ({type(exc).__name__}: {exc}). "
+                                    f"{IMAGE_HELP}") from exc
+        pending = [(f, p) for f, p in pending if not p.is_file() or p.stat().st_size == 0]
+        if not pending:
+            return paths
+    raise FigureExportError(f"the {suffix[1:].upper()} export wrote nothing to "
+                            f"{', '.join(str(p) for _, p in pending)} (twice). {IMAGE_HELP}")
 
 
 def figure(which: str, out: str | Path, energy: float | None = None, crossings: int | None = None) -> list[Path]:

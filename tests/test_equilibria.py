@@ -245,14 +245,6 @@ def test_fig1_structure(fig1):
         assert np.max(np.abs(Q.T @ G)) >= np.cos(np.deg2rad(0.5))
 
 
-def test_fig1_timing(fig1):
-    import time
-    pend, _ = fig1
-    t = time.perf_counter()
-    equilibria(pend)
-    assert time.perf_counter() - t < 0.5
-
-
 # ------------------------------------------------------------------------------------------------
 # completeness: brute-force critical points of the amended potential
 # ------------------------------------------------------------------------------------------------

@@ -149,3 +149,32 @@ def test_fig2_png_and_svg(tmp_path, capsys):
     assert cli.main(["figure", "fig2", "--energy", "-2.65", "--crossings", "200", "--out", str(svg)]) == 0
     text = svg.read_text()
     assert "<svg" in text[:500] and "Fig. 2 (a)" in text
+
+
+def test_an_export_that_writes_nothing_is_not_success(tmp_path, monkeypatch):
+    """kaleido's browser can return without writing a file (seen under load): retried once, then a
+    FigureExportError naming the file; never the path of a file that does not exist."""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    calls = []
+
+    def silent(figs, paths, format):  # writes nothing
+        calls.append(list(paths))
+
+    monkeypatch.setattr(pio, "write_images", silent)
+    out = tmp_path / "f.svg"
+    out.write_text("stale")  # an earlier run's file must not pass for this one
+    with pytest.raises(cli.FigureExportError, match="wrote nothing"):
+        cli.write_figures({"a": go.Figure()}, out, title="t")
+    assert len(calls) == 2 and not out.exists()
+
+    def second_time(figs, paths, format):  # fails once, then writes
+        calls.append(list(paths))
+        if len(calls) > 3:
+            for p in paths:
+                open(p, "w").write("<svg/>")
+
+    monkeypatch.setattr(pio, "write_images", second_time)
+    assert cli.write_figures({"a": go.Figure()}, out, title="t") == [out]
+    assert out.read_text() == "<svg/>"
