@@ -1,23 +1,75 @@
-"""Every notebook in notebooks/ executes from top to bottom without an error (nbclient)."""
+"""Every notebook in notebooks/ executes from top to bottom without an error (nbclient), and the lessons'
+check cells work: with the exercise placeholders they say "not yet", with the solutions every check passes."""
+import importlib.util
+import re
+import time
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+from pendulum_explorer.app.links import parse_query
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+LESSONS = sorted((ROOT / "notebooks" / "lessons").glob("*.ipynb"))
+SOLUTIONS = sorted((ROOT / "notebooks" / "lessons" / "solutions").glob("*.ipynb"))
+CHECK_LINE = re.compile(r"^\[(?P<name>[^\]]+)\] (?P<verdict>not yet|correct|not quite)", re.M)
+
+
+def run(path):
+    nb = nbformat.read(path, as_version=4)
+    t0 = time.perf_counter()
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    print(f"{path.relative_to(ROOT)}: {time.perf_counter() - t0:.1f} s")
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
+    assert not errors, [(e.ename, e.evalue) for e in errors]
+    text = "\n".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+                     if o.output_type == "stream")
+    return nb, text
 
 
 def test_there_are_teaching_notebooks():
-    names = {p.name for p in NOTEBOOKS}
-    assert {"dashboard.ipynb", "equilibria.ipynb", "poincare_fig2.ipynb"} <= names
+    assert {"dashboard.ipynb", "geometric_phase.ipynb"} <= {p.name for p in NOTEBOOKS}
+    assert len(LESSONS) >= 5
+    assert [p.name for p in SOLUTIONS] == [p.name for p in LESSONS]
+
+
+def test_lessons_are_generated_from_one_source():
+    """The committed lessons and solutions are what tools/make_lessons.py writes (one source for both)."""
+    spec = importlib.util.spec_from_file_location("make_lessons", ROOT / "tools" / "make_lessons.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    files = mod.build()
+    assert set(files) == set(LESSONS) | set(SOLUTIONS)
+    for path, text in files.items():
+        assert path.read_text(encoding="utf-8") == text, f"{path.name}: run python tools/make_lessons.py"
+
+
+@pytest.mark.parametrize("path", LESSONS + SOLUTIONS, ids=[p.name for p in LESSONS] + [f"solution-{p.name}" for p in SOLUTIONS])
+def test_lessons_use_only_the_public_api_and_valid_links(path):
+    nb = nbformat.read(path, as_version=4)
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert "_core" not in code and not re.search(r"\bpe\._|\bimport _|from \S*\._", code)
+    queries = re.findall(r"http://127\.0\.0\.1:8866/\?([^)\s`]+)", "\n".join(c.source for c in nb.cells))
+    assert queries, "every lesson links to a dashboard view"
+    for q in queries:
+        parse_query(q)      # raises LinkError on a bad link
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_notebook_runs(path, tmp_path):
-    nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
-    assert not errors
-    # every code cell produced its outputs (the notebooks are meant to show figures / numbers)
+def test_notebook_runs(path):
+    nb, _ = run(path)
+    # every notebook produces outputs (figures / numbers)
     assert sum(len(c.get("outputs", [])) for c in nb.cells if c.cell_type == "code") > 0
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.name for p in LESSONS])
+def test_lesson_runs_and_says_not_yet(path):
+    """Handed out as is: runs without an error, and every check cell answers "not yet"."""
+    nb, text = run(path)
+    verdicts = CHECK_LINE.findall(text)
+    n_ex = sum("exercise" in c.metadata.get("tags", []) for c in nb.cells)
+    assert n_ex >= 2 and len(verdicts) == n_ex, (n_ex, verdicts)
+    assert {v for _, v in verdicts} == {"not yet"}, verdicts

@@ -176,7 +176,7 @@ def test_binder_serves_jupyterlab(binder_server, browser):
         server.timings["lab_file_browser_s"] = time.perf_counter() - t0
         names = page.evaluate("""() => Array.from(document.querySelectorAll('.jp-DirListing-itemText'))
             .map(e => e.innerText.trim())""")
-        assert {"dashboard.ipynb", "equilibria.ipynb"} <= set(names), names
+        assert {"dashboard.ipynb", "lessons"} <= set(names), names
         pb.ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(pb.ARTIFACTS / "binder-lab.png"))
     finally:
