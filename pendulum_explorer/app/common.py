@@ -150,6 +150,7 @@ class Task:
         self.msg = msg
         self.bar = w.FloatProgress(value=0.0, min=0.0, max=1.0, description="", bar_style="info",
                                    layout=w.Layout(width="220px", visibility="hidden"))
+        self.bar.add_class("pe-progress")  # a stable hook (ipywidgets 8 names it widget-hprogress, 7 widget-progress)
         self.cancel_button = w.Button(description="cancel", icon="stop", button_style="warning",
                                       layout=w.Layout(width="90px", visibility="hidden"),
                                       tooltip="stop the running computation")
@@ -172,6 +173,13 @@ class Task:
 
     def cancel(self):
         self._cancel.set()
+
+    def settle(self):
+        """Hide the progress bar and the cancel button and say how the task ended (the task's last updates may
+        follow: a cancelled task answers before it tidies up)."""
+        self.bar.layout.visibility = "hidden"
+        self.cancel_button.layout.visibility = "hidden"
+        self.label.value = ("cancelled" if self.cancelled else "") if self.last_error is None else ""
 
     def progress(self, fraction, text=None):
         self.bar.value = max(0.0, min(1.0, float(fraction)))
@@ -201,9 +209,7 @@ class Task:
                 self.last_error = exc
                 report_error(self.msg, exc, what)
             finally:
-                self.bar.layout.visibility = "hidden"
-                self.cancel_button.layout.visibility = "hidden"
-                self.label.value = ("cancelled" if self.cancelled else "") if self.last_error is None else ""
+                self.settle()
                 log.info("%s: %.2f s%s", what, time.perf_counter() - t0, " (cancelled)" if self.cancelled else "")
                 release_free_memory()
 

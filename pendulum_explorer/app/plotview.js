@@ -110,19 +110,43 @@ function render({ model, el }) {
       const drop = new Set(msg.indices);
       fig.data = fig.data.filter((_, i) => !drop.has(i));
     }
+    if (msg.op === "restyle") {
+      // coalesced: one Plotly.restyle per animation frame for all the traces updated since the last one. A
+      // scattergl redraw repaints every trace; one per message fell behind a fill (one message per trajectory),
+      // and the page then answered clicks and showed widget updates (cancel) tens of seconds late
+      pending = pending || {};
+      pending[msg.index] = Object.assign(pending[msg.index] || {}, msg.update);
+      if (!flushing) { flushing = true; requestAnimationFrame(flush); }
+      return;
+    }
+    if (pending) { pending = null; stale = true; }  // trace indices shift: draw the updated copy whole
     if (!drawn || busy || stale || !visible()) { stale = true; draw(); return; }
     const P = Plotly;
     let p;
-    if (msg.op === "restyle") {
-      const upd = {};
-      for (const k of Object.keys(msg.update)) upd[k] = [msg.update[k]];
-      p = P.restyle(gd, upd, [msg.index]);
-    } else if (msg.op === "add_traces") {
+    if (msg.op === "add_traces") {
       p = P.addTraces(gd, msg.traces);
     } else if (msg.op === "delete_traces") {
       p = P.deleteTraces(gd, msg.indices);
     }
     gd.dataset.peRevision = String(model.get("revision")) + "+" + msg.op;
+    if (p && p.catch) p.catch((err) => { console.error("PlotlyView", err); stale = true; draw(); });
+  }
+  let pending = null, flushing = false;   // restyles not drawn yet: {index: update}
+  function flush() {
+    flushing = false;
+    const upd = pending;
+    pending = null;
+    if (!upd) return;
+    if (!drawn || busy || stale || !visible()) { stale = true; draw(); return; }
+    const idx = Object.keys(upd).map(Number);
+    const keys = Object.keys(upd[idx[0]]);
+    if (!idx.every((i) => Object.keys(upd[i]).length === keys.length && keys.every((k) => k in upd[i]))) {
+      stale = true; draw(); return;   // different properties per trace: draw the updated copy whole
+    }
+    const u = {};
+    for (const k of keys) u[k] = idx.map((i) => upd[i][k]);
+    const p = Plotly.restyle(gd, u, idx);
+    gd.dataset.peRevision = String(model.get("revision")) + "+restyle";
     if (p && p.catch) p.catch((err) => { console.error("PlotlyView", err); stale = true; draw(); });
   }
   model.on("msg:custom", onMsg);

@@ -376,8 +376,7 @@ class SectionPanel:
                     if not res.complete:
                         self.msg.info(f"trajectory #{L.id} stopped after {len(L.crossings)} crossings ({res.status})")
                     if task.cancelled:
-                        self._draw_soon(None, sec, now=True)
-                        return self._cancelled(sec, items)
+                        return self._cancelled(sec, items, task)
                 if label is not None:
                     task.progress((i + 1) / len(items), f"{label}: {i + 1}/{len(items)} trajectories")
             self._draw_soon(None, sec, now=True)
@@ -395,18 +394,25 @@ class SectionPanel:
             self._dirty.clear()
             self._drawn_at = time.perf_counter()
 
-    def _cancelled(self, sec, items):
-        """After a cancel: trajectories not started are removed, the message says what was kept."""
+    def _cancelled(self, sec, items, task):
+        """After a cancel: the message says what was kept and the progress bar goes first, then the chart catches
+        up (trajectories not started removed, the last crossings drawn).  In this order because the page applies
+        the kernel's messages in turn: behind a chart redraw (a second or more in a software-rendered browser)
+        the answer to a cancel came seconds late."""
         if sec is not self.section:  # cancelled by a level change: the launches were set aside as they are
             return
-        with self._busy:
-            empty = [L for L, _ in items if len(L.crossings) == 0]
-            self.state.launches[:] = [L for L in self.state.launches if all(L is not x for x in empty)]
-            self.traces.remove(empty)
+        empty = [L for L, _ in items if len(L.crossings) == 0]
         kept = [f"#{L.id} {len(L.crossings)}" + ("" if len(L.crossings) >= n else f" of {n}")
                 for L, n in items if len(L.crossings)]
         self.msg.info(f"cancelled: kept {len(kept)} trajector{'y' if len(kept) == 1 else 'ies'} (crossings: "
                       f"{', '.join(kept) or 'none'})" + (f"; {len(empty)} not started, removed" if empty else ""))
+        task.settle()
+        with self._busy:
+            self.state.launches[:] = [L for L in self.state.launches if all(L is not x for x in empty)]
+            self.traces.remove(empty)
+            for L in empty:
+                self._dirty.pop(L.id, None)
+        self._draw_soon(None, sec, now=True)
 
     # ================================================================== fill / clear / undo / saved levels
     def fill(self, n_seeds=12, n=None):

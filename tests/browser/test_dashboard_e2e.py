@@ -53,7 +53,7 @@ def _message(page, panel):
 def _wait_idle(page, panel, timeout=120_000, quiet_ms=1500):
     """Wait until the panel has shown no progress bar (no background task) for ``quiet_ms``."""
     page.wait_for_function("""(sel) => {
-        const busy = Array.from(document.querySelectorAll(sel + ' .widget-progress')).some(
+        const busy = Array.from(document.querySelectorAll(sel + ' .pe-progress')).some(
             e => e.offsetParent !== null && getComputedStyle(e).visibility === 'visible');
         const now = performance.now();
         if (busy || window.__peIdleSince === undefined || window.__peIdleSel !== sel) {
