@@ -706,3 +706,66 @@ def test_motion_offers_the_taylor_method(app):
     tr = mot.trajectory
     assert tr.method == "taylor" and mot.msg.kind == "ok"
     assert tr.energy_error < 1e-12 * max(1.0, abs(float(tr.energy[0])))
+
+
+def test_section_chaos_map_layer(app):
+    """The chaos-map layer: coarse then refined maps drawn under the crossings with a colour bar that says what
+    MEGNO means; a new level sets the map aside with the trajectories (undo brings it back); a map cancelled
+    before its first resolution is done draws nothing."""
+    sec = app.panel("section")
+    sec.paper_preset(11.95, n=100)  # the Fig. 2 body at the level of Fig. 2 (e)
+    assert sec.section.pendulum == presets.paper_fig2().pendulum
+    sec.chaos_map(levels=((6, 4), (10, 8)), t_total=20.0)
+    hm = [tr for tr in sec.chart.data if tr.type == "heatmap"]
+    assert len(hm) == 2 and sec.chart.data[1].type == "heatmap"  # shading, then the map, then crossings
+    z = np.asarray(_decode(hm[1].z), dtype=float) if isinstance(hm[1].z, dict) else np.asarray(hm[1].z, float)
+    assert z.shape == (8, 10) and np.nanmax(z) > 0 and np.isnan(z).any() == (~sec.chaos.accessible).any()
+    assert "regular" in hm[1].colorbar.title.text and "chaotic" in hm[1].colorbar.title.text
+    assert sec.msg.kind == "ok" and "chaotic" in sec.msg.text and sec.chaos.values.shape == (8, 10)
+    n_traces = len(sec.crossing_traces())  # the preset's trajectory
+    sec.launch_at(np.pi / 2, 0.961, n=100)  # a launch draws on top of the map, which stays
+    assert sec.chart.data[1].type == "heatmap" and len(sec.crossing_traces()) == n_traces + 1
+    # a new level sets the map aside with the trajectories; undo brings both back
+    cm = sec.chaos
+    sec.set_level(sec.section.energy + 0.5, sec.section.mu)
+    assert sec.chaos is None and [tr.type for tr in sec.chart.data].count("heatmap") == 1
+    assert "chaos map" in sec.saved.options[1][0]
+    sec.undo()
+    assert sec.chaos is cm and [tr.type for tr in sec.chart.data].count("heatmap") == 2
+    assert len(sec.crossing_traces()) == n_traces + 1
+    sec.clear()  # clear sets the map aside as well
+    assert sec.chaos is None and [tr.type for tr in sec.chart.data].count("heatmap") == 1
+    # cancel (here at the first progress report): the map stops after its first chunk and nothing is drawn
+    progress = sec.task.progress
+    sec.task.progress = lambda f, text=None: (progress(f, text), sec.task.cancel())
+    sec.chaos_map(levels=((40, 30),), t_total=200.0)
+    assert sec.chaos is None and [tr.type for tr in sec.chart.data].count("heatmap") == 1
+    assert sec.task.label.value == "cancelled" and sec.task.last_error is None
+    assert "chaos map cancelled: nothing drawn" in sec.msg.text
+
+
+def test_section_find_periodic_orbit_mode(app):
+    """'find periodic orbit' then a click 0.14 from the Fig. 2 (e) island centre: the elliptic fixed point is marked
+    (circle, hover with period and multipliers) and launched (offered in the Motion tab); a click in the chaotic sea
+    says Newton did not converge; a new level sets the marks aside with the trajectories."""
+    sec = app.panel("section")
+    sec.paper_preset(11.95, n=100)  # the Fig. 2 body at the level of Fig. 2 (e)
+    sec.po_mode.value = True
+    sec.po_k.value = 1
+    n0 = len(sec.state.launches)
+    sec._on_chart_click(np.pi / 2 + 0.1, 0.961 - 0.1)
+    assert len(sec.orbits) == 1 and sec.orbits[0].kind == "elliptic"
+    assert abs(sec.orbits[0].phi - np.pi / 2) < 1e-3 and abs(sec.orbits[0].z - 0.961) < 1e-3
+    tr = [t for t in sec.chart.data if t.name == "periodic orbits"]
+    assert len(tr) == 1 and list(tr[0].marker.symbol) == ["circle"] and "period 0.6716" in tr[0].text[0]
+    assert sec.msg.kind == "ok" and "elliptic periodic orbit" in sec.msg.text and "multipliers" in sec.msg.text
+    assert len(sec.state.launches) == n0 + 1 and sec.state.launches[-1].source == "periodic orbit"
+    assert len(sec.state.launches[-1].crossings) >= 100
+    assert sec.state.selected is sec.state.launches[-1]  # what the Motion tab offers
+    sec._on_chart_click(0.0, -0.95)  # in the chaotic sea: Newton does not converge, the message says so
+    assert len(sec.orbits) == 1 and sec.msg.kind == "error" and "did not converge" in sec.msg.text
+    assert "last residual" in sec.msg.text
+    sec.po_mode.value = False
+    sec.set_level(12.5, sec.section.mu)
+    assert sec.orbits == [] and not [t for t in sec.chart.data if t.name == "periodic orbits"]
+    assert "1 periodic orbit" in sec.saved.options[1][0]

@@ -14,18 +14,23 @@ LIMIT = 20
 
 @dataclass(eq=False)
 class Saved:
-    """The trajectories shown at one level, set aside by ``what`` (a level change, a new body, "clear")."""
+    """The trajectories shown at one level, set aside by ``what`` (a level change, a new body, "clear"), with the
+    chaos map and the periodic orbits found at that level (if any)."""
 
     body: Body
     E: float
     mu: float
     launches: list[Any]
     what: str
+    chaos: Any = None
+    orbits: list[Any] = field(default_factory=list)
 
     @property
     def label(self) -> str:
         n = len(self.launches)
-        return (f"E = {self.E:.5g} J, μ = {self.mu:.4g} kg m²/s · {n} trajector{'y' if n == 1 else 'ies'} "
+        extra = ("" if self.chaos is None else " · chaos map") + (
+            "" if not self.orbits else f" · {len(self.orbits)} periodic orbit{'s' if len(self.orbits) > 1 else ''}")
+        return (f"E = {self.E:.5g} J, μ = {self.mu:.4g} kg m²/s · {n} trajector{'y' if n == 1 else 'ies'}{extra} "
                 f"· {body_title(self.body)}")
 
 
@@ -41,11 +46,13 @@ class History:
         """New trajectories: undo removes them one by one, the latest first."""
         self._undo.extend(launches)
 
-    def set_aside(self, body: Body, E: float, mu: float, launches: list[Any], what: str) -> Saved | None:
-        """Keep ``launches`` (None if there are none: nothing is lost)."""
-        if not launches:
+    def set_aside(self, body: Body, E: float, mu: float, launches: list[Any], what: str, chaos: Any = None,
+                  orbits: list[Any] | None = None) -> Saved | None:
+        """Keep ``launches`` with the level's chaos map and periodic orbits (None if there are none of these:
+        nothing is lost)."""
+        if not launches and chaos is None and not orbits:
             return None
-        s = Saved(body, E, mu, launches, what)
+        s = Saved(body, E, mu, launches, what, chaos, list(orbits or []))
         self.saved.append(s)
         self._undo.append(s)
         if len(self.saved) > LIMIT:

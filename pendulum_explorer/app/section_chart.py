@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..plotting.section import crossings_trace, section_chart_figure
+from ..plotting.section import crossings_trace, periodic_orbit_trace, section_chart_figure
 from .common import show_figure
 
 HEIGHT = 450
@@ -21,18 +21,22 @@ class SectionChart:
         self.state = state  # its presenter flag and figure sizes
         self.section: Any = None
 
-    def draw(self, sec: Any, region: Any, launches: list[Any]) -> None:
-        """The whole chart (region and the given launches) in one update of the view."""
+    def draw(self, sec: Any, region: Any, launches: list[Any], chaos: Any = None, orbits: list[Any] | None = None
+             ) -> None:
+        """The whole chart in one update of the view: the region, the chaos map under the crossings (if any),
+        the given launches and the periodic orbits found (if any) on top."""
         # no relative-equilibria markers: PoincareSection.relative_equilibria keeps its own cache of whole
         # EquilibriumSets (~6 MB per body) beside state.equilibria(), which the kernel memory budget cannot afford
         fig = section_chart_figure(sec, region=region, clickable=True, height=self.state.size(HEIGHT),
-                                   show_equilibria=False,
+                                   show_equilibria=False, chaos=chaos,
                                    title=f"Poincaré section at E = {sec.energy:.4g} J, μ = {sec.mu:.4g} kg m²/s")
         lo, hi = sec.chart_window()
         if (lo, hi) != (-1.0, 1.0):  # a thin band: the axis shows it (hanging side at the bottom, as always)
             fig.update_yaxes(range=[hi, lo], title="Γ₃ = cos θ  (zoomed to the accessible band)")
         for L in launches:
             fig.add_trace(self._trace(L))
+        if orbits:
+            fig.add_trace(periodic_orbit_trace(orbits))
         self.section = sec
         show_figure(self.view, self.state.present(fig))
 

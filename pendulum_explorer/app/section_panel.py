@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import threading
 import time
+from concurrent.futures import CancelledError
 
 import ipywidgets as w
 import numpy as np
@@ -35,6 +36,8 @@ FIRST_CHUNK = 60  # crossings drawn first (fast feedback), then chunks of about 
 CHUNK = 2000
 CHUNK_SECONDS = 0.1  # cancel is checked between chunks: it takes effect within about this time
 REDRAW_SECONDS = 1.0  # growing traces are sent to the browser at most this often (and at the end)
+#: chaos-map resolutions (n_phi, n_z): a coarse map first, refined in place
+MAP_LEVELS = ((16, 12), (40, 28), (80, 56))
 
 ABOUT = r"""
 <p>At fixed momentum \(\mu=\omega^{T}J\Gamma\) the Lagrange&ndash;Routh equations (62) live on \(TS^2\), a
@@ -116,6 +119,21 @@ class SectionPanel:
         self.traces = SectionChart(self.chart, state)
         self.em_out, self.sphere_out = figure_output("300px"), figure_output("300px")
         self.sphere_btn = _button("draw on sphere", "pe-sphere", icon="globe", width="150px")
+        # the chaos map under the crossings and the periodic orbits found: both belong to the level shown (set
+        # aside with its trajectories by a level change, a new body or clear)
+        self.chaos, self.orbits = None, []
+        self.map_btn = _button("chaos map", "pe-chaos-map", icon="th-large", width="120px",
+                               tooltip="MEGNO over the chart (≈2 regular, ≫2 chaotic): coarse first, then refined")
+        self.map_T = w.BoundedFloatText(value=100.0, min=20.0, max=1000.0, step=20.0, description="map T [s] (20–1000)",
+                                        layout=w.Layout(width="200px"), style={"description_width": "125px"})
+        self.map_T.add_class("pe-map-t")
+        self.po_mode = w.ToggleButton(value=False, description="find periodic orbit", icon="crosshairs",
+                                      layout=w.Layout(width="170px"),
+                                      tooltip="then click near an island centre: the fixed point of the k-th return map")
+        self.po_mode.add_class("pe-find-orbit")
+        self.po_k = w.BoundedIntText(value=1, min=1, max=8, description="k (1–8)", layout=w.Layout(width="120px"),
+                                     style={"description_width": "50px"})
+        self.po_k.add_class("pe-orbit-k")
 
         self.task.bar.layout.width = "160px"
         # one message slot of fixed height under the level controls: the page does not move when a message appears
@@ -130,13 +148,14 @@ class SectionPanel:
                                                                     min_height="76px")),
             w.HBox([self.n_cross, self.fill_btn, self.n_fill, self.undo_btn, self.clear_btn,
                     self.export_btn, self.load], layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([self.map_btn, self.map_T, self.po_mode, self.po_k], layout=w.Layout(flex_flow="row wrap")),
             w.HBox([w.VBox([self.chart], layout=w.Layout(width="60%")), right]),
             self.downloads, about(ABOUT, "About: the Poincaré section")])
 
         self.chart.on_click(self._on_chart_click)
         for button, action in ((self.fill_btn, lambda: self.fill(int(self.n_fill.value))), (self.clear_btn, self.clear),
                                (self.undo_btn, self.undo), (self.export_btn, self.export),
-                               (self.sphere_btn, self.draw_sphere),
+                               (self.sphere_btn, self.draw_sphere), (self.map_btn, self.chaos_map),
                                (self.launch_btn, lambda: self.launch([(self.phi_in.value, self.z_in.value)]))):
             button.on_click(lambda _b, action=action, what=button.description: self._guard(action, what))
         self.saved.observe(self._on_saved, names="value")
@@ -174,13 +193,16 @@ class SectionPanel:
         with self._busy:
             self.task.cancel()
             aside = None if keep else self._set_aside("the level changed")
-            self.section, self.region = sec, sec.chart_region()
+            old, self.section, self.region = self.section, sec, sec.chart_region()
+            if not (keep and old is not None and (old.pendulum, old.energy, old.mu) == (sec.pendulum, sec.energy,
+                                                                                          sec.mu)):
+                self.chaos, self.orbits = None, []  # they belong to the old level (set aside with it unless keep)
             self.state.E, self.state.mu = sec.energy, sec.mu
             if not keep:
                 self.state.launches = []
             self._shown = (self.state.body, self.state.launches)
             self._sync_controls()
-            self.traces.draw(sec, self.region, self.state.launches)
+            self._redraw()
             self._colour_index = len(self.state.launches)
         self._draw_em()
         self.level_msg.clear()
@@ -190,12 +212,15 @@ class SectionPanel:
         self.timings["set_level"] = time.perf_counter() - t0
 
     def _set_aside(self, what):
-        """Keep the trajectories the chart shows in the history (None if there are none)."""
+        """Keep the trajectories the chart shows, with the chaos map and the periodic orbits of the level, in the
+        history (None if there are none); the chart then has no map and no orbits."""
         if self._shown is None or self.section is None:
             return None
         body, launches = self._shown
         self._shown = None
-        s = self.history.set_aside(body, self.section.energy, self.section.mu, list(launches), what)
+        s = self.history.set_aside(body, self.section.energy, self.section.mu, list(launches), what, self.chaos,
+                                   self.orbits)
+        self.chaos, self.orbits = None, []
         self._saved_menu()
         return s
 
@@ -248,7 +273,7 @@ class SectionPanel:
         if self.section is not None:
             with self._busy:
                 self.chart.layout.min_height = f"{self.state.size(450)}px"
-                self.traces.draw(self.section, self.region, self.state.launches)
+                self._redraw()
             self._draw_em()
 
     def zoom_to(self, phi0, phi1, z0, z1):
@@ -262,13 +287,17 @@ class SectionPanel:
         phi, z = np.linspace(phi0, phi1, 121), np.linspace(z0, z1, 81)
         V = self.section.amended_potential(sphere_from_chart(*np.meshgrid(phi, z)))
         for tr in fig.data:
-            if tr.type == "heatmap":
+            if tr.type == "heatmap" and tr.name == "V_mu":  # the shading (a chaos map keeps its own cells)
                 tr.update(x=phi, y=z, z=np.where(V <= self.section.energy, 0.0, 1.0), customdata=V)
             elif tr.name == "V_mu = E":
                 tr.update(x=[], y=[])
         show_figure(self.chart, fig)
 
     # ================================================================== drawing
+    def _redraw(self):
+        """The whole chart: region, chaos map, the launches shown and the periodic orbits (call under _busy)."""
+        self.traces.draw(self.section, self.region, self.state.launches, self.chaos, self.orbits)
+
     def _draw_em(self):
         self._guard(lambda: show_figure(self.em_out, self.state.present(energy_momentum_figure(
             self.state.equilibria(), marker=(self.state.mu, self.state.E), height=self.state.size(300)))),
@@ -289,7 +318,10 @@ class SectionPanel:
     def _on_chart_click(self, x, y, trace_index=None):
         """A click on the chart (on the region heatmap or on crossings): launch at that chart point."""
         if x is not None and y is not None:
-            self._guard(lambda: self.launch_at(float(x), float(y)), "launching from the click")
+            if self.po_mode.value:
+                self._guard(lambda: self.find_orbit(float(x), float(y)), "finding a periodic orbit")
+            else:
+                self._guard(lambda: self.launch_at(float(x), float(y)), "launching from the click")
 
     def launch_at(self, phi, z, n=None):
         """Launch the trajectory through the section point at chart coordinates (phi, z); a point at a pole
@@ -414,6 +446,77 @@ class SectionPanel:
                 self._dirty.pop(L.id, None)
         self._draw_soon(None, sec, now=True)
 
+    # ================================================================== chaos map
+    def chaos_map(self, levels=MAP_LEVELS, t_total=None):
+        """MEGNO over the chart (:meth:`PoincareSection.chaos_map`) at each resolution of ``levels`` in turn, each
+        drawn under the crossings when done; progress and cancel are the panel's task's (a cancel keeps the last
+        finished map and says so)."""
+        sec = self.section
+        T = float(self.map_T.value if t_total is None else t_total)
+        done_maps = []
+
+        def work(task):
+            for i, res in enumerate(levels):
+                def progress(d, m, i=i, res=res):
+                    task.progress((i + d / m) / len(levels), f"chaos map {res[0]}×{res[1]}: {d}/{m} cells")
+                try:
+                    cm = sec.chaos_map(res, T, progress=progress, cancel=lambda: task.cancelled)
+                except CancelledError:
+                    break
+                with self._busy:
+                    if sec is not self.section:
+                        return
+                    self.chaos = cm
+                    self._redraw()
+                done_maps.append(cm)
+                if task.cancelled:
+                    break
+            if task.cancelled and sec is self.section:
+                kept = done_maps[-1].values.shape if done_maps else None
+                self.msg.info("chaos map cancelled: " + ("nothing drawn" if kept is None else
+                                                         f"the {kept[1]}×{kept[0]} map is kept"))
+
+        def done():
+            cm = done_maps[-1]
+            self.msg.ok(f"chaos map {cm.values.shape[1]}×{cm.values.shape[0]}, T = {cm.t_total:g} s: "
+                        f"{100 * cm.chaotic_fraction():.0f}% of the accessible cells chaotic (Ȳ > 4)")
+
+        self.msg.info(f"chaos map: MEGNO at T = {T:g} s, coarse first, then refined")
+        self.task.start(work, "chaos map", done)
+
+    # ================================================================== periodic orbits
+    def find_orbit(self, phi, z, k=None):
+        """The fixed point of the k-th return map near the chart point (phi, z) (:meth:`PoincareSection.periodic_orbit`):
+        marked on the chart (symbol per kind, hover with period and multipliers) and launched like a click, so the
+        Motion tab offers it."""
+        sec, k = self.section, int(self.po_k.value if k is None else k)
+        found = []
+
+        def work(task):
+            task.progress(0.1, f"Newton for a fixed point of P^{k}…")
+            po = sec.periodic_orbit((phi, z), k)
+            with self._busy:
+                if sec is not self.section or task.cancelled:
+                    return
+                self.orbits.append(po)
+                self._redraw()
+            (launch,) = self._add_launches(sec, [sec.check_seed((po.Gamma, po.omega))], "periodic orbit")
+            found.append((po, launch))
+            self._stream_work(sec, [(launch, max(100, 20 * k))], None)(task)
+
+        def done():
+            if not found:
+                return
+            po, launch = found[0]
+            mult = ", ".join(f"{m:.4g}" for m in po.multipliers)
+            self.msg.ok(f"{po.kind} periodic orbit (k = {k}) at (φ, Γ₃) = ({po.phi:.5f}, {po.z:.5f}): period "
+                        f"{po.period:.6g} s, multipliers {mult}; launched as trajectory #{launch.id} "
+                        f"(open the Motion tab to watch it)")
+            self.state.select(launch)
+
+        self.msg.info(f"looking for a fixed point of the {k}-th return map near (φ, Γ₃) = ({phi:.3f}, {z:.3f})…")
+        self.task.start(work, "periodic orbit", done)
+
     # ================================================================== fill / clear / undo / saved levels
     def fill(self, n_seeds=12, n=None):
         """Seeds spread over the accessible region (:meth:`PoincareSection.fill_seeds`), streamed one by one."""
@@ -435,7 +538,7 @@ class SectionPanel:
             aside = self._set_aside("clear")
             self.state.launches = []
             self._shown = (self.state.body, self.state.launches)
-            self.traces.draw(self.section, self.region, [])
+            self._redraw()
         self.msg.info("cleared" + _aside_note(aside))
 
     def undo(self):
@@ -464,8 +567,9 @@ class SectionPanel:
         self._set_body_and_level(s.body, s.E, s.mu, origin="the section's saved levels")
         with self._busy:
             self.state.launches = s.launches
+            self.chaos, self.orbits = s.chaos, list(s.orbits)
             self._shown = (self.state.body, self.state.launches)
-            self.traces.draw(self.section, self.region, s.launches)
+            self._redraw()
             self._colour_index = len(s.launches)
         self._saved_menu()
         self.msg.ok(f"back to {s.label} (set aside when {s.what})")

@@ -91,7 +91,7 @@ def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = No
                          region: AccessibleRegion | None = None, names: Sequence[str] | None = None,
                          colours: Sequence[str] | None = None, marker_size: float = 2.5, title: str | None = None,
                          show_equilibria: bool = True, webgl: bool = False, height: int = 480,
-                         clickable: bool = False) -> go.Figure:
+                         clickable: bool = False, chaos: ChaosMap | None = None) -> go.Figure:
     """The section on the equal-area chart (azimuth phi about e3 vs Gamma_3 = cos theta).
 
     Parameters
@@ -106,6 +106,9 @@ def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = No
     clickable : bool
         Layout for a click-to-launch chart: no legend, fixed axes and no drag mode (every click lands on the
         heatmap), and the title ends with the hint "click in the white region".
+    chaos : ChaosMap, optional
+        Drawn under the crossings (trace 1, right after the shading heatmap) with its colour bar
+        (:func:`chaos_map_trace`).
     """
     reg = region if region is not None else section.accessible_region()
     shade = np.where(reg.accessible, 0.0, 1.0)
@@ -114,6 +117,8 @@ def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = No
         x=reg.phi, y=reg.z, z=shade, customdata=reg.V, zmin=0.0, zmax=1.0,
         colorscale=[[0.0, "rgba(255,255,255,0)"], [1.0, SHADE]], showscale=False, name="V_mu",
         hovertemplate="φ = %{x:.3f}<br>Γ₃ = %{y:.3f}<br>V_μ = %{customdata:.4g} J<extra></extra>"))
+    if chaos is not None:
+        fig.add_trace(chaos_map_trace(chaos))
     if reg.boundary_phi.size:
         fig.add_trace(go.Scatter(x=reg.boundary_phi, y=reg.boundary_z, mode="lines",
                                  line=dict(color="black", width=1), name="V_mu = E", hoverinfo="skip"))
@@ -145,6 +150,8 @@ def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = No
                           margin=dict(l=60, r=10, t=40, b=50))
         fig.update_xaxes(fixedrange=True, showgrid=False)
         fig.update_yaxes(fixedrange=True, showgrid=False)
+    if chaos is not None:
+        fig.update_layout(margin=dict(r=90))  # room for the colour bar
     return fig
 
 
@@ -268,11 +275,7 @@ def chaos_map_figure(section: PoincareSection, cm: ChaosMap, crossings: Crossing
                      orbits: Sequence[PeriodicOrbit] = (), **kw: object) -> go.Figure:
     """:func:`section_chart_figure` with the chaos map under the crossings (after the shading heatmap, trace 0)
     and the periodic orbits on top; keyword arguments go to :func:`section_chart_figure`."""
-    fig = section_chart_figure(section, crossings, **kw)  # type: ignore[arg-type]
-    data = list(fig.data)
-    fig.data = ()
-    fig.add_traces([data[0], chaos_map_trace(cm)] + data[1:])
+    fig = section_chart_figure(section, crossings, chaos=cm, **kw)  # type: ignore[arg-type]
     if orbits:
         fig.add_trace(periodic_orbit_trace(orbits))
-    fig.update_layout(margin=dict(r=90))
     return fig

@@ -430,6 +430,32 @@ def _wait_redrawn(page, panels, label, timeout=60_000):
     return page.evaluate("() => window.__peRedraw.seen")
 
 
+def test_chaos_map_layer_is_drawn_coloured_and_cancels(visit):
+    """The section's "chaos map" button: the coarse MEGNO map appears under the crossings as a coloured heatmap
+    with its colour bar; the cancel button stops the refinement (the panel says the map was cancelled or done)."""
+    _require_first_view(visit)
+    page = visit.page
+    plot = _section_plot(page)
+    page.locator(".pe-section .pe-chaos-map").first.click()
+    try:
+        page.wait_for_function("""(sel) => { const el = document.querySelector(sel);
+            const gd = el.classList.contains('js-plotly-plot') ? el : el.querySelector('.js-plotly-plot');
+            return gd && gd.data.length > 1 && gd.data[1].type === 'heatmap' && gd.data[1].showscale === true; }""",
+                               arg=CHART_SEL, timeout=240_000, polling=500)
+    except Exception as exc:
+        raise AssertionError(f"no chaos map within 240 s; message: {_message(page, 'pe-section')!r}") from exc
+    page.locator(".pe-section .pe-cancel").first.click()
+    tr = [t for t in pb.traces(plot) if t["type"] == "heatmap"]
+    assert len(tr) == 2, f"expected the shading and the chaos-map heatmaps, got {len(tr)}"
+    n_bar = page.evaluate("(sel) => document.querySelector(sel).querySelectorAll('.colorbar').length", CHART_SEL)
+    assert n_bar >= 1, "the chaos map has no colour bar on the page"
+    page.wait_for_function("""() => Array.from(document.querySelectorAll('.pe-section .pe-message'))
+        .some(e => /chaos map cancelled|chaotic/.test(e.innerText))""", timeout=60_000, polling=250)
+    pb.element_screenshot(page, CHART_SEL, "section-chart-chaos-map.png")
+    assert not _panel_errors(page, "pe-section"), _panel_errors(page, "pe-section")
+    pb.assert_no_traceback(page, "after a chaos map")
+
+
 def test_switch_presets_redraws(visit):
     """Choosing a body preset redraws the body panel at once, and the equilibria and section panels show the new
     body when their tab is opened (timed from the tab click: panels in hidden tabs draw when they become visible,
