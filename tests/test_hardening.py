@@ -219,16 +219,17 @@ def test_ctrl_c_stops_a_long_integration(P, monkeypatch, call):
     monkeypatch.setattr(T, "CHUNK_STEPS", 2000)
     try:
         with pytest.raises(KeyboardInterrupt):
-            if call == "simulate":  # ~5e5 steps: ~250 pieces
-                pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 2e4, n_out=3)
+            if call == "simulate":  # ~5e6 steps: ~2500 pieces
+                pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 2e5, n_out=3)
             elif call == "taylor":  # ~2.4e6 steps: ~2400 pieces of 1000
                 pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 2e5, method="taylor", n_out=3)
             elif call == "lgvi":  # 2e7 steps: 10^4 pieces
                 pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 2e4, method="lgvi", dt=1e-3, n_out=3)
             else:
-                pe.simulate_lr(P, [0, 0, 1.0], [1.0, 0, 0], 0.5, 2e4, n_out=3)
+                pe.simulate_lr(P, [0, 0, 1.0], [1.0, 0, 0], 0.5, 2e5, n_out=3)
     finally:
         timer.cancel()
-    # pieces the whole call needs (lgvi: 2e7 steps / 2000 exactly)
-    need = {"lgvi": 10 ** 4, "taylor": 2000}.get(call, 200)
+    # a lower bound of the pieces the whole call needs (lgvi: 2e7 steps / 2000 exactly); the DOP853 calls were
+    # sized at ~250 pieces against a bound of 200, and a loaded machine saw 225 pieces before the interrupt
+    need = {"lgvi": 10 ** 4}.get(call, 2000)
     assert 1 <= len(pieces) < need
