@@ -11,6 +11,7 @@ depend on the machine's speed); times are asserted only with ``PE_STRICT_TIMINGS
 """
 from __future__ import annotations
 
+import math
 import os
 import time
 
@@ -624,3 +625,37 @@ def test_kernel_memory_after_use(visit):
     assert mem["rss"] <= KERNEL_RSS_CEILING, (
         f"the kernel of the page used by the tests holds {mem['rss'] / MB:.0f} MB RSS > {KERNEL_RSS_CEILING / MB:.0f} MB; "
         f"after the first view it held {(visit.kernel_rss0 or 0) / MB:.0f} MB")
+
+
+def test_find_periodic_orbit_click_near_the_fig2e_island(visit):
+    """'find periodic orbit' on the Fig. 2 (e) preset, then a click near the island centre (π/2, 0.961): the
+    elliptic fixed point is marked on the chart (a circle in the "periodic orbits" trace) and launched."""
+    _require_first_view(visit)
+    page = visit.page
+    plot = _section_plot(page)
+    paper = page.locator(".pe-section .pe-paper-preset select").first
+    options = paper.evaluate("s => Array.from(s.options).map(o => o.text.replace(/\\u00a0/g, ' '))")
+    paper.select_option(index=[k for k, o in enumerate(options) if "11.95" in o][0])
+    page.wait_for_function("""() => Array.from(document.querySelectorAll('.pe-section .pe-message'))
+        .some(e => /trajectory #\\d+: \\d+ crossings/.test(e.innerText))""", timeout=120_000, polling=250)
+    errors_before = _panel_errors(page, "pe-section")
+    page.locator(".pe-section .pe-find-orbit").first.click()
+    plot.scroll_into_view_if_needed()
+    px, py = pb.data_to_pixel(pb.axis_geometry(plot), math.pi / 2 + 0.05, 0.94)
+    pb.slow_click(page, px, py)
+    try:
+        page.wait_for_function("""() => Array.from(document.querySelectorAll('.pe-section .pe-message'))
+            .some(e => /elliptic periodic orbit \\(k = 1\\)/.test(e.innerText))""", timeout=120_000, polling=250)
+    except Exception as exc:
+        raise AssertionError(f"no periodic orbit after the click; message: {_message(page, 'pe-section')!r}") from exc
+    orbit = page.evaluate("""(sel) => { const el = document.querySelector(sel);
+        const gd = el.classList.contains('js-plotly-plot') ? el : el.querySelector('.js-plotly-plot');
+        const t = gd.data.find(t => t.name === 'periodic orbits'); return t ? [t.x[0], t.y[0], t.marker.symbol] : null; }""",
+                          CHART_SEL)
+    assert orbit is not None, "no 'periodic orbits' trace on the chart"
+    assert abs(orbit[0] - math.pi / 2) < 1e-3 and abs(orbit[1] - 0.961) < 1e-3 and list(orbit[2]) == ["circle"], orbit
+    pb.element_screenshot(page, CHART_SEL, "section-chart-periodic-orbit.png")
+    page.locator(".pe-section .pe-find-orbit").first.click()  # back to click-to-launch for later tests
+    new_errors = [e for e in _panel_errors(page, "pe-section") if e not in errors_before]
+    assert not new_errors, new_errors
+    pb.assert_no_traceback(page, "after finding a periodic orbit")
