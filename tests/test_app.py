@@ -725,6 +725,10 @@ def test_section_chaos_map_layer(app):
     n_traces = len(sec.crossing_traces())  # the preset's trajectory
     sec.launch_at(np.pi / 2, 0.961, n=100)  # a launch draws on top of the map, which stays
     assert sec.chart.data[1].type == "heatmap" and len(sec.crossing_traces()) == n_traces + 1
+    # the finished trajectory's hover gives its mean MEGNO: near the island centre, regular (< 2 + slack)
+    Y, T = sec.state.launches[-1].megno
+    assert T == 100.0 and 0.0 <= Y < 2.5
+    assert f"Ȳ = {Y:.3g}" in sec.crossing_traces()[-1].hovertemplate
     # a new level sets the map aside with the trajectories; undo brings both back
     cm = sec.chaos
     sec.set_level(sec.section.energy + 0.5, sec.section.mu)

@@ -45,7 +45,7 @@ class SectionChart:
         markers in the presenter view)."""
         launch.trace_name = f"#{launch.id}"
         tr = crossings_trace(name=launch.trace_name, colour=launch.colour, marker_size=5 if self.state.presenter else 3,
-                             webgl=True)
+                             webgl=True, megno=getattr(launch, "megno", None))
         tr.x, tr.y = np.round(launch.chart[:, 0], 5), np.round(launch.chart[:, 1], 5)
         return tr
 
@@ -62,6 +62,12 @@ class SectionChart:
         i = self._index(launch) if sec is self.section else None
         if i is not None:
             self.view.restyle(i, x=np.round(launch.chart[:, 0], 5), y=np.round(launch.chart[:, 1], 5))
+
+    def show_megno(self, launch: Any, sec: Any) -> None:
+        """The launch's hover gains its mean MEGNO ``launch.megno`` = (Ybar, T) (only while ``sec`` is drawn)."""
+        i = self._index(launch) if sec is self.section else None
+        if i is not None:
+            self.view.restyle(i, hovertemplate=self._trace(launch).hovertemplate)
 
     def remove(self, launches: list[Any]) -> None:
         idx = [i for i in (self._index(L) for L in launches) if i is not None]

@@ -17,8 +17,9 @@ import ipywidgets as w
 import numpy as np
 
 from .. import presets, session
+from ..chaos import megno
 from ..equilibria import equilibria_at_mu
-from ..errors import InaccessibleError, InvalidStateError, PendulumError
+from ..errors import InaccessibleError, IntegrationFailedError, InvalidStateError, PendulumError
 from ..plotting.diagrams import energy_momentum_figure
 from ..plotting.section import section_sphere_figure
 from ..poincare import PoincareSection, chart_from_sphere, default_level, sphere_from_chart
@@ -36,6 +37,7 @@ FIRST_CHUNK = 60  # crossings drawn first (fast feedback), then chunks of about 
 CHUNK = 2000
 CHUNK_SECONDS = 0.1  # cancel is checked between chunks: it takes effect within about this time
 REDRAW_SECONDS = 1.0  # growing traces are sent to the browser at most this often (and at the end)
+MEGNO_T = 100.0  # each finished trajectory's hover shows its mean MEGNO over this time [s]
 #: chaos-map resolutions (n_phi, n_z): a coarse map first, refined in place
 MAP_LEVELS = ((16, 12), (40, 28), (80, 56))
 
@@ -409,11 +411,20 @@ class SectionPanel:
                         self.msg.info(f"trajectory #{L.id} stopped after {len(L.crossings)} crossings ({res.status})")
                     if task.cancelled:
                         return self._cancelled(sec, items, task)
+                self._megno(L, sec)
                 if label is not None:
                     task.progress((i + 1) / len(items), f"{label}: {i + 1}/{len(items)} trajectories")
             self._draw_soon(None, sec, now=True)
 
         return work
+
+    def _megno(self, L, sec):
+        """The finished trajectory's mean MEGNO over MEGNO_T (:func:`pendulum_explorer.chaos.megno`) in its hover."""
+        try:
+            L.megno = (megno(sec.pendulum, L.Gamma0, L.omega0, MEGNO_T).value, MEGNO_T)
+        except IntegrationFailedError:  # the hover just has no Ybar
+            return
+        self.traces.show_megno(L, sec)
 
     def _draw_soon(self, launch, sec, now=False):
         """Show the launch's crossings so far with the other updated launches, at most every REDRAW_SECONDS (the

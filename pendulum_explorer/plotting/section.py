@@ -69,7 +69,8 @@ def _pole_traces_chart() -> list[go.Scatter]:
 
 
 def crossings_trace(crossings: Crossings | ArrayLike | None = None, *, name: str, colour: str,
-                    marker_size: float = 2.5, webgl: bool = False) -> go.Scatter | go.Scattergl:
+                    marker_size: float = 2.5, webgl: bool = False,
+                    megno: tuple[float, float] | None = None) -> go.Scatter | go.Scattergl:
     """The chart trace of one trajectory's crossings (markers at ``chart_from_sphere(Gamma)``).
 
     Parameters
@@ -79,12 +80,16 @@ def crossings_trace(crossings: Crossings | ArrayLike | None = None, *, name: str
     name, colour : str
     webgl : bool
         ``Scattergl`` instead of ``Scatter`` (faster for > 10^4 points in a browser).
+    megno : (Ybar, T), optional
+        The trajectory's mean MEGNO over T seconds (:func:`pendulum_explorer.chaos.megno`), shown in the hover.
     """
     G = _gammas(crossings)
     phi, z = chart_from_sphere(G) if len(G) else (np.zeros(0), np.zeros(0))
     Sc = go.Scattergl if webgl else go.Scatter
     return Sc(x=phi, y=z, mode="markers", name=name, marker=dict(size=marker_size, color=colour),
-              hovertemplate="φ = %{x:.4f}<br>Γ₃ = %{y:.4f}<extra>" + name + "</extra>")
+              hovertemplate="φ = %{x:.4f}<br>Γ₃ = %{y:.4f}" + (
+                  "" if megno is None else f"<br>Ȳ = {megno[0]:.3g} (T = {megno[1]:g} s; ≈2 regular, ≫2 chaotic)")
+              + "<extra>" + name + "</extra>")
 
 
 def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = None, *,
