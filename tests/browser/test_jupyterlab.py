@@ -30,6 +30,9 @@ CELLS = [
 ]
 
 
+LESSON = "03_analytic_anchors.ipynb"
+
+
 def _dev():
     spec = importlib.util.spec_from_file_location("pe_dev", pb.ROOT / "tools" / "dev.py")
     mod = importlib.util.module_from_spec(spec)
@@ -52,6 +55,8 @@ def lab_server(chromium, tmp_path_factory):
           "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
           "nbformat": 4, "nbformat_minor": 5}
     (root / "in_lab.ipynb").write_text(json.dumps(nb))
+    # a lesson as a student opens it (the solution version: its check cells must say "correct")
+    (root / LESSON).write_bytes((pb.ROOT / "notebooks" / "lessons" / "solutions" / LESSON).read_bytes())
     # no "get notified about Jupyter news?" toast over the screenshots
     news = root / ".jupyter-config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
     news.mkdir(parents=True)
@@ -136,3 +141,44 @@ def test_dashboard_and_figures_render_in_jupyterlab(lab_server, browser):
         page.close()
         timings["page_errors"] = errors[:10]
         pb.record_timings("jupyterlab", timings)
+
+
+def test_a_lesson_runs_in_jupyterlab(lab_server, browser):
+    """Lesson 3 (solution version) opened and run in JupyterLab in Chromium: every code cell executed, no error
+    output, its check cells print "correct"; screenshot ``test-artifacts/jupyterlab-lesson03.png`` (the notebook
+    as the run leaves it: its last cells, the check outputs and the dashboard link)."""
+    server = lab_server
+    # ?reset: a clean workspace (the one saved by the other test would bring in_lab.ipynb back as the current tab)
+    url = server.url.replace("/lab/tree/in_lab.ipynb", f"/lab/tree/{LESSON}") + "&reset"
+    page = browser.new_page()
+    page.set_viewport_size({"width": 1280, "height": 900})
+    try:
+        page.goto(url, wait_until="commit", timeout=60_000)
+        page.wait_for_function("""(lesson) => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+            return w && w.context && w.context.path.endsWith(lesson) && w.content && w.content.widgets.length > 3
+                   && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel &&
+                   w.sessionContext.session.kernel.status === 'idle'; }""", arg=LESSON, timeout=120_000,
+                               polling=250)
+        n_code = page.evaluate("""() => window.jupyterapp.shell.currentWidget.content.widgets
+            .filter(c => c.model.type === 'code').length""")
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        # done when every code cell has an execution count and the kernel is idle again
+        page.wait_for_function("""() => { const w = window.jupyterapp.shell.currentWidget;
+            const code = w.content.widgets.filter(c => c.model.type === 'code');
+            return code.every(c => c.model.executionCount !== null) &&
+                   w.sessionContext.session.kernel.status === 'idle'; }""", timeout=240_000, polling=500)
+        text = page.evaluate("""() => window.jupyterapp.shell.currentWidget.content.widgets
+            .filter(c => c.model.type === 'code').map(c => c.node.querySelector('.jp-OutputArea') ?
+                c.node.querySelector('.jp-OutputArea').innerText : '').join('\\n')""")
+        errors = page.evaluate("""() => document.querySelectorAll(
+            '.jp-RenderedText[data-mime-type="application/vnd.jupyter.error"]').length""")
+        assert n_code >= 5 and errors == 0, text[-2000:]
+        assert "correct" in text and "not quite" not in text and "not yet" not in text, text[-2000:]
+        pb.ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(pb.ARTIFACTS / "jupyterlab-lesson03.png"))
+    except Exception:
+        pb.ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(pb.ARTIFACTS / "jupyterlab-lesson03-failed.png"))
+        raise
+    finally:
+        page.close()
