@@ -123,6 +123,18 @@ def lp_field(G0, G1, G2, w0, w1, w2, p):
 
 
 @njit
+def _lp_into(y, p, dy):
+    """Eqs (31)-(32) of the state's first six components (Gamma, omega) into dy[0:6]."""
+    d0, d1, d2, a0, a1, a2 = lp_field(y[0], y[1], y[2], y[3], y[4], y[5], p)
+    dy[0] = d0
+    dy[1] = d1
+    dy[2] = d2
+    dy[3] = a0
+    dy[4] = a1
+    dy[5] = a2
+
+
+@njit
 def _rot_rate(y, off, w0, w1, w2, dy):
     """dR = R hat(w) for R stored row-major at y[off:off+9] (Eq 2)."""
     for i in range(3):
@@ -150,13 +162,7 @@ def tangent_lp(t, y, p, dy):
     """
     G0, G1, G2 = y[0], y[1], y[2]
     w0, w1, w2 = y[3], y[4], y[5]
-    d0, d1, d2, a0, a1, a2 = lp_field(G0, G1, G2, w0, w1, w2, p)
-    dy[0] = d0
-    dy[1] = d1
-    dy[2] = d2
-    dy[3] = a0
-    dy[4] = a1
-    dy[5] = a2
+    _lp_into(y, p, dy)
     n = y.shape[0]
     k = (n - 8) // 6
     Jw0, Jw1, Jw2 = _mv(p, 0, w0, w1, w2)
@@ -203,13 +209,7 @@ def rhs(model, t, y, p, dy):
         tangent_lp(t, y, p, dy)
     elif model == LP or model == LP_ATT:
         w0, w1, w2 = y[3], y[4], y[5]
-        d0, d1, d2, a0, a1, a2 = lp_field(y[0], y[1], y[2], w0, w1, w2, p)
-        dy[0] = d0
-        dy[1] = d1
-        dy[2] = d2
-        dy[3] = a0
-        dy[4] = a1
-        dy[5] = a2
+        _lp_into(y, p, dy)
         if model == LP_ATT:
             _rot_rate(y, 6, w0, w1, w2, dy)
     else:  # LR, LR_REC
