@@ -773,3 +773,24 @@ def test_section_find_periodic_orbit_mode(app):
     sec.set_level(12.5, sec.section.mu)
     assert sec.orbits == [] and not [t for t in sec.chart.data if t.name == "periodic orbits"]
     assert "1 periodic orbit" in sec.saved.options[1][0]
+
+
+def test_dropping_the_oldest_saved_level_is_announced(app, monkeypatch):
+    """More levels set aside than the history keeps: the oldest is dropped and the panel's message says so,
+    naming it (before, it was counted in History.dropped but not announced)."""
+    from pendulum_explorer.app import history
+    monkeypatch.setattr(history, "LIMIT", 2)  # as with 20, without 21 levels of work
+    sec = app.panel("section")
+    sec.mu.value = 0.0
+    for E in (1.0, 1.5, 2.0):
+        sec.E.value = E
+        sec.fill(2, n=100)
+    assert "dropped" not in sec.msg.text
+    sec.E.value = 2.5  # sets E = 2 aside: three saved levels, the one at E = 1 J is dropped
+    assert [s.E for s in sec.history.saved] == [1.5, 2.0] and sec.history.dropped == 1
+    msg = sec.msg.text
+    assert "2 trajectories at E = 2 J set aside" in msg
+    assert "the oldest one, E = 1 J" in msg and "2 trajectories" in msg and "dropped" in msg
+    assert "(2 kept)" in msg and "cannot be brought back" in msg
+    sec.clear()  # nothing shown, nothing set aside: no note
+    assert "dropped" not in sec.msg.text

@@ -134,3 +134,21 @@ def test_history_without_widgets():
     for i in range(LIMIT + 2):
         h.set_aside(body, float(i), 0.0, [a], "clear")
     assert len(h.saved) == LIMIT and h.dropped == 2 and h.saved[0].E == 2.0
+
+
+def test_area_wording_never_says_0_percent_for_a_non_empty_section():
+    """The range line's accessible share (widget-free): "0%" only when the section is empty, "<1%" for a thin
+    band (before: "area 0%" for a positive area), and a real thin band near the bottom of the well reads "<1%"."""
+    from pendulum_explorer import presets
+    from pendulum_explorer.app.section_levels import area_percent
+    from pendulum_explorer.poincare import PoincareSection
+
+    assert area_percent(0.0, empty=True) == "0%"
+    assert [area_percent(f) for f in (0.0, 1e-6, 0.0049, 0.0099)] == ["<1%"] * 4
+    assert [area_percent(f) for f in (0.01, 0.374, 0.99, 0.996, 1.0)] == ["1%", "37%", "99%", ">99%", "100%"]
+    P = presets.paper_fig1().pendulum
+    lo = PoincareSection(P, 5.0, 0.3).accessible_region().energy_min
+    for dE, frac in ((1e-6, 0.0), (1e-3, 0.000625)):  # a cap the grid misses (estimate 0), and one it sees
+        reg = PoincareSection(P, lo + dE * P.mgrho_norm, 0.3).chart_region()
+        assert not reg.empty and reg.area_fraction == pytest.approx(frac, abs=1e-9)
+        assert area_percent(reg.area_fraction, reg.empty) == "<1%"

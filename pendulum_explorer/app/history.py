@@ -24,6 +24,15 @@ class Saved:
     what: str
     chaos: Any = None
     orbits: list[Any] = field(default_factory=list)
+    #: the label of the oldest saved level that this set-aside pushed out (LIMIT reached), else ""
+    dropped: str = ""
+
+    @property
+    def drop_note(self) -> str:
+        """What the panel's message adds when this set-aside dropped the oldest saved level ("" if none)."""
+        return "" if not self.dropped else (
+            f". The saved levels are full ({LIMIT} kept): the oldest one, {self.dropped}, was dropped and cannot "
+            f"be brought back")
 
     @property
     def label(self) -> str:
@@ -59,6 +68,7 @@ class History:
             old = self.saved.pop(0)
             self._undo = [u for u in self._undo if u is not old]
             self.dropped += 1
+            s.dropped = old.label
         return s
 
     def take(self, s: Saved) -> Saved:

@@ -64,10 +64,25 @@ class LevelControls:
             self.ranges.value = (
                 f"<span style='font-size:13px;color:#333'>admissible at this μ: E &gt; min V<sub>μ</sub> = "
                 f"<b>{lo:.5g}</b> J (whole sphere above {region.energy_all:.5g} J); at this E: |μ| &lt; "
-                f"{mu_max:.4g} kg m²/s · area {100 * region.area_fraction:.0f}% · E slider {a:.4g} … {b:.4g} J"
+                f"{mu_max:.4g} kg m²/s · area {area_percent(region.area_fraction, region.empty)} · "
+                f"E slider {a:.4g} … {b:.4g} J"
                 f"</span>")
         finally:
             self._suspend = False
+
+
+def area_percent(fraction: float, empty: bool = False) -> str:
+    """The accessible share of the sphere in words for the range line: "0%" only for an empty section, "<1%"
+    for a positive share that rounds to 0 (a thin band, or one narrower than the grid that estimates
+    ``fraction``), ">99%" for one that rounds to 100 without being the whole sphere."""
+    if empty:
+        return "0%"
+    pct = 100.0 * float(fraction)
+    if pct < 1.0:
+        return "<1%"
+    if pct > 99.0 and fraction < 1.0:
+        return ">99%"
+    return f"{pct:.0f}%"
 
 
 def _distinct(values: Sequence[float], lo: float, hi: float) -> list[float]:

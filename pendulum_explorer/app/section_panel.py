@@ -677,8 +677,9 @@ class SectionPanel:
 
 def _aside_note(saved):
     n = 0 if saved is None else len(saved.launches)
-    return "" if not n else (f" ({n} trajector{'y' if n == 1 else 'ies'} at E = {saved.E:.5g} J set aside: "
-                             f"'undo' or 'saved levels' brings {'it' if n == 1 else 'them'} back)")
+    return ("" if not n else (f" ({n} trajector{'y' if n == 1 else 'ies'} at E = {saved.E:.5g} J set aside: "
+                              f"'undo' or 'saved levels' brings {'it' if n == 1 else 'them'} back)")) + (
+        "" if saved is None else saved.drop_note)
 
 
 
