@@ -66,6 +66,8 @@ MAX_GRID = 20_000
 REGION_GRID = (121, 81)
 MAX_MAP_TIME = 1e5  # s, per chaos-map cell
 MAX_RETURN_POWER = 64  # k of the k-th return map
+#: the chart resolutions (n_phi, n_z) of :meth:`PoincareSection.chaos_maps`: a coarse map first, then refined
+MAP_LEVELS = ((16, 12), (40, 28), (80, 56))
 
 #: what :meth:`PoincareSection.crossings` accepts as a seed: a section Gamma (3,), an LP state (Gamma, omega)
 #: as a pair, (6,) or (2, 3), or a :class:`SectionState`
@@ -641,6 +643,33 @@ class PoincareSection:
         k = np.argmin(np.where(ok, d, np.inf))
         return float(PH.flat[k]), float(Z.flat[k])
 
+    def seed_at(self, phi: float, z: float) -> tuple[SectionState, tuple[float, float] | None]:
+        """The section state to launch from at the chart point ``(phi, z)`` (a click or a typed point).
+
+        Returns ``(state, None)``, or, when ``(phi, z)`` is a pole (``|Gamma_3| = 1``, where the section has no
+        point) or ``|z| > 1``, the state at :meth:`nearest_admissible` and that point ``(phi2, z2)``.
+
+        Raises
+        ------
+        InaccessibleError
+            ``(phi, z)`` is not accessible (``E <= V_mu`` there), or no admissible point exists.
+        """
+        phi, z = _v.real("phi", phi), _v.real("z", z)
+        try:
+            return self.state_at(sphere_from_chart(phi, z)), None
+        except InvalidStateError:  # a pole (or a typed |z| > 1)
+            moved = self.nearest_admissible(phi, min(1.0, max(-1.0, z)))
+            return self.state_at(sphere_from_chart(*moved)), moved
+
+    def critical_energies(self, eq: Any = None) -> list[float]:
+        """The energies of the relative equilibria at this mu (:func:`~pendulum_explorer.equilibria.equilibria_at_mu`,
+        ``eq``: the pendulum's equilibria if already computed): where the section's picture changes.  ``[]``
+        when they cannot be found at this mu."""
+        try:
+            return [float(p.energy) for p in equilibria_at_mu(self.pendulum, self.mu, eq=eq)]
+        except PendulumError:
+            return []
+
     def fill_seeds(self, n: int) -> NDArray[np.float64]:
         """Up to ``n`` seeds spread evenly over the accessible region: LP states ``[Gamma, omega]`` (k, 6).
 
@@ -1064,6 +1093,30 @@ class PoincareSection:
         return ChaosMap(phi, z, Yb if indicator == "megno" else Ly, indicator, t_total, Yb, Ly)
 
     # --- periodic orbits ------------------------------------------------------------------------
+    def chaos_maps(self, levels: Iterable[tuple[int, int]] = MAP_LEVELS, t_total: float = 200.0, *,
+                   progress: Callable[[float, tuple[int, int], int, int], Any] | None = None, cancel: Any = None,
+                   **kw: Any) -> Iterator[ChaosMap]:
+        """:meth:`chaos_map` at each resolution of ``levels`` in turn (coarse first, then refined), each map
+        yielded as soon as it is done, so that a caller can draw it while the next one is computed.
+
+        ``progress(fraction, resolution, done, total)``: ``fraction`` of all the levels, ``done`` of ``total``
+        accessible cells of the map being computed.  ``cancel`` (see :meth:`chaos_map`) ends the generator
+        quietly: the maps yielded so far are what was finished.  Other keywords go to :meth:`chaos_map`.
+        """
+        levels = list(levels)
+        is_cancelled = _cancel_probe(cancel)
+        for i, res in enumerate(levels):
+            def step(d, m, i=i, res=res):
+                if progress is not None:
+                    progress((i + d / max(m, 1)) / len(levels), res, d, m)
+            try:
+                cm = self.chaos_map(res, t_total, progress=step, cancel=cancel, **kw)
+            except CancelledError:
+                return
+            yield cm
+            if is_cancelled():
+                return
+
     def return_map(self, phi: float, z: float, k: int = 1) -> tuple[float, float, float, NDArray[np.float64]]:
         """The k-th return of the section point at chart coordinates (phi, z) and its Jacobian.
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .bodies import Body, Mesh, Pendulum, build_body, elliptic_cylinder
+from .bodies import Body, Mesh, Pendulum, build_body, elliptic_cylinder, equivalent_body
 from .errors import InvalidPendulumError
 
 
@@ -82,4 +82,28 @@ def get(name: str, **kwargs: Any) -> Body:
     return PRESETS[name](**kwargs)
 
 
-__all__ = ["paper_fig1", "paper_fig2", "lagrange_top", "planar", "PRESETS", "get", "Body", "Mesh"]
+#: the builder shapes a body can be rebuilt from (``Body.shape["kind"]``)
+SHAPE_KINDS = ("elliptic_cylinder", "box", "ellipsoid")
+
+
+def preset_of(body: Body) -> str | None:
+    """The name of the preset ``body`` is (the preset of its name at its g has its pendulum), else None."""
+    if body.name in PRESETS and get(body.name, g=body.pendulum.g).pendulum == body.pendulum:
+        return body.name
+    return None
+
+
+def with_g(body: Body, g: float) -> Body:
+    """``body`` under the gravity ``g``: rebuilt from its preset, else from its builder shape, else as the
+    :func:`~pendulum_explorer.bodies.equivalent_body` of its J, rho and m (the name is kept)."""
+    if preset_of(body) is not None:
+        return get(body.name, g=g)
+    shape = body.shape or {}
+    if shape.get("kind") in SHAPE_KINDS:
+        return build_body(shape["kind"], shape["dims"], m=shape["m"], pivot=shape["pivot"], g=g, name=body.name)
+    pend = body.pendulum
+    return equivalent_body(Pendulum(pend.J, pend.rho, pend.m, g), name=body.name)
+
+
+__all__ = ["paper_fig1", "paper_fig2", "lagrange_top", "planar", "PRESETS", "SHAPE_KINDS", "get", "preset_of",
+           "with_g", "Body", "Mesh"]

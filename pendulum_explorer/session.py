@@ -70,6 +70,16 @@ class Session:
     n_crossings: int
     seeds: list[SessionSeed] = field(default_factory=list)
 
+    def seed_states(self) -> NDArray[np.float64]:
+        """The seeds as LP states ``[Gamma0, omega0]`` (k, 6), in file order."""
+        return np.array([np.concatenate([x.Gamma0, x.omega0]) for x in self.seeds], dtype=np.float64).reshape(-1, 6)
+
+    def body_for(self, current: Body) -> Body:
+        """The body to restore: ``current`` when the file's body is the same (name and pendulum), so that loading
+        a session of the body in use does not count as a new body; else the file's body."""
+        same = (self.body.pendulum, self.body.name) == (current.pendulum, current.name)
+        return current if same else self.body
+
 
 def crossings_csv(launches: Iterable[LaunchRecord]) -> str:
     """CSV of all crossings: trajectory id, source, body, E, mu, crossing index, phi, Gamma_3, Gamma_1, Gamma_2

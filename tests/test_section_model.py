@@ -194,3 +194,60 @@ def test_chart_window_region_and_nearest_admissible(fig2):
     assert PoincareSection(fig2, 1.0, 0.0).chart_window() == (-1.0, 1.0)
     with pytest.raises(InvalidStateError, match="z must be finite and in"):
         sec.nearest_admissible(0.0, 2.0)
+
+
+def test_session_seed_states_and_body_for(fig2):
+    body = presets.paper_fig2()
+    sec, (G0, w0) = PoincareSection.from_paper_ic(fig2, 2.03)
+    L = _launch(3, body.name, 2.03, sec.mu, G0, w0, sec.crossings((G0, w0), 5).Gamma)
+    s = parse_session(session_json(body, 2.03, sec.mu, 100, [L, L]))
+    Y = s.seed_states()
+    assert Y.shape == (2, 6)
+    np.testing.assert_array_equal(Y[1], np.concatenate([G0, w0]))
+    assert s.body_for(body) is body  # the body in use is kept (same name and pendulum)
+    assert s.body_for(presets.paper_fig1()) is s.body
+    assert s.body_for(presets.paper_fig2(g=9.0)) is s.body  # same name, another pendulum
+    assert parse_session(session_json(body, 2.03, sec.mu, 100, [])).seed_states().shape == (0, 6)
+
+
+def test_seed_at_moves_poles_and_refuses_inaccessible_points(fig2):
+    sec, _ = PoincareSection.from_paper_ic(fig2, 2.03)
+    y = sec.fill_seeds(3)[1]
+    phi, z = (float(v) for v in chart_from_sphere(y[:3]))
+    st, moved = sec.seed_at(phi, z)
+    assert moved is None
+    np.testing.assert_allclose(st.Gamma, y[:3], atol=1e-12)
+    for zp in (1.0, 1.3):  # the hanging pole, and a typed |z| > 1
+        st, moved = sec.seed_at(0.4, zp)
+        assert moved is not None and 1.0 - 1e-4 - 1e-12 <= moved[1] < 1.0
+        np.testing.assert_allclose(st.Gamma, sphere_from_chart(*moved), atol=1e-12)
+        assert sec.slack(st.Gamma) > 0
+    reg = sec.chart_region()
+    iz, ip = np.argwhere(~reg.accessible)[0]
+    with pytest.raises(InaccessibleError):
+        sec.seed_at(float(reg.phi[ip]), float(reg.z[iz]))
+
+
+def test_critical_energies_are_the_relative_equilibria_on_V_mu(fig2):
+    sec, _ = PoincareSection.from_paper_ic(fig2, 2.03)
+    crit = sec.critical_energies()
+    assert len(crit) >= 2
+    from pendulum_explorer.equilibria import equilibria_at_mu
+    pts = equilibria_at_mu(fig2, sec.mu)
+    for p, E in zip(pts, crit):  # a relative equilibrium at mu has no Gammadot: E = V_mu(Gamma_e)
+        assert E == pytest.approx(float(sec.amended_potential(p.Gamma)), abs=1e-9 * sec.energy_scale)
+    assert min(crit) >= sec.chart_region().energy_min - 1e-6
+
+
+def test_chaos_maps_refine_and_stop_on_cancel(fig2):
+    sec, _ = PoincareSection.from_paper_ic(fig2, 2.03)
+    seen = []
+    maps = list(sec.chaos_maps(((4, 3), (6, 4)), 10.0, progress=lambda f, res, d, m: seen.append((f, res, d, m))))
+    assert [cm.values.shape for cm in maps] == [(3, 4), (4, 6)]
+    np.testing.assert_array_equal(maps[1].values, sec.chaos_map((6, 4), 10.0).values)
+    fr = [f for f, *_ in seen]
+    assert fr == sorted(fr) and fr[-1] == pytest.approx(1.0) and {r for _, r, _, _ in seen} == {(4, 3), (6, 4)}
+    got = []
+    for cm in sec.chaos_maps(((4, 3), (6, 4)), 10.0, cancel=lambda: len(got) > 0):
+        got.append(cm)
+    assert [cm.values.shape for cm in got] == [(3, 4)]

@@ -10,7 +10,7 @@ from .. import presets
 from ..bodies import Pendulum, build_body, equivalent_body
 from ..errors import BalancedPendulumError
 from ..plotting.body import body_preview_figure
-from .common import PRESET_TITLES, Messages, about, body_title, figure_output, fmt, guarded, show_figure
+from .common import PRESET_TITLES, Messages, about, body_title, figure_output, fmt, guarded
 
 PRESET_LABELS = [(t, k) for k, t in PRESET_TITLES.items()]
 
@@ -341,5 +341,5 @@ class BodyPanel:
         body = self.state.body
         self.summary.value = body_summary_html(body)
         self.preview.layout.min_height = f"{self.state.size(380)}px"
-        show_figure(self.preview, self.state.present(
+        self.preview.show(self.state.present(
             body_preview_figure(body, title=body_title(body), height=self.state.size(380))))

@@ -129,11 +129,6 @@ def guarded(msg_attr="msg", what=None):
     return deco
 
 
-def show_figure(view, fig):
-    """Show ``fig`` in the figure view ``view`` (a :class:`~.plotview.PlotlyView`, updated in place)."""
-    view.show(fig)
-
-
 def figure_output(min_height="300px"):
     """An empty figure view (:class:`~.plotview.PlotlyView`)."""
     return PlotlyView(min_height=min_height)

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..plotting.diagrams import energy_momentum_figure
 from ..plotting.sphere import equilibria_sphere_figure
-from .common import Messages, Task, about, body_title, figure_output, guarded, show_figure
+from .common import Messages, Task, about, body_title, figure_output, guarded
 
 ABOUT = r"""
 <p><b>What is shown.</b> A <i>relative equilibrium</i> is a steady spin: the body turns about the vertical at a
@@ -218,10 +218,10 @@ class EquilibriaPanel:
         self.sphere_out.layout.min_height = f"{size(470)}px"
         self.em_out.layout.min_height = f"{size(330)}px"
         present = self.state.present
-        show_figure(self.sphere_out, present(equilibria_sphere_figure(self.eq, view=self.view.value, families=fams,
+        self.sphere_out.show(present(equilibria_sphere_figure(self.eq, view=self.view.value, families=fams,
                                                                       selected=sel, height=size(470))))
         marker = (sel.mu, sel.energy) if sel is not None else None
-        show_figure(self.em_out, present(energy_momentum_figure(self.eq, marker=marker, height=size(330))))
+        self.em_out.show(present(energy_momentum_figure(self.eq, marker=marker, height=size(330))))
 
     @guarded(what="selecting an equilibrium")
     def _on_family(self, change):

@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 
 from ..plotting.section import crossings_trace, periodic_orbit_trace, section_chart_figure
-from .common import show_figure
 
 HEIGHT = 450
 
@@ -38,7 +37,7 @@ class SectionChart:
         if orbits:
             fig.add_trace(periodic_orbit_trace(orbits))
         self.section = sec
-        show_figure(self.view, self.state.present(fig))
+        self.view.show(self.state.present(fig))
 
     def _trace(self, launch: Any) -> Any:
         """The chart trace of a launch's crossings (chart coordinates rounded to 1e-5 for the browser; larger

@@ -8,56 +8,30 @@ links: :meth:`SectionPanel.set_level`, :meth:`SectionPanel.launch`, :meth:`Secti
 """
 from __future__ import annotations
 
-import base64
 import threading
 import time
-from concurrent.futures import CancelledError
 
 import ipywidgets as w
-import numpy as np
 
 from .. import presets, session
 from ..chaos import megno
-from ..equilibria import equilibria_at_mu
-from ..errors import InaccessibleError, IntegrationFailedError, InvalidStateError, PendulumError
+from ..errors import InaccessibleError, IntegrationFailedError
 from ..plotting.diagrams import energy_momentum_figure
-from ..plotting.section import section_sphere_figure
-from ..poincare import PoincareSection, chart_from_sphere, default_level, sphere_from_chart
-from ..reduction import attitude_from_gamma
-from .common import PALETTE, Messages, Task, about, body_title, figure_output, guarded, report_error, show_figure
+from ..plotting.section import section_sphere_figure, zoom_chart
+from ..poincare import MAP_LEVELS, PoincareSection, default_level, sphere_from_chart
+from . import section_text as say
+from .common import PALETTE, Messages, Task, about, body_title, figure_output, guarded, report_error
 from .history import History
 from .section_chart import SectionChart
 from .section_levels import LevelControls
+from .section_text import ABOUT, PAPER_FIG2_ENERGIES
 from .state import Launch
 
-#: the five energies of the paper's Fig. 2 (a)-(e)
-PAPER_FIG2_ENERGIES = [("(a) E = −2.65", -2.65), ("(b) E = 0", 0.0), ("(c) E = 2.03", 2.03), ("(d) E = 8.83", 8.83),
-                       ("(e) E = 11.95", 11.95)]
 FIRST_CHUNK = 60  # crossings drawn first (fast feedback), then chunks of about CHUNK_SECONDS each
 CHUNK = 2000
 CHUNK_SECONDS = 0.1  # cancel is checked between chunks: it takes effect within about this time
 REDRAW_SECONDS = 1.0  # growing traces are sent to the browser at most this often (and at the end)
 MEGNO_T = 100.0  # each finished trajectory's hover shows its mean MEGNO over this time [s]
-#: chaos-map resolutions (n_phi, n_z): a coarse map first, refined in place
-MAP_LEVELS = ((16, 12), (40, 28), (80, 56))
-
-ABOUT = r"""
-<p>At fixed momentum \(\mu=\omega^{T}J\Gamma\) the Lagrange&ndash;Routh equations (62) live on \(TS^2\), a
-4-dimensional space; fixing the energy \(E\) leaves 3 dimensions, and the Poincaré section of Sec. 5.6</p>
-$$\mathcal P=\{(\Gamma,\dot\Gamma):\ e_3^{T}\dot\Gamma = 0,\ e_3^{T}(\Gamma\times\dot\Gamma)>0,\ E(\Gamma,\dot\Gamma)=E\}$$
-<p>is a 2-dimensional surface: over each \(\Gamma\) there is exactly one section state, with speed fixed by
-\(E = V_\mu(\Gamma) + K\), \(K\ge 0\) the kinetic energy of the motion of \(\Gamma\) (quadratic in \(\dot\Gamma\)), where \(V_\mu(\Gamma)=\frac{\mu^2}{2\Gamma^{T}J\Gamma}-mg\rho^{T}\Gamma\)
-is the amended potential. So the section is drawn as a map of the sphere: the equal-area chart
-\(\varphi=\mathrm{atan2}(\Gamma_2,\Gamma_1)\), \(z=\Gamma_3\). Where \(V_\mu(\Gamma) > E\) (grey) the body cannot
-go at this energy; when the white region is a thin band, the chart zooms to it.</p>
-<p><b>Reading the picture.</b> Each click starts a trajectory at the section state under the mouse and plots
-every return to the section, one colour per trajectory. Closed curves are quasi-periodic motions (KAM tori),
-isolated fixed points are periodic orbits, and a cloud that fills an area is chaos. Following the paper's Fig. 2
-(body \(J=\mathrm{diag}(0.13,0.28,0.17)\), \(\rho=[0,0,0.3]\), started from \(R_0=I\), \(\omega_0=c[1,1,1]\)) you see
-regular motion at \(E=-2.65\), chaos at \(E=0\) and \(2.03\), and order again at \(E=11.95\). The small diagram shows
-where \((\mu, E)\) sits among the relative equilibria; the E slider spans the energies between two of their
-energies at this \(\mu\) (where the picture changes), so it has a fine step where it matters.</p>
-"""
 
 
 def _button(description, cls, **kw):
@@ -189,8 +163,7 @@ class SectionPanel:
             sec = PoincareSection.with_motion(self.state.pendulum, E, mu, varied="mu" if changed == "mu" else "energy")
         except InaccessibleError as exc:
             if self.section is not None and self.section.pendulum == self.state.pendulum:
-                raise InaccessibleError(f"{exc} The section stays at E = {self.section.energy:.5g} J, "
-                                        f"μ = {self.section.mu:.4g} kg m²/s.") from None
+                raise InaccessibleError(say.level_kept(exc, self.section.energy, self.section.mu)) from None
             raise
         with self._busy:
             self.task.cancel()
@@ -209,8 +182,7 @@ class SectionPanel:
         self._draw_em()
         self.level_msg.clear()
         if not keep:
-            self.msg.info(f"section at E = {sec.energy:.5g} J, μ = {sec.mu:.4g} kg m²/s: click in the white region "
-                          f"to launch a trajectory{_aside_note(aside)}")
+            self.msg.info(say.new_level(sec.energy, sec.mu, aside))
         self.timings["set_level"] = time.perf_counter() - t0
 
     def _set_aside(self, what):
@@ -239,12 +211,7 @@ class SectionPanel:
 
     def _sync_controls(self):
         """The level controls show the section in use (the E slider between the critical energies around E)."""
-        try:
-            crit = [p.energy for p in equilibria_at_mu(self.section.pendulum, self.section.mu,
-                                                       eq=self.state.equilibria())]
-        except PendulumError:  # no relative equilibria known: the slider spans fixed steps above min V_mu
-            crit = []
-        self.levels.show(self.section, self.region, crit)
+        self.levels.show(self.section, self.region, self.section.critical_energies(self.state.equilibria()))
 
     def _on_body(self, body):
         self.state.E = None
@@ -257,8 +224,7 @@ class SectionPanel:
             except InaccessibleError:  # a requested level without motion for this body: its default level
                 E, mu = self._default_level()
                 self.set_level(E, mu)
-            self.msg.info(f"new body ({body_title(body)}): section at E = {E:.5g} J, μ = {mu:.4g} kg m²/s; click in "
-                          f"the white region to launch a trajectory{_aside_note(aside)}")
+            self.msg.info(say.new_body(body_title(body), E, mu, aside))
         except Exception as exc:  # noqa: BLE001
             report_error(self.msg, exc, "redrawing the section for the new body")
 
@@ -281,19 +247,7 @@ class SectionPanel:
     def zoom_to(self, phi0, phi1, z0, z1):
         """Show the chart window phi0..phi1, Gamma_3 = z0..z1 (a launch near a stable equilibrium: its crossings
         stay in a small loop); plotly's "reset axes" or a new level shows the whole chart again."""
-        phi0, phi1, z0, z1 = max(phi0, -np.pi), min(phi1, np.pi), max(z0, -1.0), min(z1, 1.0)
-        fig = self.chart.fig
-        fig.update_layout(xaxis_range=[phi0, phi1], yaxis_range=[z1, z0])
-        # the whole-sphere grid is coarse for a small window (its cells would hide where V_mu = E runs): the
-        # shading of this window on a grid of its own, and no coarse boundary line
-        phi, z = np.linspace(phi0, phi1, 121), np.linspace(z0, z1, 81)
-        V = self.section.amended_potential(sphere_from_chart(*np.meshgrid(phi, z)))
-        for tr in fig.data:
-            if tr.type == "heatmap" and tr.name == "V_mu":  # the shading (a chaos map keeps its own cells)
-                tr.update(x=phi, y=z, z=np.where(V <= self.section.energy, 0.0, 1.0), customdata=V)
-            elif tr.name == "V_mu = E":
-                tr.update(x=[], y=[])
-        show_figure(self.chart, fig)
+        self.chart.show(zoom_chart(self.chart.fig, self.section, (phi0, phi1, z0, z1)))
 
     # ================================================================== drawing
     def _redraw(self):
@@ -301,7 +255,7 @@ class SectionPanel:
         self.traces.draw(self.section, self.region, self.state.launches, self.chaos, self.orbits)
 
     def _draw_em(self):
-        self._guard(lambda: show_figure(self.em_out, self.state.present(energy_momentum_figure(
+        self._guard(lambda: self.em_out.show(self.state.present(energy_momentum_figure(
             self.state.equilibria(), marker=(self.state.mu, self.state.E), height=self.state.size(300)))),
             "drawing the energy-momentum diagram")
 
@@ -311,7 +265,7 @@ class SectionPanel:
 
     def draw_sphere(self):
         launches = list(self.state.launches)
-        show_figure(self.sphere_out, section_sphere_figure(
+        self.sphere_out.show(section_sphere_figure(
             self.section, [L.crossings for L in launches], region=self.region, names=[f"#{L.id}" for L in launches],
             colours=[L.colour for L in launches], height=330, showlegend=False,
             title="the same crossings on the sphere (body frame)"))
@@ -341,33 +295,25 @@ class SectionPanel:
         return self._launch_many([self.section.check_seed(st) for st, _ in found], source, n) if found else []
 
     def _seed_at(self, phi, z):
-        """``(section state, note)`` at the chart point, a pole moved to the nearest admissible point (the note
-        says so); None when the point is not accessible (the message says why)."""
+        """``(section state, note)`` at the chart point (:meth:`PoincareSection.seed_at`: a pole is moved to the
+        nearest admissible point, the note says so); None when the point is not accessible (the message says why)."""
         sec = self.section
         try:
-            return sec.state_at(sphere_from_chart(phi, z)), ""
-        except InvalidStateError:  # a pole (or a typed |Γ₃| > 1)
-            phi2, z2 = sec.nearest_admissible(phi, min(1.0, max(-1.0, z)))
-            where = "the hanging pole (Γ₃ = +1)" if z > 0 else "the inverted pole (Γ₃ = −1)"
-            return sec.state_at(sphere_from_chart(phi2, z2)), (
-                f" — (φ, Γ₃) = ({phi:.3f}, {z:.4g}) is {where}, where the swing has no direction and the section has "
-                f"no point; launched at the nearest point where motion is possible, ({phi2:.3f}, {z2:.4f})")
+            state, moved = sec.seed_at(phi, z)
         except InaccessibleError:
-            V = sec.amended_potential(sphere_from_chart(phi, z))
-            self.msg.error(f"(φ, Γ₃) = ({phi:.3f}, {z:.3f}) is not accessible at E = {sec.energy:.4g}: there "
-                           f"V_μ = {V:.4g} > E. Click in the white region; nothing launched.")
+            self.msg.error(say.inaccessible(phi, z, sec.energy, float(sec.amended_potential(sphere_from_chart(phi, z)))))
             return None
+        return state, ("" if moved is None else say.pole_note(phi, z, moved))
 
     def launch_seed(self, seed, source="click", n=None, t_click=None, note=""):
         """Launch from a section state or an LP pair (Gamma, omega) on the current level."""
         sec, n = self.section, int(self.n_cross.value if n is None else n)
         y = sec.check_seed(seed)  # validates the level (raises a clear message otherwise)
         (launch,) = self._add_launches(sec, [y], source)
-        self.msg.info(f"trajectory #{launch.id}: computing {n} crossings…{note}")
+        self.msg.info(say.computing(launch.id, n, note))
 
         def done():
-            self.msg.ok(f"trajectory #{launch.id}: {len(launch.crossings)} crossings (E = {sec.energy:.4g} J, "
-                        f"μ = {sec.mu:.4g} kg m²/s); open the Motion tab to watch it{note}")
+            self.msg.ok(say.trajectory_done(launch.id, len(launch.crossings), sec.energy, sec.mu, note))
             self.state.select(launch)
 
         t_click = time.perf_counter() if t_click is None else t_click
@@ -379,12 +325,9 @@ class SectionPanel:
         out = []
         with self._busy:
             for y in seeds:
-                G0, w0 = np.array(y[:3]), np.array(y[3:])
                 c = PALETTE[self._colour_index % len(PALETTE)]
                 self._colour_index += 1
-                out.append(Launch(id=self.state.next_id(), E=sec.energy, mu=sec.mu, body=self.state.body.name,
-                                  source=source, Gamma0=G0, Gammadot0=np.cross(G0, w0), colour=c,
-                                  R0=attitude_from_gamma(G0), omega0=w0))
+                out.append(Launch.from_seed(self.state.next_id(), sec, y, self.state.body.name, source, c))
                 self.state.launches.append(out[-1])
             self.traces.add(out)
         self.history.launched(out)
@@ -396,24 +339,21 @@ class SectionPanel:
 
         def work(task):
             for i, (L, n) in enumerate(items):
-                got = [L.crossings[:0]]
-                for res in sec.stream((L.Gamma0, L.omega0), n, CHUNK, first=FIRST_CHUNK, seconds=CHUNK_SECONDS):
-                    got.append(res.Gamma)
-                    L.crossings = np.concatenate(got)
-                    L.chart = np.concatenate([L.chart[:len(L.crossings) - res.n_found],
-                                              np.stack(chart_from_sphere(res.Gamma), -1)])
-                    self._draw_soon(L, sec, now=len(got) == 2 and label is None)
-                    if t_click is not None and len(got) == 2:
+                chunks = sec.stream((L.Gamma0, L.omega0), n, CHUNK, first=FIRST_CHUNK, seconds=CHUNK_SECONDS)
+                for k, res in enumerate(chunks):
+                    L.add_crossings(res.Gamma, restart=k == 0)
+                    self._draw_soon(L, sec, now=k == 0 and label is None)
+                    if t_click is not None and k == 0:
                         self.timings["click_to_first"] = time.perf_counter() - t_click
                     if label is None:
-                        task.progress(len(L.crossings) / n, f"#{L.id}: {len(L.crossings)}/{n} crossings")
+                        task.progress(len(L.crossings) / n, say.crossings_progress(L.id, len(L.crossings), n))
                     if not res.complete:
-                        self.msg.info(f"trajectory #{L.id} stopped after {len(L.crossings)} crossings ({res.status})")
+                        self.msg.info(say.stopped(L.id, len(L.crossings), res.status))
                     if task.cancelled:
                         return self._cancelled(sec, items, task)
                 self._megno(L, sec)
                 if label is not None:
-                    task.progress((i + 1) / len(items), f"{label}: {i + 1}/{len(items)} trajectories")
+                    task.progress((i + 1) / len(items), say.many_progress(label, i + 1, len(items)))
             self._draw_soon(None, sec, now=True)
 
         return work
@@ -445,10 +385,7 @@ class SectionPanel:
         if sec is not self.section:  # cancelled by a level change: the launches were set aside as they are
             return
         empty = [L for L, _ in items if len(L.crossings) == 0]
-        kept = [f"#{L.id} {len(L.crossings)}" + ("" if len(L.crossings) >= n else f" of {n}")
-                for L, n in items if len(L.crossings)]
-        self.msg.info(f"cancelled: kept {len(kept)} trajector{'y' if len(kept) == 1 else 'ies'} (crossings: "
-                      f"{', '.join(kept) or 'none'})" + (f"; {len(empty)} not started, removed" if empty else ""))
+        self.msg.info(say.cancelled(items))
         task.settle()
         with self._busy:
             self.state.launches[:] = [L for L in self.state.launches if all(L is not x for x in empty)]
@@ -459,7 +396,7 @@ class SectionPanel:
 
     # ================================================================== chaos map
     def chaos_map(self, levels=MAP_LEVELS, t_total=None):
-        """MEGNO over the chart (:meth:`PoincareSection.chaos_map`) at each resolution of ``levels`` in turn, each
+        """MEGNO over the chart at each resolution of ``levels`` in turn (:meth:`PoincareSection.chaos_maps`), each
         drawn under the crossings when done; progress and cancel are the panel's task's (a cancel keeps the last
         finished map and says so)."""
         sec = self.section
@@ -467,33 +404,19 @@ class SectionPanel:
         done_maps = []
 
         def work(task):
-            for i, res in enumerate(levels):
-                def progress(d, m, i=i, res=res):
-                    task.progress((i + d / m) / len(levels), f"chaos map {res[0]}×{res[1]}: {d}/{m} cells")
-                try:
-                    cm = sec.chaos_map(res, T, progress=progress, cancel=lambda: task.cancelled)
-                except CancelledError:
-                    break
+            for cm in sec.chaos_maps(levels, T, cancel=lambda: task.cancelled,
+                                     progress=lambda f, res, d, m: task.progress(f, say.map_progress(res, d, m))):
                 with self._busy:
                     if sec is not self.section:
                         return
                     self.chaos = cm
                     self._redraw()
                 done_maps.append(cm)
-                if task.cancelled:
-                    break
             if task.cancelled and sec is self.section:
-                kept = done_maps[-1].values.shape if done_maps else None
-                self.msg.info("chaos map cancelled: " + ("nothing drawn" if kept is None else
-                                                         f"the {kept[1]}×{kept[0]} map is kept"))
+                self.msg.info(say.map_cancelled(done_maps[-1] if done_maps else None))
 
-        def done():
-            cm = done_maps[-1]
-            self.msg.ok(f"chaos map {cm.values.shape[1]}×{cm.values.shape[0]}, T = {cm.t_total:g} s: "
-                        f"{100 * cm.chaotic_fraction():.0f}% of the accessible cells chaotic (Ȳ > 4)")
-
-        self.msg.info(f"chaos map: MEGNO at T = {T:g} s, coarse first, then refined")
-        self.task.start(work, "chaos map", done)
+        self.msg.info(say.map_start(T))
+        self.task.start(work, "chaos map", lambda: self.msg.ok(say.map_done(done_maps[-1])))
 
     # ================================================================== periodic orbits
     def find_orbit(self, phi, z, k=None):
@@ -519,13 +442,10 @@ class SectionPanel:
             if not found:
                 return
             po, launch = found[0]
-            mult = ", ".join(f"{m:.4g}" for m in po.multipliers)
-            self.msg.ok(f"{po.kind} periodic orbit (k = {k}) at (φ, Γ₃) = ({po.phi:.5f}, {po.z:.5f}): period "
-                        f"{po.period:.6g} s, multipliers {mult}; launched as trajectory #{launch.id} "
-                        f"(open the Motion tab to watch it)")
+            self.msg.ok(say.orbit_found(po, launch.id))
             self.state.select(launch)
 
-        self.msg.info(f"looking for a fixed point of the {k}-th return map near (φ, Γ₃) = ({phi:.3f}, {z:.3f})…")
+        self.msg.info(say.orbit_search(k, phi, z))
         self.task.start(work, "periodic orbit", done)
 
     # ================================================================== fill / clear / undo / saved levels
@@ -537,7 +457,7 @@ class SectionPanel:
         """Launches from LP seeds (k, 6) on the current level, computed one after the other in one task."""
         sec, n = self.section, int(self.n_cross.value if n is None else n)
         launches = self._add_launches(sec, seeds, label)
-        self.msg.info(f"{label}: {len(launches)} trajectories × {n} crossings")
+        self.msg.info(say.many_start(label, len(launches), n))
         self.task.start(self._stream_work(sec, [(L, n) for L in launches], label), label,
                         on_done=lambda: self.msg.ok(f"{label} done: {len(launches)} trajectories"))
         return launches
@@ -550,7 +470,7 @@ class SectionPanel:
             self.state.launches = []
             self._shown = (self.state.body, self.state.launches)
             self._redraw()
-        self.msg.info("cleared" + _aside_note(aside))
+        self.msg.info(say.cleared(aside))
 
     def undo(self):
         """Remove the last trajectory, or bring back what the last level change, new body or clear set aside."""
@@ -583,7 +503,7 @@ class SectionPanel:
             self._redraw()
             self._colour_index = len(s.launches)
         self._saved_menu()
-        self.msg.ok(f"back to {s.label} (set aside when {s.what})")
+        self.msg.ok(say.restored(s.label, s.what))
 
     def _saved_menu(self):
         """The "saved levels" menu lists the history, newest first."""
@@ -633,13 +553,8 @@ class SectionPanel:
                                     list(self.state.launches))
 
     def export(self):
-        links = []
-        for name, text, mime in (("pendulum_crossings.csv", self.export_csv(), "text/csv"),
-                                 ("pendulum_session.json", self.export_json(), "application/json")):
-            b64 = base64.b64encode(text.encode()).decode()
-            links.append(f"<a download='{name}' href='data:{mime};base64,{b64}' style='margin-right:14px'>"
-                         f"⬇ {name}</a>")
-        self.downloads.value = "<div class='pe-downloads' style='font-size:13px'>" + "".join(links) + "</div>"
+        self.downloads.value = say.downloads_html((("pendulum_crossings.csv", self.export_csv(), "text/csv"),
+                                                   ("pendulum_session.json", self.export_json(), "application/json")))
         self.msg.ok(f"export ready: {sum(len(L.crossings) for L in self.state.launches)} crossings")
 
     @guarded(what="loading the session")
@@ -652,11 +567,10 @@ class SectionPanel:
         """Restore a session exported by :meth:`export_json`: body, (E, mu), crossing count and trajectories."""
         s = session.parse_session(text, n_default=int(self.n_cross.value))
         self.n_cross.value = s.n_crossings
-        body = self.state.body if (s.body.pendulum, s.body.name) == (self.state.pendulum, self.state.body.name) \
-            else s.body
+        body = s.body_for(self.state.body)
         self._set_body_and_level(body, s.E, s.mu)
         sec = self.section
-        launches = self._add_launches(sec, [np.concatenate([x.Gamma0, x.omega0]) for x in s.seeds], "load")
+        launches = self._add_launches(sec, s.seed_states(), "load")
         for L, x in zip(launches, s.seeds):
             L.source = x.source
         new = [(L, x.n) for L, x in zip(launches, s.seeds)]
@@ -673,13 +587,3 @@ class SectionPanel:
         except Exception as exc:  # noqa: BLE001 - the error boundary of the buttons and requests
             report_error(self.msg, exc, what)
             return None
-
-
-def _aside_note(saved):
-    n = 0 if saved is None else len(saved.launches)
-    return ("" if not n else (f" ({n} trajector{'y' if n == 1 else 'ies'} at E = {saved.E:.5g} J set aside: "
-                              f"'undo' or 'saved levels' brings {'it' if n == 1 else 'them'} back)")) + (
-        "" if saved is None else saved.drop_note)
-
-
-

@@ -4,10 +4,13 @@ from __future__ import annotations
 import itertools
 import threading
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from .. import presets
+from ..poincare import chart_from_sphere
+from ..reduction import attitude_from_gamma
 from .common import log
 
 
@@ -28,15 +31,37 @@ class Launch:
     R0: np.ndarray | None = None
     omega0: np.ndarray | None = None
 
+    @classmethod
+    def from_seed(cls, id: int, sec: Any, seed: Any, body: str, source: str, colour: str) -> Launch:
+        """A launch from the LP seed ``[Gamma0, omega0]`` (6,) on the section ``sec`` (its level)."""
+        G0, w0 = np.array(seed[:3], dtype=float), np.array(seed[3:6], dtype=float)
+        return cls(id=id, E=sec.energy, mu=sec.mu, body=body, source=source, Gamma0=G0, Gammadot0=np.cross(G0, w0),
+                   colour=colour, R0=attitude_from_gamma(G0), omega0=w0)
+
+    def add_crossings(self, Gamma: np.ndarray, restart: bool = False) -> None:
+        """Append crossings ``Gamma`` (k, 3) and their chart points; ``restart``: replace the ones held."""
+        Gamma = np.asarray(Gamma, dtype=float).reshape(-1, 3)
+        keep = 0 if restart else len(self.crossings)
+        self.crossings = np.concatenate([self.crossings[:keep], Gamma])
+        self.chart = np.concatenate([self.chart[:keep], np.stack(chart_from_sphere(Gamma), -1).reshape(-1, 2)])
+
 
 #: how much larger figures are drawn in the presenter view
 PRESENTER_SCALE = 1.6
 
 
 class AppState:
-    """One small object the panels share.  Events: ``body`` (a new body; ``state.body_origin`` says which
-    control chose it), ``launch`` (a new trajectory to show in the motion panel), ``section_level`` (a request to
-    show (E, mu) in the section panel), ``show_section``, ``presenter`` (the presenter view switched)."""
+    """One small object the panels share; panels ``observe(event, callback)`` and ``emit(event, **kw)``.
+
+    Events (keyword arguments of the callback):
+
+    * ``body`` (``body``): a new body is in use (:meth:`set_body`; ``body_origin`` says which control chose it);
+    * ``launch`` (``launch``): a trajectory to show in the motion panel (:meth:`select`);
+    * ``presenter`` (``on``): the presenter view switched (:meth:`set_presenter`);
+    * ``section_level`` (``E``, ``mu``, ``seed``, ``source``, ``zoom``): the equilibria panel asks the section
+      panel for a level (and a launch there);
+    * ``show_section`` (none): the same panel asks the shell to open the section tab.
+    """
 
     def __init__(self, body=None):
         self.body = body if body is not None else presets.paper_fig1()

@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike, NDArray
 
 from ..poincare import (AccessibleRegion, BatchCrossings, ChaosMap, Crossings, PeriodicOrbit, PoincareSection,
-                        chart_from_sphere)
+                        chart_from_sphere, sphere_from_chart)
 from .colours import BLACK, BLUE, PALETTE, VERMILLION
 
 SHADE = "rgba(120,120,120,0.55)"
@@ -283,4 +283,22 @@ def chaos_map_figure(section: PoincareSection, cm: ChaosMap, crossings: Crossing
     fig = section_chart_figure(section, crossings, chaos=cm, **kw)  # type: ignore[arg-type]
     if orbits:
         fig.add_trace(periodic_orbit_trace(orbits))
+    return fig
+
+
+def zoom_chart(fig: go.Figure, section: PoincareSection, window: tuple[float, float, float, float]) -> go.Figure:
+    """``fig`` (a :func:`section_chart_figure` of ``section``) showing only the chart window
+    ``(phi0, phi1, z0, z1)`` (clipped to the chart), its shading recomputed on a 121 x 81 grid of the window: the
+    whole-chart grid is coarse for a small window (its cells would hide where V_mu = E runs), so the coarse
+    boundary line is dropped.  A chaos map keeps its own cells.  Updates ``fig`` in place and returns it."""
+    phi0, phi1, z0, z1 = (float(v) for v in window)
+    phi0, phi1, z0, z1 = max(phi0, -np.pi), min(phi1, np.pi), max(z0, -1.0), min(z1, 1.0)
+    fig.update_layout(xaxis_range=[phi0, phi1], yaxis_range=[z1, z0])
+    phi, z = np.linspace(phi0, phi1, 121), np.linspace(z0, z1, 81)
+    V = section.amended_potential(sphere_from_chart(*np.meshgrid(phi, z)))
+    for tr in fig.data:
+        if tr.type == "heatmap" and tr.name == "V_mu":
+            tr.update(x=phi, y=z, z=np.where(V <= section.energy, 0.0, 1.0), customdata=V)
+        elif tr.name == "V_mu = E":
+            tr.update(x=[], y=[])
     return fig

@@ -1,0 +1,156 @@
+"""What the section panel says: its About text and the wording of its messages.  No widgets (tested without
+them): each function turns the facts of one event into the sentence the panel shows."""
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+#: the five energies of the paper's Fig. 2 (a)-(e), as the presets menu lists them
+PAPER_FIG2_ENERGIES = [("(a) E = −2.65", -2.65), ("(b) E = 0", 0.0), ("(c) E = 2.03", 2.03), ("(d) E = 8.83", 8.83),
+                       ("(e) E = 11.95", 11.95)]
+
+ABOUT = r"""
+<p>At fixed momentum \(\mu=\omega^{T}J\Gamma\) the Lagrange&ndash;Routh equations (62) live on \(TS^2\), a
+4-dimensional space; fixing the energy \(E\) leaves 3 dimensions, and the Poincaré section of Sec. 5.6</p>
+$$\mathcal P=\{(\Gamma,\dot\Gamma):\ e_3^{T}\dot\Gamma = 0,\ e_3^{T}(\Gamma\times\dot\Gamma)>0,\ E(\Gamma,\dot\Gamma)=E\}$$
+<p>is a 2-dimensional surface: over each \(\Gamma\) there is exactly one section state, with speed fixed by
+\(E = V_\mu(\Gamma) + K\), \(K\ge 0\) the kinetic energy of the motion of \(\Gamma\) (quadratic in \(\dot\Gamma\)), where \(V_\mu(\Gamma)=\frac{\mu^2}{2\Gamma^{T}J\Gamma}-mg\rho^{T}\Gamma\)
+is the amended potential. So the section is drawn as a map of the sphere: the equal-area chart
+\(\varphi=\mathrm{atan2}(\Gamma_2,\Gamma_1)\), \(z=\Gamma_3\). Where \(V_\mu(\Gamma) > E\) (grey) the body cannot
+go at this energy; when the white region is a thin band, the chart zooms to it.</p>
+<p><b>Reading the picture.</b> Each click starts a trajectory at the section state under the mouse and plots
+every return to the section, one colour per trajectory. Closed curves are quasi-periodic motions (KAM tori),
+isolated fixed points are periodic orbits, and a cloud that fills an area is chaos. Following the paper's Fig. 2
+(body \(J=\mathrm{diag}(0.13,0.28,0.17)\), \(\rho=[0,0,0.3]\), started from \(R_0=I\), \(\omega_0=c[1,1,1]\)) you see
+regular motion at \(E=-2.65\), chaos at \(E=0\) and \(2.03\), and order again at \(E=11.95\). The small diagram shows
+where \((\mu, E)\) sits among the relative equilibria; the E slider spans the energies between two of their
+energies at this \(\mu\) (where the picture changes), so it has a fine step where it matters.</p>
+"""
+
+
+def _trajectories(n: int) -> str:
+    return f"{n} trajector{'y' if n == 1 else 'ies'}"
+
+
+def level(E: float, mu: float) -> str:
+    return f"E = {E:.5g} J, μ = {mu:.4g} kg m²/s"
+
+
+def aside_note(saved: Any) -> str:
+    """What a level change, a new body or "clear" set aside (``saved``: a :class:`~.history.Saved` or None)."""
+    n = 0 if saved is None else len(saved.launches)
+    return ("" if not n else (f" ({_trajectories(n)} at E = {saved.E:.5g} J set aside: "
+                              f"'undo' or 'saved levels' brings {'it' if n == 1 else 'them'} back)")) + (
+        "" if saved is None else saved.drop_note)
+
+
+def new_level(E: float, mu: float, aside: Any) -> str:
+    return f"section at {level(E, mu)}: click in the white region to launch a trajectory{aside_note(aside)}"
+
+
+def new_body(title: str, E: float, mu: float, aside: Any) -> str:
+    return (f"new body ({title}): section at E = {E:.5g} J, μ = {mu:.4g} kg m²/s; click in the white region to "
+            f"launch a trajectory{aside_note(aside)}")
+
+
+def level_kept(reason: Any, E: float, mu: float) -> str:
+    """A refused level: why, and the section that stays."""
+    return f"{reason} The section stays at E = {E:.5g} J, μ = {mu:.4g} kg m²/s."
+
+
+def cleared(aside: Any) -> str:
+    return "cleared" + aside_note(aside)
+
+
+def restored(label: str, what: str) -> str:
+    return f"back to {label} (set aside when {what})"
+
+
+def pole_note(phi: float, z: float, moved: tuple[float, float]) -> str:
+    """A click at a pole, moved to ``moved`` = (φ, Γ₃) (:meth:`PoincareSection.seed_at`)."""
+    where = "the hanging pole (Γ₃ = +1)" if z > 0 else "the inverted pole (Γ₃ = −1)"
+    return (f" — (φ, Γ₃) = ({phi:.3f}, {z:.4g}) is {where}, where the swing has no direction and the section has "
+            f"no point; launched at the nearest point where motion is possible, ({moved[0]:.3f}, {moved[1]:.4f})")
+
+
+def inaccessible(phi: float, z: float, E: float, V: float) -> str:
+    return (f"(φ, Γ₃) = ({phi:.3f}, {z:.3f}) is not accessible at E = {E:.4g}: there V_μ = {V:.4g} > E. Click in "
+            f"the white region; nothing launched.")
+
+
+def computing(launch_id: int, n: int, note: str = "") -> str:
+    return f"trajectory #{launch_id}: computing {n} crossings…{note}"
+
+
+def trajectory_done(launch_id: int, n_crossings: int, E: float, mu: float, note: str = "") -> str:
+    return (f"trajectory #{launch_id}: {n_crossings} crossings (E = {E:.4g} J, μ = {mu:.4g} kg m²/s); open the "
+            f"Motion tab to watch it{note}")
+
+
+def stopped(launch_id: int, n_crossings: int, status: str) -> str:
+    return f"trajectory #{launch_id} stopped after {n_crossings} crossings ({status})"
+
+
+def crossings_progress(launch_id: int, done: int, n: int) -> str:
+    return f"#{launch_id}: {done}/{n} crossings"
+
+
+def many_progress(label: str, done: int, total: int) -> str:
+    return f"{label}: {done}/{total} trajectories"
+
+
+def many_start(label: str, n_trajectories: int, n: int) -> str:
+    return f"{label}: {n_trajectories} trajectories × {n} crossings"
+
+
+def cancelled(items: Sequence[tuple[Any, int]]) -> str:
+    """After a cancel: the trajectories kept (``items``: (launch, crossings asked)) and those not started."""
+    empty = sum(1 for L, _ in items if len(L.crossings) == 0)
+    kept = [f"#{L.id} {len(L.crossings)}" + ("" if len(L.crossings) >= n else f" of {n}")
+            for L, n in items if len(L.crossings)]
+    return (f"cancelled: kept {len(kept)} trajector{'y' if len(kept) == 1 else 'ies'} (crossings: "
+            f"{', '.join(kept) or 'none'})" + (f"; {empty} not started, removed" if empty else ""))
+
+
+def map_start(T: float) -> str:
+    return f"chaos map: MEGNO at T = {T:g} s, coarse first, then refined"
+
+
+def map_progress(resolution: tuple[int, int], done: int, total: int) -> str:
+    return f"chaos map {resolution[0]}×{resolution[1]}: {done}/{total} cells"
+
+
+def map_cancelled(cm: Any) -> str:
+    """A cancelled chaos map: the last finished map (``cm``, or None) is kept."""
+    if cm is None:
+        return "chaos map cancelled: nothing drawn"
+    n_z, n_phi = cm.values.shape
+    return f"chaos map cancelled: the {n_phi}×{n_z} map is kept"
+
+
+def map_done(cm: Any) -> str:
+    n_z, n_phi = cm.values.shape
+    return (f"chaos map {n_phi}×{n_z}, T = {cm.t_total:g} s: {100 * cm.chaotic_fraction():.0f}% of the accessible "
+            f"cells chaotic (Ȳ > 4)")
+
+
+def orbit_search(k: int, phi: float, z: float) -> str:
+    return f"looking for a fixed point of the {k}-th return map near (φ, Γ₃) = ({phi:.3f}, {z:.3f})…"
+
+
+def orbit_found(po: Any, launch_id: int) -> str:
+    """A periodic orbit found (:class:`~pendulum_explorer.poincare.PeriodicOrbit`) and launched as ``launch_id``."""
+    mult = ", ".join(f"{m:.4g}" for m in po.multipliers)
+    return (f"{po.kind} periodic orbit (k = {po.k}) at (φ, Γ₃) = ({po.phi:.5f}, {po.z:.5f}): period "
+            f"{po.period:.6g} s, multipliers {mult}; launched as trajectory #{launch_id} "
+            f"(open the Motion tab to watch it)")
+
+
+def downloads_html(files: Iterable[tuple[str, str, str]]) -> str:
+    """Download links (data URLs) for ``files`` = [(file name, text, MIME type), ...]."""
+    links = []
+    for name, text, mime in files:
+        b64 = base64.b64encode(text.encode()).decode()
+        links.append(f"<a download='{name}' href='data:{mime};base64,{b64}' style='margin-right:14px'>⬇ {name}</a>")
+    return "<div class='pe-downloads' style='font-size:13px'>" + "".join(links) + "</div>"
