@@ -794,3 +794,22 @@ def test_dropping_the_oldest_saved_level_is_announced(app, monkeypatch):
     assert "(2 kept)" in msg and "cannot be brought back" in msg
     sec.clear()  # nothing shown, nothing set aside: no note
     assert "dropped" not in sec.msg.text
+
+
+def test_equilibria_of_a_non_generic_body_in_words():
+    """Issue 11 item 5 for the Fig. 2 body (and the planar rod and the Lagrange top: rho on a principal axis): the
+    family checkboxes, the menu, the 'along' caption, the details and the message said "axis-hanging",
+    "eq41-p1"; now words, with the paper's equation as a reference."""
+    d = _dash("preset=paper_fig2&tab=equilibria")
+    eqp = d.panel("equilibria")
+    eqp.task.synchronous = True
+    eqp.compute()
+    boxes = [cb.description for cb in eqp._fam_boxes.values()]
+    assert sorted(boxes) == ["hanging spin", "inverted spin", "ring 1", "ring 3"]
+    menu = [t for t, _ in eqp.family.options]
+    assert "ring 1: a ring of steady spins, all at α = 3.57 (paper Eq. 41)" in menu
+    assert "hanging spin: spins about the pivot–centre-of-mass line, hanging" in menu
+    eqp.family.value = [v for t, v in eqp.family.options if t.startswith("ring 1")][0]
+    shown = " ".join([eqp.msg.text, eqp.along_info.value, eqp.details.value] + menu)
+    assert "eq41" not in shown and "axis-" not in shown and "ring 1" in eqp.along_info.value
+    assert "ring 1" in eqp.details.value

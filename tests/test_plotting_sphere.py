@@ -137,3 +137,28 @@ def test_families_labelled_on_both_figures_in_matching_colours():
         assert ax.showticklabels is False
     assert [t.name for t in em.data if t.mode == "markers"][:3] == ["hanging", "inverted", "Eq. 38 spin"]
     assert not equilibria_sphere_figure(eq, labels=False).layout.scene.annotations
+
+
+@pytest.mark.parametrize("preset", ["paper_fig2", "lagrange_top"])
+def test_non_generic_families_have_plain_names_on_both_figures(preset):
+    """Issue 11 item 5: the bodies with rho on a principal axis (3 of the 4 presets) named their families
+    "axis-hanging", "eq41-p1", "eq7a" on the figures: internal names, not words.  Each family keeps one name and
+    one colour on both figures."""
+    from pendulum_explorer import presets
+    from pendulum_explorer.plotting.sphere import family_name
+
+    eq = equilibria(presets.get(preset).pendulum)
+    sph = equilibria_sphere_figure(eq)
+    em = energy_momentum_figure(eq)
+    texts = [a.text for a in sph.layout.scene.annotations] + [a.text for a in em.layout.annotations]
+    hovers = [t.hovertemplate or "" for t in em.data] + ["".join(t.hovertext or []) for t in sph.data
+                                                        if isinstance(t, go.Scatter3d)]
+    for s in texts + hovers:
+        assert "eq41" not in s and "eq7a" not in s and "axis-" not in s, s
+    a2 = {a.text: a.font.color for a in em.layout.annotations}
+    assert set(a2) == {f"<b>{family_name(lab)}</b>" for lab in eq.labels}
+    for a in sph.layout.scene.annotations:
+        if a.text in a2:
+            assert a.font.color == a2[a.text]
+    assert family_name("eq41-p2") == "ring 2" and family_name("axis-hanging") == "hanging spin"
+    assert family_name("eq7a") == "ring" and family_name("L3") == "L3"

@@ -7,7 +7,7 @@ import ipywidgets as w
 import numpy as np
 
 from ..plotting.diagrams import energy_momentum_figure
-from ..plotting.sphere import equilibria_sphere_figure
+from ..plotting.sphere import equilibria_sphere_figure, family_name
 from .common import Messages, Task, about, body_title, figure_output, guarded
 
 ABOUT = r"""
@@ -62,6 +62,7 @@ def stability_words(cls):
 def family_words(eq, fam):
     """A family in plain words: its name, its range of alpha and the rest position it starts from."""
     a = fam.alpha[np.isfinite(fam.alpha)]
+    name = family_name(fam.label)
     ends = []
     for k in (0, len(fam) - 1):
         if np.linalg.norm(fam.Gamma[k] - eq.hanging.Gamma) < 2e-2:
@@ -70,10 +71,11 @@ def family_words(eq, fam):
             ends.append("upside down")
     if fam.kind == "axis":
         where = ends[0] if ends else "on the axis"
-        return f"{fam.label}: spins about the pivot–centre-of-mass line, {where}"
+        return f"{name}: spins about the pivot–centre-of-mass line, {where}"
     if len(a) and np.ptp(a) <= 1e-9 * max(1.0, abs(float(a[0]))):
-        return f"{fam.label}: a ring of steady spins, all at α = {a[0]:.3g}"
-    text = f"{fam.label}: steady spins"
+        ref = " (paper Eq. 7a)" if fam.kind == "eq7a" else (" (paper Eq. 41)" if fam.kind == "eq41" else "")
+        return f"{name}: a ring of steady spins, all at α = {a[0]:.3g}{ref}"
+    text = f"{name}: steady spins"
     through_inf = len(a) > 1 and np.any((np.sign(a[1:]) * np.sign(a[:-1]) < 0) & (np.abs(a[1:]) > 1.0))
     if through_inf:
         text += f", α < 0 and α > {a[a > 0].min():.3g} (through ±∞ at the Eq. 38 spin)"
@@ -157,7 +159,8 @@ class EquilibriaPanel:
             self._build_selectors()
             self.redraw()
             self.msg.ok(f"{body_title(body)}: hanging, inverted and the Eq. 38 spins, and the families of steady "
-                        f"spins {', '.join(sorted(eq.labels))} (labelled on both figures); choose one on the right, "
+                        f"spins {', '.join(family_name(lab) for lab in sorted(eq.labels))} (labelled on both figures); "
+                        f"choose one on the right, "
                         f"then “launch nearby”")
 
         self.task.start(work, "computing the equilibria")
@@ -167,7 +170,8 @@ class EquilibriaPanel:
         eq = self.eq
         boxes = {}
         for lab in sorted(eq.labels):
-            cb = w.Checkbox(value=True, description=lab, indent=False, layout=w.Layout(width="auto"))
+            cb = w.Checkbox(value=True, description=family_name(lab), indent=False,
+                            layout=w.Layout(width="auto"))
             cb.observe(self._on_redraw, names="value")
             boxes[lab] = cb
         self._fam_boxes = boxes
@@ -265,7 +269,8 @@ class EquilibriaPanel:
         a = fam.alpha[np.isfinite(fam.alpha)]
         self.along_info.value = (
             f"<span style='font-size:13px;color:#444'>point {self.index.value + 1} of {len(fam)} along "
-            f"{html.escape(fam.label)}: α = {p.alpha:.4g} (the family runs α {a.min():.3g} … {a.max():.3g}; "
+            f"{html.escape(family_name(fam.label))}: α = {p.alpha:.4g} (the family runs α {a.min():.3g} … "
+            f"{a.max():.3g}; "
             f"α = 0 is the body at rest, larger |α| a faster spin), spin rate |ω| = "
             f"{float(np.linalg.norm(p.omega)):.3g} rad/s</span>")
 
@@ -280,7 +285,8 @@ class EquilibriaPanel:
         def vec(v):  # no "-0.0000" for a rounded-off zero
             return "[" + ", ".join(f"{round(float(x), 4) + 0.0:.4f}" for x in v) + "]"
 
-        rows = [("family", POINT_WORDS.get(p.family, p.family)), ("stability", stability_words(p.stability)),
+        rows = [("family", POINT_WORDS.get(p.family, family_name(p.family))),
+                ("stability", stability_words(p.stability)),
                 ("Γ", vec(p.Gamma)),
                 ("ω [rad/s] (spin)", vec(p.omega)),
                 ("μ [kg m²/s]", f"{p.mu + 0.0:.6g}"), ("E [J]", f"{p.energy:.6g}"), ("α", f"{p.alpha:.5g}"),
@@ -321,7 +327,7 @@ class EquilibriaPanel:
         if stable and area < 0.05:  # a small loop around the point: show the chart around it, not a grey page
             zoom = nearby_window(G, eps)
         self.state.emit("section_level", E=E, mu=mu, seed=(G1, w1), source="nearby", zoom=zoom)
-        name = POINT_WORDS.get(p.family, p.family)
+        name = POINT_WORDS.get(p.family, family_name(p.family))
         pct = f"{100 * area:.2g}%"
         if stable:
             what = (f"It is stable, so the motion stays close to it: at this energy and momentum only {pct} of the "

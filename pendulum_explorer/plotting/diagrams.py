@@ -19,7 +19,7 @@ from ..bodies import Pendulum
 from ..equilibria import STABILITY_CLASSES, EquilibriumSet, energy_momentum_data, equilibria
 from .colours import (BLACK, BLUE, BLUISH_GREEN, GREY, ORANGE, REDDISH_PURPLE, SKY_BLUE,
                       VERMILLION)
-from .sphere import POINT_LABELS, default_e_max, family_colours, family_label_index
+from .sphere import POINT_LABELS, default_e_max, family_colours, family_label_index, family_name
 
 STABILITY_COLOURS = {  # Okabe-Ito (colour-blind safe)
     "elliptic-elliptic": BLUISH_GREEN,
@@ -71,7 +71,8 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
                     line=dict(color=STABILITY_COLOURS[cls], width=3 if cls == "elliptic-elliptic" else 2,
                               dash=STABILITY_DASH[cls]),
                     name=cls or "n/a", legendgroup=cls, showlegend=cls not in shown,
-                    hovertemplate=f"{c['label']} (branch {c['branch']:+d})<br>μ = %{{x:.5g}} kg m²/s<br>E = %{{y:.5g}} J"
+                    hovertemplate=f"{family_name(c['label'])} (branch {c['branch']:+d})<br>μ = %{{x:.5g}} kg m²/s"
+                                  f"<br>E = %{{y:.5g}} J"
                                   f"<br>{cls}<extra></extra>",
                     meta=dict(family=c["label"], branch=c["branch"], stability=cls)))
                 shown.add(cls)
@@ -103,7 +104,8 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
         cols = family_colours(eq)
         for f in eq.curves(+1):
             k = family_label_index(f, default_e_max(eq))
-            annotations.append(dict(x=float(f.mu[k]), y=float(f.energy[k]), text=f"<b>{f.label}</b>", showarrow=True,
+            annotations.append(dict(x=float(f.mu[k]), y=float(f.energy[k]), text=f"<b>{family_name(f.label)}</b>",
+                                    showarrow=True,
                                     arrowhead=0, arrowcolor=cols[f.label], ax=22, ay=-20,
                                     font=dict(color=cols[f.label], size=13), bgcolor="rgba(255,255,255,0.85)",
                                     bordercolor=cols[f.label], borderwidth=1.5, borderpad=2))

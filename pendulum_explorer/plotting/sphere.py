@@ -18,8 +18,8 @@ Trace layout of :func:`equilibria_sphere_figure` (tests and the dashboard rely o
 * if ``selected`` is given, last: an open black ring around that point (``name = "selected"``).
 
 Labels (``labels=True``, the default): ``layout.scene.annotations`` name each family drawn (``L1`` … ``L4``, or
-the non-generic family names) at the point :func:`family_label_index` picks, in the family's colour
-(:func:`family_colours`), and the hanging, inverted and Eq. (38) points; the energy–momentum diagram
+the non-generic families in words, :func:`family_name`) at the point :func:`family_label_index` picks, in the
+family's colour (:func:`family_colours`), and the hanging, inverted and Eq. (38) points; the energy–momentum diagram
 (:mod:`.diagrams`) labels the same points in the same colours.
 
 The paper's Fig. 1 draws Gamma = -e3 at the top: the 3D view uses ``up = -e3``; "top" looks from -e3
@@ -61,6 +61,21 @@ CAMERAS = {
 #: what the isolated points are called in the figures' labels
 POINT_LABELS = {"hanging": "hanging", "inverted": "inverted", "eq38": "Eq. 38 spin"}
 
+#: the words for the families of the non-generic bodies (rho on a principal axis): spins about the rho axis
+FAMILY_NAMES = {"axis-hanging": "hanging spin", "axis-inverted": "inverted spin", "eq7a": "ring"}
+
+
+def family_name(label: str) -> str:
+    """What a family is called on the page: ``L1`` … ``L4`` as in the paper's Fig. 1; the non-generic families in
+    words ("hanging spin", "inverted spin": spins about the pivot–centre-of-mass line; "ring", "ring 1", … for the
+    rings of steady spins at one alpha, paper Eqs 41 and 7a) instead of the library's labels ("axis-hanging",
+    "eq41-p1", "eq7a")."""
+    if label in FAMILY_NAMES:
+        return FAMILY_NAMES[label]
+    if label.startswith("eq41-p"):
+        return "ring " + label.removeprefix("eq41-p")
+    return label
+
 
 def family_colours(eq: EquilibriumSet) -> dict[str, str]:
     """The label colour of every family of ``eq`` (sorted labels take :data:`FAMILY_LABEL_COLOURS` in turn)."""
@@ -100,7 +115,8 @@ def sphere_labels(eq: EquilibriumSet, families: Collection[str] | None = None) -
             continue
         if f.kind == "axis":  # spins about the rho axis: Gamma stays at the hanging / inverted point (labelled)
             continue
-        out.append(_annotation3d(f.Gamma[family_label_index(f, e_max)], f.label, cols[f.label], right=False))
+        out.append(_annotation3d(f.Gamma[family_label_index(f, e_max)], family_name(f.label), cols[f.label],
+                                right=False))
     for name, colour in (("hanging", HANGING_COLOUR), ("inverted", INVERTED_COLOUR), ("eq38", EQ38_COLOUR)):
         pts = [p for p in eq.isolated if p.family == name][:1]
         for p in pts:
@@ -127,7 +143,7 @@ def _hover(f: Family, idx: NDArray[np.intp]) -> list[str]:
     out = []
     for i in idx:
         a = f.alpha[i]
-        out.append(f"{f.label}<br>alpha = {a:.6g}<br>mu = +-{abs(f.mu[i]):.6g}<br>E = {f.energy[i]:.6g}"
+        out.append(f"{family_name(f.label)}<br>alpha = {a:.6g}<br>mu = +-{abs(f.mu[i]):.6g}<br>E = {f.energy[i]:.6g}"
                    f"<br>Gamma = {_fmt_vec(f.Gamma[i])}<br>omega_e = +-{_fmt_vec(f.omega[i])}"
                    f"<br>{f.stability[i]}")
     return out
@@ -187,7 +203,7 @@ def family_traces(eq: EquilibriumSet, families: Collection[str] | None = None,
                               showscale=bool(colorbar and first),
                               colorbar=dict(title="alpha", tickvals=[-1, -0.5, 0, 0.5, 1],
                                             ticktext=["-inf", f"-1/J2", "0", "1/J2", "+inf"], len=0.6)),
-                    name=f"{ff.label} ({'stable' if st else 'unstable'})", legendgroup=ff.label,
+                    name=f"{family_name(ff.label)} ({'stable' if st else 'unstable'})", legendgroup=ff.label,
                     showlegend=False, hovertext=_hover(ff, idx), hoverinfo="text",
                     meta=dict(family=ff.label, stable=bool(st), kind=ff.kind)))
                 first = False
@@ -296,4 +312,5 @@ def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Col
 
 
 __all__ = ["equilibria_sphere_figure", "family_traces", "merge_runs", "selected_trace", "sphere_labels",
-           "family_colours", "family_label_index", "default_e_max", "POINT_LABELS", "CAMERAS", "COLOURSCALE"]
+           "family_colours", "family_label_index", "family_name", "FAMILY_NAMES", "default_e_max", "POINT_LABELS",
+           "CAMERAS", "COLOURSCALE"]
