@@ -29,12 +29,14 @@ Lyapunov estimate ``log |delta(t)| / t``); MEGNO's integrands do not depend on t
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
+from . import trajectory as _traj
 from ._core import chaos as _kc
 from ._core import fields as _f
 from .bodies import Pendulum
@@ -221,7 +223,18 @@ def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_
     dy = np.concatenate([tG / np.linalg.norm(tG), [0.6, -0.3, 0.7]])
     dy *= d0 / np.linalg.norm(dy)
     out = np.empty(n_seg)
-    status = _kc.lyapunov_benettin(_f.LP, np.concatenate([G, w]), dy, pendulum.params(), tau, n_seg, rtol, atol,
-                                   budget, out)
+    ya = np.concatenate([G, w])
+    yb = ya + dy
+    d0 = math.sqrt(sum(x * x for x in dy.tolist()))
+    acc = np.zeros(1)
+    p = pendulum.params()
+    # pieces of about CHUNK_STEPS steps (whole segments): Ctrl-C stops a long estimate between them
+    per = max(1, int(_traj.CHUNK_STEPS / max(1.0, 2.0 * _traj.expected_steps(pendulum, rate, tau))))
+    status = 0
+    for k0 in range(0, n_seg, per):
+        status = _kc.lyapunov_benettin(_f.LP, ya, yb, d0, p, tau, k0, min(n_seg, k0 + per), rtol, atol, budget,
+                                       acc, out)
+        if status:
+            break
     _v.raise_for_status(status, "the integration for the Lyapunov exponent", budget=budget)
     return LyapunovResult(float(out[-1]), t, out)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, ThreadPoolExecutor, wait
@@ -47,6 +48,7 @@ from .bodies import Pendulum
 from .equilibria import equilibria_at_mu
 from .errors import (InaccessibleError, IntegrationFailedError, InvalidIntegrationError, InvalidStateError,
                      PendulumError, PeriodicOrbitNotFoundError, ShapeError)
+from . import trajectory as _traj
 from .trajectory import TAYLOR_TOL, taylor_frame
 
 DEFAULT_RTOL = 1e-11
@@ -933,8 +935,17 @@ class PoincareSection:
             n_chunks = min(m, 8)
         n_chunks = min(_v.integer("n_chunks", n_chunks, low=1), m)
         bounds = np.linspace(0, m, n_chunks + 1).astype(int)
-        futs = [executor.submit(run, Y0[a:b], *args) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-        parts = [f.result() for f in futs]
+        # this process's threads stop between pieces when the caller is interrupted (Ctrl-C while waiting)
+        stop = {"stop": threading.Event()} if isinstance(executor, ThreadPoolExecutor) else {}
+        futs = [executor.submit(run, Y0[a:b], *args, **stop) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        try:
+            parts = [f.result() for f in futs]
+        except BaseException:
+            if stop:
+                stop["stop"].set()
+            for f in futs:
+                f.cancel()
+            raise
         G, W, D, T, info = (np.concatenate([pp[i] for pp in parts]) for i in range(5))
         nf = info[:, 0].copy()
         for k in range(m):
@@ -1270,16 +1281,30 @@ def _alloc(m, n):
             np.zeros((m, _sec.N_INFO), dtype=np.int64))
 
 
-def _run_chunk(Y0, p, n, t_max, max_gap, max_steps, rtol, atol):
-    """One chunk of seeds on one thread (an executor task: picklable, module level)."""
+def _pieces(kernel, m, dim, stop, steps):
+    """Call ``kernel(ctl, steps)`` (a resumable crossings kernel with its other arguments bound) until it says
+    every trajectory is done: pieces of about ``steps`` steps, so that Python runs between them (Ctrl-C raises
+    KeyboardInterrupt within a piece, ~0.1 s) and a batch stops when ``stop`` (a threading.Event) is set.
+    The result is bit for bit that of one call."""
+    ctl = np.zeros((m, _sec.N_CTL + 2 * dim))
+    while kernel(ctl, steps):
+        if stop is not None and stop.is_set():
+            raise CancelledError("crossings stopped")
+
+
+def _run_chunk(Y0, p, n, t_max, max_gap, max_steps, rtol, atol, stop=None):
+    """One chunk of seeds on one thread (an executor task: picklable, module level), in pieces of
+    ``trajectory.CHUNK_STEPS`` steps."""
     Y0 = np.ascontiguousarray(Y0, dtype=float)
     G, W, D, T, info = _alloc(Y0.shape[0], n)
-    _sec.crossings_serial(_MODEL, Y0, np.asarray(p, dtype=float), n, t_max, max_gap, max_steps, rtol, atol,
-                          G, W, D, T, info)
+    p, Yc = np.asarray(p, dtype=float), np.empty((n, Y0.shape[1]))
+    _pieces(lambda ctl, steps: _sec.crossings_serial(_MODEL, Y0, p, n, t_max, max_gap, max_steps, rtol, atol,
+                                                     G, W, D, T, info, ctl, steps, Yc),
+            Y0.shape[0], Y0.shape[1], stop, _traj.CHUNK_STEPS)
     return G, W, D, T, info
 
 
-def _run_chunk_taylor(Y0, q, Q, c, order, n, t_max, max_gap, max_steps):
+def _run_chunk_taylor(Y0, q, Q, c, order, n, t_max, max_gap, max_steps, stop=None):
     """:func:`_run_chunk` with the Taylor kernel: seeds rotated into the principal frame and back."""
     Y0 = np.ascontiguousarray(Y0, dtype=float)
     m = Y0.shape[0]
@@ -1287,7 +1312,9 @@ def _run_chunk_taylor(Y0, q, Q, c, order, n, t_max, max_gap, max_steps):
     Yc = np.empty((m, n, 6))
     T = np.empty((m, n))
     info = np.zeros((m, _taylor.N_INFO), dtype=np.int64)
-    _taylor.crossings_serial_taylor(Yp, q, c, order, n, t_max, max_gap, max_steps, Yc, T, info)
+    _pieces(lambda ctl, steps: _taylor.crossings_serial_taylor(Yp, q, c, order, n, t_max, max_gap, max_steps, Yc, T,
+                                                               info, ctl, steps),
+            m, 6, stop, _traj.CHUNK_STEPS // _traj.TAYLOR_CHUNK_DIVISOR)
     G = Yc[:, :, 0:3] @ Q.T
     W = Yc[:, :, 3:6] @ Q.T
     return G, W, np.cross(G, W), T, info

@@ -233,3 +233,86 @@ def test_ctrl_c_stops_a_long_integration(P, monkeypatch, call):
     # sized at ~250 pieces against a bound of 200, and a loaded machine saw 225 pieces before the interrupt
     need = {"lgvi": 10 ** 4}.get(call, 2000)
     assert 1 <= len(pieces) < need
+
+
+@pytest.mark.parametrize("call", ["crossings", "taylor", "batch", "lyapunov"])
+def test_chunked_section_and_lyapunov_match_one_call(P, sec, monkeypatch, call):
+    """crossings(), batch() (both methods) and the two-trajectory Lyapunov estimate run in pieces of a few
+    hundred steps give the bits of one kernel call (each piece continues the loop's state exactly)."""
+    import pendulum_explorer.trajectory as T
+    s, (G0, w0) = sec
+
+    def run():
+        if call == "crossings":
+            r = s.crossings((G0, w0), 300)
+            return r.Gamma, r.t, np.array(list(r.stats.values()))
+        if call == "taylor":
+            r = pe.PoincareSection(P, s.energy, s.mu, method="taylor").crossings((G0, w0), 300)
+            return r.Gamma, r.t, np.array(list(r.stats.values()))
+        if call == "batch":
+            b = s.batch(s.fill_seeds(5), 100)
+            return b.Gamma, b.t, b.stats
+        r = pe.lyapunov_exponent(P, G0, w0, 20.0, method="two-trajectory")
+        return (r.running,)
+
+    whole = run()
+    monkeypatch.setattr(T, "CHUNK_STEPS", 60)
+    parts = run()
+    for a, b in zip(whole, parts):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("call", ["crossings", "taylor", "batch", "lyapunov"])
+def test_ctrl_c_stops_long_section_and_lyapunov_calls(P, sec, monkeypatch, call):
+    """SIGINT 0.5 s into crossings() / batch() / the two-trajectory Lyapunov estimate raises KeyboardInterrupt
+    while the kernel still has work to do (before: one kernel call, the interrupt waited for all of it), and a
+    batch's worker threads stop within one piece each."""
+    import os
+    import signal
+    import threading
+
+    import pendulum_explorer.chaos as C
+    import pendulum_explorer.poincare as M
+    import pendulum_explorer.trajectory as T
+    s, (G0, w0) = sec
+    pieces, after = [], []  # piece results (True: that call finished its work); pieces begun after the interrupt
+    interrupted = threading.Event()
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+
+    def counted(f, finished):
+        def piece(*a):
+            if not pieces:
+                timer.start()  # 0.5 s after the first piece started (compilation or cache loading excluded)
+            if interrupted.is_set():
+                after.append(1)
+            r = f(*a)
+            pieces.append(finished(a, r))
+            return r
+        return piece
+
+    monkeypatch.setattr(M._sec, "crossings_serial", counted(M._sec.crossings_serial, lambda a, r: r == 0))
+    monkeypatch.setattr(M._taylor, "crossings_serial_taylor",
+                        counted(M._taylor.crossings_serial_taylor, lambda a, r: r == 0))
+    monkeypatch.setattr(C._kc, "lyapunov_benettin",
+                        counted(C._kc.lyapunov_benettin, lambda a, r: a[7] == a[12].shape[0]))
+    monkeypatch.setattr(T, "CHUNK_STEPS", 2000)
+    try:
+        with pytest.raises(KeyboardInterrupt):  # each call needs ~8e6 steps: ~4000 pieces (~3 s on an idle core)
+            if call == "crossings":
+                s.crossings((G0, w0), 400_000)
+            elif call == "taylor":
+                pe.PoincareSection(P, s.energy, s.mu, method="taylor").crossings((G0, w0), 400_000)
+            elif call == "batch":
+                s.batch(s.fill_seeds(4), 100_000)
+            else:
+                pe.lyapunov_exponent(P, G0, w0, 1e5, method="two-trajectory")
+    finally:
+        timer.cancel()
+        interrupted.set()
+    assert len(pieces) >= 1 and not any(pieces)  # interrupted with work left (no piece had finished it)
+    if call == "batch":  # wait until every pool thread is free at once: the stopped chunks have returned
+        n = M._N_THREADS
+        barrier = threading.Barrier(n)
+        for f in [M._thread_pool().submit(barrier.wait, 120) for _ in range(n)]:
+            f.result()
+        assert len(after) <= n  # at most the piece each thread had begun

@@ -597,7 +597,9 @@ def test_lr_kernel_agrees_with_lp_kernel(fig2):
         n = 20
         G, W, D, T = np.empty((1, n, 3)), np.empty((1, n, 3)), np.empty((1, n, 3)), np.empty((1, n))
         info = np.zeros((1, ksec.N_INFO), dtype=np.int64)
-        ksec.crossings_serial(model, y0[None, :], p, n, 1e4, 1e3, 10 ** 6, 1e-12, 1e-12, G, W, D, T, info)
+        ctl = np.zeros((1, ksec.N_CTL + 2 * y0.size))
+        assert ksec.crossings_serial(model, y0[None, :], p, n, 1e4, 1e3, 10 ** 6, 1e-12, 1e-12, G, W, D, T, info, ctl,
+                                     10 ** 7, np.empty((n, y0.size))) == 0
         assert info[0, 0] == n and info[0, 1] == ksec.OK
         assert np.abs(D[0, :, 2]).max() <= 1e-10
         out[model] = (G[0], W[0], T[0])

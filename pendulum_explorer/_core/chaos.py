@@ -9,27 +9,20 @@ from .fields import LP_TAN, _mv, rhs
 
 
 @njit
-def lyapunov_benettin(model, y0, dy0, p, tau, n_seg, rtol, atol, max_steps, out):
-    """Largest Lyapunov exponent of ``y' = f(y)``.
+def lyapunov_benettin(model, ya, yb, d0, p, tau, k0, k1, rtol, atol, max_steps, acc, out):
+    """Segments ``k0 .. k1 - 1`` of the largest Lyapunov exponent of ``y' = f(y)`` (Benettin).
 
-    A shadow trajectory starts at ``y0 + dy0`` (``|dy0| = d0``); every ``tau`` the separation ``d`` is
-    measured, ``log(d / d0)`` accumulated and the shadow pulled back to distance ``d0`` along the same
-    direction.  ``out[k]`` receives the running estimate after ``k + 1`` segments.  Returns a status:
-    0 = ok, otherwise the integrator's status code (see :mod:`.dop853`).
+    A shadow trajectory ``yb`` accompanies ``ya`` at distance ``d0`` (it starts at ``y0 + dy0``,
+    ``|dy0| = d0``); every ``tau`` the separation ``d`` is measured, ``log(d / d0)`` accumulated in ``acc[0]``
+    and the shadow pulled back to distance ``d0`` along the same direction.  ``out[k]`` receives the running
+    estimate after ``k + 1`` segments.  ``ya``, ``yb`` and ``acc`` are updated in place, so consecutive calls
+    over ``0 .. k1``, ``k1 .. k2``, ... give the bits of one call over all segments (the model layer calls it in
+    pieces: Ctrl-C).  Returns a status: 0 = ok, otherwise the integrator's status code (see :mod:`.dop853`).
     """
-    n = y0.shape[0]
-    d0 = 0.0
-    for i in range(n):
-        d0 += dy0[i] * dy0[i]
-    d0 = np.sqrt(d0)
-    ya = np.empty(n)
-    yb = np.empty(n)
-    for i in range(n):
-        ya[i] = y0[i]
-        yb[i] = y0[i] + dy0[i]
+    n = ya.shape[0]
     Y = np.empty((2, n))  # (Y.shape[0] below, not a literal 2: a literal would compile a second copy)
-    acc = 0.0
-    for k in range(n_seg):
+    a = acc[0]
+    for k in range(k0, k1):
         st = integrate_uniform(model, ya, tau, Y.shape[0], p, rtol, atol, max_steps, Y)
         if st[3] != 0:
             return st[3]
@@ -42,10 +35,11 @@ def lyapunov_benettin(model, y0, dy0, p, tau, n_seg, rtol, atol, max_steps, out)
         for i in range(n):
             d += (Y[1, i] - ya[i]) ** 2
         d = np.sqrt(d)
-        acc += np.log(d / d0)
+        a += np.log(d / d0)
+        acc[0] = a
         for i in range(n):
             yb[i] = ya[i] + (Y[1, i] - ya[i]) * (d0 / d)
-        out[k] = acc / ((k + 1) * tau)
+        out[k] = a / ((k + 1) * tau)
     return 0
 
 

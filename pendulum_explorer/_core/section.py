@@ -51,6 +51,14 @@ STATUS_NAMES = ("ok", "max_steps", "step_too_small", "non_finite", "max_time", "
 
 G_POLISH = 1e-12
 N_INFO = 6  # info row: n_found, status, n_accepted, n_rejected, n_rhs, (t_end bits unused)
+#: a crossing loop stopped after its step allowance for this call, to be continued (never reported to users)
+PAUSED = 6
+#: the state a paused crossing loop keeps between calls (``ctl``): phase, t, h, t_last, g_old, n_accepted,
+#: n_rejected, n_rhs, n_found, then the state y and (DOP853) its derivative K[0]
+N_CTL = 9
+C_NEW = 0.0
+C_PAUSED = 1.0
+C_DONE = 2.0
 
 
 # ------------------------------------------------------------------------------------------------
@@ -142,31 +150,54 @@ def _illinois(model, F, y_old, g0, g1, yc):
 
 @njit
 def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
-                  Yc, Tc, K, Kp, F, y, y_new, ytmp, yp, yc, f1, info):
+                  Yc, Tc, K, Kp, F, y, y_new, ytmp, yp, yc, f1, info, ctl, pause_steps):
     """Integrate from ``y0`` and store the next ``n`` section crossings in ``Yc`` (n x dim) and ``Tc``.
 
     Work arrays (allocated by the caller, reused): ``K, Kp`` (16 x dim), ``F`` (7 x dim), the vectors
     ``y, y_new, ytmp, yp, yc, f1`` (dim).  ``info`` (N_INFO int64) receives
     ``[n_found, status, n_accepted, n_rejected, n_rhs, 0]``.
+
+    Resumable: after ``pause_steps`` more steps (accepted + rejected) the loop stops with status ``PAUSED`` and
+    keeps its state in ``ctl`` (N_CTL + 2 dim floats, zero before the first call; ``ctl[0]`` is ``C_NEW``,
+    ``C_PAUSED`` or ``C_DONE``); a later call with the same ``ctl`` (and ``Yc``, ``Tc``) continues exactly
+    where it stopped, so a run in pieces returns the bits of one call (the model layer returns to Python
+    between pieces: Ctrl-C).
     """
     dim = y0.shape[0]
-    for i in range(dim):
-        y[i] = y0[i]
-    t = 0.0
-    rhs(model, t, y, p, K[0])
-    nfev = 1
-    h = initial_step(model, t, y, K[0], p, rtol, atol, min(t_max, max_gap), ytmp, f1)
-    nfev += 1
-    n_acc = 0
-    n_rej = 0
-    found = 0
-    t_last = 0.0
+    if ctl[0] == C_PAUSED:
+        t = ctl[1]
+        h = ctl[2]
+        t_last = ctl[3]
+        g_old = ctl[4]
+        n_acc = int(ctl[5])
+        n_rej = int(ctl[6])
+        nfev = int(ctl[7])
+        found = int(ctl[8])
+        for i in range(dim):
+            y[i] = ctl[N_CTL + i]
+            K[0, i] = ctl[N_CTL + dim + i]
+    else:
+        for i in range(dim):
+            y[i] = y0[i]
+        t = 0.0
+        rhs(model, t, y, p, K[0])
+        nfev = 1
+        h = initial_step(model, t, y, K[0], p, rtol, atol, min(t_max, max_gap), ytmp, f1)
+        nfev += 1
+        n_acc = 0
+        n_rej = 0
+        found = 0
+        t_last = 0.0
+        g_old = _g(model, y)
+        if abs(g_old) <= G_POLISH:
+            # a seed on the section (g = 0 up to rounding): its own root at t = 0 is not a crossing
+            g_old = 0.0
     status = OK
-    g_old = _g(model, y)
-    if abs(g_old) <= G_POLISH:
-        # a seed on the section (g = 0 up to rounding): its own root at t = 0 is not a crossing
-        g_old = 0.0
+    stop = n_acc + n_rej + pause_steps
     while found < n:
+        if n_acc + n_rej >= stop:
+            status = PAUSED
+            break
         if t >= t_max:
             status = MAX_TIME
             break
@@ -242,13 +273,28 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
     info[3] = n_rej
     info[4] = nfev
     info[5] = 0
+    if status == PAUSED:
+        ctl[0] = C_PAUSED
+        ctl[1] = t
+        ctl[2] = h
+        ctl[3] = t_last
+        ctl[4] = g_old
+        ctl[5] = n_acc
+        ctl[6] = n_rej
+        ctl[7] = nfev
+        ctl[8] = found
+        for i in range(dim):
+            ctl[N_CTL + i] = y[i]
+            ctl[N_CTL + dim + i] = K[0, i]
+    else:
+        ctl[0] = C_DONE
     return found
 
 
 @njit
-def _to_gamma_omega(model, Yc, p, count, G, W, D):
-    """Split crossing states into Gamma, omega (Eq 69 for LR) and Gammadot."""
-    for k in range(count):
+def _to_gamma_omega(model, Yc, p, start, count, G, W, D):
+    """Split the crossing states ``start .. count - 1`` into Gamma, omega (Eq 69 for LR) and Gammadot."""
+    for k in range(start, count):
         for i in range(3):
             G[k, i] = Yc[k, i]
         if model == LR:
@@ -283,27 +329,49 @@ def crossings_tangent(y0, p, n, t_max, max_gap, max_steps, rtol, atol, Yc, Tc, i
     Kp = np.empty((N_STAGES_EXTENDED, dim))
     F = np.empty((7, dim))
     work = np.empty((6, dim))
+    ctl = np.zeros(N_CTL + 2 * dim)
     return crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
-                         Yc, Tc, K, Kp, F, work[0], work[1], work[2], work[3], work[4], work[5], info)
+                         Yc, Tc, K, Kp, F, work[0], work[1], work[2], work[3], work[4], work[5], info, ctl,
+                         max_steps + 1)
 
 
 @njit(nogil=True)
-def crossings_serial(model, Y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info):
-    """The next ``n`` crossings of each trajectory starting at a row of ``Y0``, one after the other.
+def crossings_serial(model, Y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info, ctl, pause_steps,
+                     Yc):
+    """The next ``n`` crossings of each trajectory starting at a row of ``Y0``, one after the other, for at most
+    about ``pause_steps`` steps in this call.
 
     Outputs have a leading seed axis: Gamma ``G``, omega ``W``, Gammadot ``D`` (m x n x 3), times ``T``
-    (m x n), ``info`` (m x N_INFO).  Releases the GIL, so the model layer runs chunks of seeds in threads.
+    (m x n), ``info`` (m x N_INFO).  ``ctl`` (m x (N_CTL + 2 dim), zeros before the first call) keeps each
+    trajectory's loop state and ``Yc`` (n x dim) is a work array, both kept by the caller between calls.
+    Returns 1 when the step allowance ran out before every trajectory was done (call again with the same
+    arrays: the result is that of one call), else 0.  Releases the GIL, so the model layer runs chunks of
+    seeds in threads.
     """
     dim = Y0.shape[1]
-    Yc = np.empty((n, dim))
     K = np.empty((N_STAGES_EXTENDED, dim))
     Kp = np.empty((N_STAGES_EXTENDED, dim))
     F = np.empty((7, dim))
     work = np.empty((6, dim))
+    left = pause_steps
     for k in range(Y0.shape[0]):
+        if ctl[k, 0] == C_DONE:
+            continue
+        if left <= 0:
+            return 1
+        start = 0
+        used = 0
+        if ctl[k, 0] == C_PAUSED:
+            start = int(ctl[k, 8])
+            used = int(ctl[k, 5] + ctl[k, 6])
         found = crossings_one(model, Y0[k], p, n, t_max, max_gap, max_steps, rtol, atol,
-                              Yc, T[k], K, Kp, F, work[0], work[1], work[2], work[3], work[4], work[5], info[k])
-        _to_gamma_omega(model, Yc, p, found, G[k], W[k], D[k])
+                              Yc, T[k], K, Kp, F, work[0], work[1], work[2], work[3], work[4], work[5], info[k],
+                              ctl[k], left)
+        _to_gamma_omega(model, Yc, p, start, found, G[k], W[k], D[k])
+        left -= info[k, 2] + info[k, 3] - used
+        if ctl[k, 0] != C_DONE:
+            return 1
+    return 0
 
 
 # ------------------------------------------------------------------------------------------------

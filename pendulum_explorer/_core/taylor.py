@@ -44,6 +44,7 @@ Everything is allocated once per integration, outside the step loop.
 import numpy as np
 
 from .._jit import njit
+from .section import C_DONE, C_PAUSED, N_CTL, PAUSED  # a paused crossing loop and its saved state
 
 # status codes (as in dop853)
 OK = 0
@@ -516,26 +517,40 @@ def polynomial_root(gc, order, h, ga, gb):
 
 
 @njit
-def crossings_one_taylor(y0, q, c, order, n, t_max, max_gap, max_steps, X, gc, tmp, Yc, Tc, info):
+def crossings_one_taylor(y0, q, c, order, n, t_max, max_gap, max_steps, X, gc, tmp, Yc, Tc, info, ctl, pause_steps):
     """Integrate from the LP state ``y0`` (principal frame) and store the next ``n`` crossings of
     ``{c^T Gamma' = 0, c^T (Gamma x Gamma') > 0}`` in ``Yc`` (n x 6) and ``Tc`` (the contract of
-    :func:`section.crossings_one`)."""
+    :func:`section.crossings_one`, resumable in the same way: status ``PAUSED`` after ``pause_steps`` more
+    steps, the loop's state kept in ``ctl`` with the layout of :data:`section.N_CTL`)."""
     dim = y0.shape[0]  # 6 (run-time values: integer or boolean constants would compile specialisations)
     attitude = dim > 6
-    for i in range(dim):
-        X[0, i] = y0[i]
     for i in range(dim, N_STATE):
         X[0, i] = 0.0
-    t = 0.0
-    t_last = 0.0
-    found = 0
-    n_steps = 0
+    if ctl[0] == C_PAUSED:
+        for i in range(dim):
+            X[0, i] = ctl[N_CTL + i]
+        t = ctl[1]
+        t_last = ctl[3]
+        g_old = ctl[4]
+        n_steps = int(ctl[5])
+        found = int(ctl[8])
+    else:
+        for i in range(dim):
+            X[0, i] = y0[i]
+        t = 0.0
+        t_last = 0.0
+        found = 0
+        n_steps = 0
+        g_old = c[0] * (y0[1] * y0[5] - y0[2] * y0[4]) + c[1] * (y0[2] * y0[3] - y0[0] * y0[5]) \
+            + c[2] * (y0[0] * y0[4] - y0[1] * y0[3])
+        if abs(g_old) <= G_ZERO:
+            g_old = 0.0  # a seed on the section: its own root at t = 0 is not a crossing
     status = OK
-    g_old = c[0] * (y0[1] * y0[5] - y0[2] * y0[4]) + c[1] * (y0[2] * y0[3] - y0[0] * y0[5]) \
-        + c[2] * (y0[0] * y0[4] - y0[1] * y0[3])
-    if abs(g_old) <= G_ZERO:
-        g_old = 0.0  # a seed on the section: its own root at t = 0 is not a crossing
+    stop = n_steps + pause_steps
     while found < n:
+        if n_steps >= stop:
+            status = PAUSED
+            break
         if t >= t_max:
             status = MAX_TIME
             break
@@ -581,15 +596,39 @@ def crossings_one_taylor(y0, q, c, order, n, t_max, max_gap, max_steps, X, gc, t
     info[3] = 0
     info[4] = n_steps * order
     info[5] = 0
+    if status == PAUSED:
+        ctl[0] = C_PAUSED
+        ctl[1] = t
+        ctl[3] = t_last
+        ctl[4] = g_old
+        ctl[5] = n_steps
+        ctl[8] = found
+        for i in range(dim):
+            ctl[N_CTL + i] = X[0, i]
+    else:
+        ctl[0] = C_DONE
     return found
 
 
 @njit(nogil=True)
-def crossings_serial_taylor(Y0, q, c, order, n, t_max, max_gap, max_steps, Yout, T, info):
+def crossings_serial_taylor(Y0, q, c, order, n, t_max, max_gap, max_steps, Yout, T, info, ctl, pause_steps):
     """:func:`crossings_one_taylor` for each row of ``Y0`` (m x 6); ``Yout`` (m x n x 6) receives the LP
-    states (principal frame), ``T`` (m x n) the times, ``info`` (m x N_INFO).  Releases the GIL."""
+    states (principal frame), ``T`` (m x n) the times, ``info`` (m x N_INFO); at most about ``pause_steps``
+    steps in this call, ``ctl`` (m x (N_CTL + 12)) keeps the loops' state: returns 1 when called again is
+    needed (as :func:`section.crossings_serial`), else 0.  Releases the GIL."""
     X = np.zeros((order + 1, NCOL))
     gc = np.empty(order)
     tmp = np.empty(N_STATE)
+    left = pause_steps
     for k in range(Y0.shape[0]):
-        crossings_one_taylor(Y0[k], q, c, order, n, t_max, max_gap, max_steps, X, gc, tmp, Yout[k], T[k], info[k])
+        if ctl[k, 0] == C_DONE:
+            continue
+        if left <= 0:
+            return 1
+        used = int(ctl[k, 5]) if ctl[k, 0] == C_PAUSED else 0
+        crossings_one_taylor(Y0[k], q, c, order, n, t_max, max_gap, max_steps, X, gc, tmp, Yout[k], T[k], info[k],
+                             ctl[k], left)
+        left -= info[k, 2] - used
+        if ctl[k, 0] != C_DONE:
+            return 1
+    return 0
