@@ -813,3 +813,24 @@ def test_equilibria_of_a_non_generic_body_in_words():
     shown = " ".join([eqp.msg.text, eqp.along_info.value, eqp.details.value] + menu)
     assert "eq41" not in shown and "axis-" not in shown and "ring 1" in eqp.along_info.value
     assert "ring 1" in eqp.details.value
+
+
+def test_g_change_keeps_the_unapplied_J_edit():
+    """Issue 11 item 6 (no hidden coupling between pending edits): a J, rho typed but not applied stayed in the
+    boxes only until g changed: the new g refilled them from the body in use and the typed values were gone.  A g
+    change leaves them; 'use this J, ρ' then applies them with the new g; reset restores the start values."""
+    d = _dash("")
+    body = d.panels["body"]
+    body.J["J11"].value = 0.46  # typed, not applied
+    body.rho[0].value = 0.02
+    body.g.value = 3.71
+    assert d.state.pendulum.g == 3.71 and body.J["J11"].value == 0.46 and body.rho[0].value == 0.02
+    body._on_apply_J()
+    assert body.J_msg.kind == "ok", body.J_msg.text
+    assert d.state.pendulum.J[0, 0] == 0.46 and d.state.pendulum.rho[0] == 0.02 and d.state.pendulum.g == 3.71
+    body.J["J11"].value = 0.45  # typed again; reset brings the start values back
+    d.reset()
+    J0 = presets.paper_fig1().pendulum
+    assert body.J["J11"].value == round(float(J0.J[0, 0]), 6) and body.rho[0].value == round(float(J0.rho[0]), 6)
+    body.preset.value = "planar"  # another body: the boxes start from it
+    assert body.J["J11"].value == round(float(presets.planar().pendulum.J[0, 0]), 6)

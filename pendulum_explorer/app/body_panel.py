@@ -323,12 +323,19 @@ class BodyPanel:
             t.value = v
         self.custom.selected_index = None
         self._set_quietly(self.g, 9.81, self._on_g)
+        self._filled = None  # the J, rho boxes take the start body's values, typed edits or not
         body = presets.paper_fig1()
         self._clear_messages()
         self.state.set_body(body, origin="reset")
 
     def _fill_J(self, pend):
-        """The custom J, rho boxes start from the body in use (an edit changes that body, not an old one)."""
+        """The custom J, rho boxes start from the body in use (an edit changes that body, not an old one).  A body
+        with the same J, rho and m (only g changed) leaves the boxes as they are: values typed there and not yet
+        applied are kept."""
+        key = (np.asarray(pend.J, float).tobytes(), np.asarray(pend.rho, float).tobytes(), float(pend.m))
+        if key == getattr(self, "_filled", None):
+            return
+        self._filled = key
         J = np.asarray(pend.J, float)
         for k, (i, j) in {"J11": (0, 0), "J22": (1, 1), "J33": (2, 2), "J12": (0, 1), "J13": (0, 2),
                           "J23": (1, 2)}.items():
