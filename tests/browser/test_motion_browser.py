@@ -120,10 +120,23 @@ def test_plays_the_true_motion_in_true_time(page, planar, speed, seconds):
     assert ratio == pytest.approx(speed, rel=0.02)
     assert err.max() < 2e-3  # the slerp between samples <= 0.05 rad apart is the model's attitude
     fine = np.linspace(t[0], t[-1], 20 * int((t[-1] - t[0]) * 100) + 2)
-    true = _sign_changes(_tilt(ref(fine).as_matrix(), rho))
-    shown = _sign_changes(_tilt(R, rho))
-    assert true >= 2 * (t[-1] - t[0]) / 1.64 - 2
-    assert abs(shown - true) <= 1, f"the tilt changed sign {shown} times on screen, {true} times in the motion"
+    assert _sign_changes(_tilt(ref(fine).as_matrix(), rho)) >= 2 * (t[-1] - t[0]) / 1.64 - 2
+    # A stall of the page (one long task under load: 283 ms at 4x, i.e. 1.1 s of motion, was seen) skips a swing
+    # whatever the player does, so the sign changes are compared over the stretches of frames less than a quarter
+    # period of motion apart; those stretches must cover most of the time played (the old 120-frame animation,
+    # 1.67 s of motion per frame, had none)
+    tilt = _tilt(R, rho)
+    stretches = [s for s in np.split(np.arange(len(t)), np.flatnonzero(np.diff(t) > 1.64 / 4) + 1) if len(s) > 1]
+    covered = sum(t[s[-1]] - t[s[0]] for s in stretches)
+    assert covered >= 0.8 * (t[-1] - t[0]), f"frames closer than a quarter swing cover {covered:.2f} s of " \
+                                            f"{t[-1] - t[0]:.2f} s"
+    true = shown = 0
+    for s in stretches:
+        grid = np.linspace(t[s[0]], t[s[-1]], max(2, int(2000 * (t[s[-1]] - t[s[0]]))))
+        true += _sign_changes(_tilt(ref(grid).as_matrix(), rho))
+        shown += _sign_changes(tilt[s])
+    assert abs(shown - true) <= len(stretches), \
+        f"the tilt changed sign {shown} times on screen, {true} times in the motion ({len(stretches)} stretches)"
 
 
 def test_controls_fit_and_work_from_the_keyboard(page, planar):
