@@ -228,7 +228,7 @@ def test_export_round_trip(app):
 
 def test_load_rejects_garbage(app):
     sec = app.panel("section")
-    sec._on_load({"new": [{"name": "x.json", "content": b"{not json"}]})
+    sec.files._on_load({"new": [{"name": "x.json", "content": b"{not json"}]})
     assert sec.msg.kind == "error" and "invalid JSON" in sec.msg.text
 
 
@@ -421,7 +421,7 @@ def test_internal_error_becomes_message(app, caplog):
     def boom(*a, **k):
         raise RuntimeError("kaboom")
 
-    sec.export_csv = boom
+    sec.files.export_csv = boom
     sec.export_btn.click()
     assert sec.msg.kind == "error" and "Internal error" in sec.msg.text and "kaboom" not in sec.msg.text
 

@@ -154,3 +154,15 @@ def downloads_html(files: Iterable[tuple[str, str, str]]) -> str:
         b64 = base64.b64encode(text.encode()).decode()
         links.append(f"<a download='{name}' href='data:{mime};base64,{b64}' style='margin-right:14px'>⬇ {name}</a>")
     return "<div class='pe-downloads' style='font-size:13px'>" + "".join(links) + "</div>"
+
+
+def newton(k: int) -> str:
+    return f"Newton for a fixed point of P^{k}…"
+
+
+def export_ready(n_crossings: int) -> str:
+    return f"export ready: {n_crossings} crossings"
+
+
+def session_loaded(title: str, n_trajectories: int) -> str:
+    return f"session loaded: {title}, {n_trajectories} trajectories"

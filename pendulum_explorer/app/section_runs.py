@@ -1,0 +1,111 @@
+"""The section panel's launches and the computation of their crossings: new launches with their colours and
+empty traces, and the task body that streams each trajectory's crossings (:meth:`PoincareSection.stream`) into
+its trace, checks cancel between chunks and says what was kept.  No widgets of its own: it draws through the
+panel's :class:`~.section_chart.SectionChart` and speaks through the panel's message area."""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..chaos import megno
+from ..errors import IntegrationFailedError
+from . import section_text as say
+from .common import PALETTE
+from .state import Launch
+
+FIRST_CHUNK = 60  # crossings drawn first (fast feedback), then chunks of about CHUNK_SECONDS each
+CHUNK = 2000
+CHUNK_SECONDS = 0.1  # cancel is checked between chunks: it takes effect within about this time
+REDRAW_SECONDS = 1.0  # growing traces are sent to the browser at most this often (and at the end)
+MEGNO_T = 100.0  # each finished trajectory's hover shows its mean MEGNO over this time [s]
+
+
+class Runs:
+    """Launches on the section ``current()`` shows, drawn by ``traces`` into the state's launch list."""
+
+    def __init__(self, state: Any, traces: Any, msg: Any, history: Any, current: Callable[[], Any], busy: Any
+                 ) -> None:
+        self.state, self.traces, self.msg, self.history = state, traces, msg, history
+        self.current = current  # the section shown now (a run for an older one stops drawing)
+        self.busy = busy  # the panel's lock over the launch list and the chart
+        self.colour_index = 0
+        self.timings: dict[str, float] = {}
+        self._dirty: dict[int, Any] = {}  # launches with crossings not yet sent to the browser
+        self._drawn_at = 0.0
+
+    def add(self, sec: Any, seeds: Any, source: str) -> list[Launch]:
+        """New launches (and their empty traces) for LP seeds (k, 6) on the section ``sec``."""
+        out = []
+        with self.busy:
+            for y in seeds:
+                c = PALETTE[self.colour_index % len(PALETTE)]
+                self.colour_index += 1
+                out.append(Launch.from_seed(self.state.next_id(), sec, y, self.state.body.name, source, c))
+                self.state.launches.append(out[-1])
+            self.traces.add(out)
+        self.history.launched(out)
+        return out
+
+    def work(self, sec: Any, items: Sequence[tuple[Any, int]], label: str | None,
+             t_click: float | None = None) -> Callable[[Any], None]:
+        """The task body: the crossings of each ``(launch, n)`` in chunks of about CHUNK_SECONDS, each drawn as it
+        arrives; cancel is checked after every chunk.  ``label``: a fill or a load (progress counts trajectories),
+        None for one launch (progress counts crossings)."""
+
+        def work(task: Any) -> None:
+            for i, (L, n) in enumerate(items):
+                chunks = sec.stream((L.Gamma0, L.omega0), n, CHUNK, first=FIRST_CHUNK, seconds=CHUNK_SECONDS)
+                for k, res in enumerate(chunks):
+                    L.add_crossings(res.Gamma, restart=k == 0)
+                    self.draw_soon(L, sec, now=k == 0 and label is None)
+                    if t_click is not None and k == 0:
+                        self.timings["click_to_first"] = time.perf_counter() - t_click
+                    if label is None:
+                        task.progress(len(L.crossings) / n, say.crossings_progress(L.id, len(L.crossings), n))
+                    if not res.complete:
+                        self.msg.info(say.stopped(L.id, len(L.crossings), res.status))
+                    if task.cancelled:
+                        return self._cancelled(sec, items, task)
+                self._megno(L, sec)
+                if label is not None:
+                    task.progress((i + 1) / len(items), say.many_progress(label, i + 1, len(items)))
+            self.draw_soon(None, sec, now=True)
+
+        return work
+
+    def _megno(self, L: Any, sec: Any) -> None:
+        """The finished trajectory's mean MEGNO over MEGNO_T (:func:`pendulum_explorer.chaos.megno`) in its hover."""
+        try:
+            L.megno = (megno(sec.pendulum, L.Gamma0, L.omega0, MEGNO_T).value, MEGNO_T)
+        except IntegrationFailedError:  # the hover just has no Ybar
+            return
+        self.traces.show_megno(L, sec)
+
+    def draw_soon(self, launch: Any, sec: Any, now: bool = False) -> None:
+        """Show the launch's crossings so far with the other updated launches, at most every REDRAW_SECONDS (the
+        browser redraws the whole chart for each update: more often, it falls behind and answers clicks late)."""
+        if launch is not None:
+            self._dirty[launch.id] = launch
+        if now or time.perf_counter() - self._drawn_at > REDRAW_SECONDS:
+            for L in list(self._dirty.values()):
+                self.traces.update(L, sec)
+            self._dirty.clear()
+            self._drawn_at = time.perf_counter()
+
+    def _cancelled(self, sec: Any, items: Sequence[tuple[Any, int]], task: Any) -> None:
+        """After a cancel: the message says what was kept and the progress bar goes first, then the chart catches
+        up (trajectories not started removed, the last crossings drawn).  In this order because the page applies
+        the kernel's messages in turn: behind a chart redraw (a second or more in a software-rendered browser)
+        the answer to a cancel came seconds late."""
+        if sec is not self.current():  # cancelled by a level change: the launches were set aside as they are
+            return
+        empty = [L for L, _ in items if len(L.crossings) == 0]
+        self.msg.info(say.cancelled(items))
+        task.settle()
+        with self.busy:
+            self.state.launches[:] = [L for L in self.state.launches if all(L is not x for x in empty)]
+            self.traces.remove(empty)
+            for L in empty:
+                self._dirty.pop(L.id, None)
+        self.draw_soon(None, sec, now=True)
