@@ -834,3 +834,35 @@ def test_g_change_keeps_the_unapplied_J_edit():
     assert body.J["J11"].value == round(float(J0.J[0, 0]), 6) and body.rho[0].value == round(float(J0.rho[0]), 6)
     body.preset.value = "planar"  # another body: the boxes start from it
     assert body.J["J11"].value == round(float(presets.planar().pendulum.J[0, 0]), 6)
+
+
+@pytest.mark.parametrize("preset, point, crossings, pct", [("planar", "hanging at rest", 0, "only <1% of"),
+                                                           ("paper_fig2", "inverted at rest", 0, "(>99%,"),
+                                                           ("paper_fig1", "inverted at rest", 500, "(>99%,")])
+def test_launch_nearby_explains_an_empty_section(preset, point, crossings, pct):
+    """Issue 11 item 5: "launch nearby" on the rest points of the bodies with rho on a principal axis gives a swing
+    in a vertical plane through the pole: no point on the section.  The message said "every return lands near the
+    equilibrium, tracing a small loop" (or "its returns spread over ... (1e+02%)"); now it says that the section
+    shows no point and why, and the percentages read as percentages."""
+    d = _dash(f"preset={preset}")
+    d.show("equilibria")
+    eqp = d.panel("equilibria")
+    eqp.task.synchronous = True
+    eqp.compute()
+    d.panel("section").task.synchronous = True
+    eqp.family.value = [v for t, v in eqp.family.options if t.startswith(point)][0]
+    eqp.launch_nearby()
+    L = d.state.launches[-1]
+    assert L.source == "nearby" and len(L.crossings) == crossings
+    text = eqp.msg.text
+    assert "e+0" not in text and pct in text
+    if crossings == 0:
+        assert "The Poincaré section shows no point of this motion" in text and "Motion tab" in text
+        assert eqp.msg.kind == "info"
+    else:
+        assert "shows no point" not in text and eqp.msg.kind == "ok"
+    # a later click on the section does not bring the note back
+    eqp.msg.clear()
+    sec = d.panels["section"]
+    sec.launch_seed(L.crossings[0] if len(L.crossings) else (L.Gamma0, L.omega0), source="nearby")
+    assert eqp.msg.text == ""

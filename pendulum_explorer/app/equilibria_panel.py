@@ -9,6 +9,7 @@ import numpy as np
 from ..plotting.diagrams import energy_momentum_figure
 from ..plotting.sphere import equilibria_sphere_figure, family_name
 from .common import Messages, Task, about, body_title, figure_output, guarded
+from .section_levels import area_percent
 
 ABOUT = r"""
 <p><b>What is shown.</b> A <i>relative equilibrium</i> is a steady spin: the body turns about the vertical at a
@@ -86,6 +87,19 @@ def family_words(eq, fam):
     return text
 
 
+#: fewer returns than this and "launch nearby" explains the (nearly) empty section
+NEARBY_FEW = 3
+
+
+def nearby_empty_words(n):
+    """Why a motion launched near an equilibrium has (almost) no points on the Poincaré section."""
+    got = "no point" if n == 0 else f"only {n} point{'s' if n > 1 else ''}"
+    return (f"The Poincaré section shows {got} of this motion: it marks Γ each time Γ₃ (the component of gravity "
+            f"along the body axis e₃) reaches a turning point while Γ goes round e₃ in the positive sense, and this "
+            f"motion (almost) never does that: it swings in a vertical plane through the pole Γ = ±e₃, or goes "
+            f"round e₃ the other way. Watch it in the Motion tab, or choose another point or a larger tilt.")
+
+
 def nearby_window(Gamma, eps):
     """The section-chart window (phi0, phi1, z0, z1) around the direction ``Gamma`` that a motion tilted by ``eps``
     from a stable equilibrium stays in: about 4 eps on the sphere each way (wider in phi away from the equator)."""
@@ -141,6 +155,8 @@ class EquilibriaPanel:
         self.nearby.on_click(self._on_nearby)
         state.observe("body", self._on_body)
         state.observe("presenter", lambda on: self._on_redraw())
+        state.observe("launch", self._on_launch_done)
+        self._nearby = None  # the last "launch nearby": its level, message and (once computed) its launch
         self.compute()
 
     # ------------------------------------------------------------------ computing
@@ -295,6 +311,24 @@ class EquilibriaPanel:
                         f"<td style='font-family:monospace'>{html.escape(v)}</td></tr>" for k, v in rows)
         self.details.value = f"<table class='pe-eq-details' style='font-size:14px;line-height:1.4'>{cells}</table>"
 
+    def _on_launch_done(self, launch):
+        """A trajectory finished in the section panel: if it is the last "launch nearby", say what the section
+        shows of it (a motion with no returns to the section left the student with an empty chart)."""
+        nb = self._nearby
+        if nb is None or launch.source != "nearby" or not np.allclose([launch.E, launch.mu], [nb["E"], nb["mu"]],
+                                                                      rtol=1e-9, atol=1e-12):
+            return
+        nb["launch"] = launch
+        if self.msg.text.startswith(nb["text"][:40]):  # the message is this launch's (in tests: not yet written)
+            self._nearby_outcome(launch)
+
+    def _nearby_outcome(self, launch):
+        nb, self._nearby = self._nearby, None
+        n = len(launch.crossings)
+        if n >= NEARBY_FEW:
+            return
+        self.msg.info(nb["text"] + " " + nearby_empty_words(n))
+
     @guarded(what="launching near the equilibrium")
     def _on_nearby(self, _b=None):
         self.launch_nearby()
@@ -326,18 +360,22 @@ class EquilibriaPanel:
         stable = p.stability == "elliptic-elliptic"
         if stable and area < 0.05:  # a small loop around the point: show the chart around it, not a grey page
             zoom = nearby_window(G, eps)
-        self.state.emit("section_level", E=E, mu=mu, seed=(G1, w1), source="nearby", zoom=zoom)
         name = POINT_WORDS.get(p.family, family_name(p.family))
-        pct = f"{100 * area:.2g}%"
+        pct = area_percent(area, empty=area == 0.0)
         if stable:
-            what = (f"It is stable, so the motion stays close to it: at this energy and momentum only {pct} of the "
-                    f"sphere is reachable (the white part of the section) and every return lands near the "
-                    f"equilibrium, tracing a small loop around it"
+            what = (f"It is stable, so the motion stays close to it: at this energy and momentum "
+                    f"{'only ' if area < 0.5 else ''}{pct} of the sphere is reachable (the white part of the "
+                    f"section) and every return lands near the equilibrium, tracing a small loop around it"
                     + (" (the section shows the chart around the point; its “reset axes” button shows all of it)"
                        if zoom is not None else "") + ". A larger tilt gives a larger loop.")
         else:
             what = (f"It is unstable ({STABILITY_WORDS.get(p.stability, p.stability)}), so the motion leaves it: "
                     f"its returns spread over the reachable part of the sphere ({pct}, white in the section).")
-        self.msg.ok(f"Launched near {name}, tilted by {eps:g} rad with the same ω: E = {E:.5g} J, "
-                    f"μ = {mu:.5g} kg m²/s (Poincaré section and Motion tabs). {what}")
+        self._nearby = {"E": E, "mu": mu, "text": f"Launched near {name}, tilted by {eps:g} rad with the same ω: "
+                        f"E = {E:.5g} J, μ = {mu:.5g} kg m²/s (Poincaré section and Motion tabs). {what}",
+                        "launch": None}
+        self.msg.ok(self._nearby["text"])
+        self.state.emit("section_level", E=E, mu=mu, seed=(G1, w1), source="nearby", zoom=zoom)
+        if self._nearby is not None and self._nearby["launch"] is not None:  # finished already (tests: inline)
+            self._nearby_outcome(self._nearby["launch"])
         return E, mu
