@@ -327,7 +327,7 @@ class EquilibriaPanel:
         n = len(launch.crossings)
         if n >= NEARBY_FEW:
             return
-        self.msg.info(nb["text"] + " " + nearby_empty_words(n))
+        self.msg.info(nb["empty"] + " " + nearby_empty_words(n))
 
     @guarded(what="launching near the equilibrium")
     def _on_nearby(self, _b=None):
@@ -371,9 +371,11 @@ class EquilibriaPanel:
         else:
             what = (f"It is unstable ({STABILITY_WORDS.get(p.stability, p.stability)}), so the motion leaves it: "
                     f"its returns spread over the reachable part of the sphere ({pct}, white in the section).")
-        self._nearby = {"E": E, "mu": mu, "text": f"Launched near {name}, tilted by {eps:g} rad with the same ω: "
-                        f"E = {E:.5g} J, μ = {mu:.5g} kg m²/s (Poincaré section and Motion tabs). {what}",
-                        "launch": None}
+        head = (f"Launched near {name}, tilted by {eps:g} rad with the same ω: E = {E:.5g} J, μ = {mu:.5g} kg m²/s "
+                f"(Poincaré section and Motion tabs).")
+        short = ("It is stable, so the motion stays close to it." if stable else
+                 f"It is unstable ({STABILITY_WORDS.get(p.stability, p.stability)}), so the motion leaves it.")
+        self._nearby = {"E": E, "mu": mu, "text": f"{head} {what}", "empty": f"{head} {short}", "launch": None}
         self.msg.ok(self._nearby["text"])
         self.state.emit("section_level", E=E, mu=mu, seed=(G1, w1), source="nearby", zoom=zoom)
         if self._nearby is not None and self._nearby["launch"] is not None:  # finished already (tests: inline)
