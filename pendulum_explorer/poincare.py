@@ -67,6 +67,9 @@ MAX_GRID = 20_000
 #: the chart grid (n_phi, n_z) of the accessible region that the dashboard draws and :meth:`fill_seeds` reads
 REGION_GRID = (121, 81)
 MAX_MAP_TIME = 1e5  # s, per chaos-map cell
+#: a chaos-map cell above these values counts as chaotic (mean MEGNO ~2 on regular motion; lambda in 1/s)
+CHAOTIC_MEGNO = 4.0
+CHAOTIC_LYAPUNOV = 0.1
 MAX_RETURN_POWER = 64  # k of the k-th return map
 #: the chart resolutions (n_phi, n_z) of :meth:`PoincareSection.chaos_maps`: a coarse map first, then refined
 MAP_LEVELS = ((16, 12), (40, 28), (80, 56))
@@ -324,26 +327,43 @@ class ChaosMap:
         """(n_z, n_phi) cells whose centre is on the section."""
         return np.isfinite(self.values)
 
+    @property
+    def threshold(self) -> float:
+        """The value above which a cell counts as chaotic: Ybar > 4 (MEGNO), lambda > 0.1 1/s (Lyapunov)."""
+        return CHAOTIC_MEGNO if self.indicator == "megno" else CHAOTIC_LYAPUNOV
+
     def chaotic_fraction(self, threshold: float | None = None) -> float:
-        """Fraction of the accessible cells whose value exceeds ``threshold`` (default 4 for MEGNO, 0.1 1/s for
-        the Lyapunov estimate).  The cells have equal areas on the sphere (equal-area chart)."""
+        """Fraction of the accessible cells whose value exceeds ``threshold`` (default :attr:`threshold`).  The
+        cells have equal areas on the sphere (equal-area chart)."""
         if threshold is None:
-            threshold = 4.0 if self.indicator == "megno" else 0.1
+            threshold = self.threshold
         acc = self.accessible
         n = int(acc.sum())
         return float((self.values[acc] > threshold).sum() / n) if n else 0.0
 
+    def cells(self, phi: ArrayLike, z: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Indices ``(j, i)`` (row z, column phi) of the cells containing the chart points (phi, z) (arrays of
+        one shape; phi taken modulo 2 pi, z clipped to the grid)."""
+        n_z, n_phi = self.values.shape
+        ph = np.remainder(np.asarray(phi, dtype=np.float64) + math.pi, 2 * math.pi)
+        i = np.floor(ph / (2 * math.pi) * n_phi).astype(np.int64) % n_phi
+        j = np.clip(np.floor((np.asarray(z, dtype=np.float64) + 1.0) / 2.0 * n_z), 0, n_z - 1).astype(np.int64)
+        return j, i
+
     def cell(self, phi: float, z: float) -> tuple[int, int]:
         """Indices ``(j, i)`` (row z, column phi) of the cell containing the chart point (phi, z)."""
-        n_z, n_phi = self.values.shape
-        i = int(np.floor((math.remainder(float(phi), 2 * math.pi) + math.pi) / (2 * math.pi) * n_phi)) % n_phi
-        j = min(n_z - 1, max(0, int(np.floor((float(z) + 1.0) / 2.0 * n_z))))
-        return j, i
+        j, i = self.cells(float(phi), float(z))
+        return int(j), int(i)
 
     def value_at(self, phi: float, z: float) -> float:
         """The value of the cell containing the chart point (phi, z) (NaN if inaccessible)."""
         j, i = self.cell(phi, z)
         return float(self.values[j, i])
+
+    def values_at(self, phi: ArrayLike, z: ArrayLike) -> NDArray[np.float64]:
+        """:meth:`value_at` for arrays of chart points (phi, z) of one shape."""
+        j, i = self.cells(phi, z)
+        return self.values[j, i]
 
 
 @dataclass(frozen=True)

@@ -722,7 +722,23 @@ def test_section_chaos_map_layer(app):
     assert z.shape == (8, 10) and np.nanmax(z) > 0 and np.isnan(z).any() == (~sec.chaos.accessible).any()
     assert "regular" in hm[1].colorbar.title.text and "chaotic" in hm[1].colorbar.title.text
     assert sec.msg.kind == "ok" and "chaotic" in sec.msg.text and sec.chaos.values.shape == (8, 10)
-    n_traces = len(sec.crossing_traces())  # the preset's trajectory
+    # the hover over the map gives its cell's mean MEGNO and what it means; the map takes no hover or click
+    # (before: the click reported the shading cell and the hover had no Ybar), so a click over the map launches
+    # at the point clicked, off the centre of the coarse map cell
+    assert hm[1].hoverinfo == "skip" and "≈2 regular, ≫2 chaotic" in hm[0].hovertemplate
+    reg, cm = sec.region, sec.chaos
+    text = np.asarray(hm[0].text)
+    PH, Z = np.meshgrid(reg.phi, reg.z)
+    Y = cm.values_at(PH, Z)
+    off = np.abs(PH - cm.phi[cm.cells(PH, Z)[1]]) > 0.1  # away from the centre of the map cell
+    jz, ip = np.argwhere(reg.accessible & np.isfinite(Y) & off)[len(reg.z) // 2]
+    phi, z = float(reg.phi[ip]), float(reg.z[jz])
+    assert text[jz, ip].startswith(f"Ȳ = {cm.value_at(phi, z):.3g}, ")
+    n0 = len(sec.state.launches)
+    sec._on_chart_click(phi, z, 0)
+    assert len(sec.state.launches) == n0 + 1
+    np.testing.assert_allclose(chart_from_sphere(sec.state.launches[-1].Gamma0), (phi, z), atol=1e-12)
+    n_traces = len(sec.crossing_traces())  # the preset's trajectory and the click's
     sec.launch_at(np.pi / 2, 0.961, n=100)  # a launch draws on top of the map, which stays
     assert sec.chart.data[1].type == "heatmap" and len(sec.crossing_traces()) == n_traces + 1
     # the finished trajectory's hover gives its mean MEGNO: near the island centre, regular (< 2 + slack)

@@ -27,7 +27,7 @@ def test_aside_and_cancel_wording():
 
 
 def test_map_orbit_pole_and_download_wording():
-    cm = SimpleNamespace(values=np.array([[1.0, 9.0, np.nan], [2.0, 2.0, 2.0]]), t_total=100.0,
+    cm = SimpleNamespace(values=np.array([[1.0, 9.0, np.nan], [2.0, 2.0, 2.0]]), t_total=100.0, threshold=4.0,
                          chaotic_fraction=lambda: 0.2)
     assert say.map_done(cm) == "chaos map 3×2, T = 100 s: 20% of the accessible cells chaotic (Ȳ > 4)"
     assert say.map_cancelled(cm) == "chaos map cancelled: the 3×2 map is kept"

@@ -202,6 +202,38 @@ def test_chaos_map_and_orbit_figures(sec_e):
     assert list(orb.marker.symbol) == ["circle"] and "period 0.6716" in orb.text[0]
     lyap = chaos_map_figure(sec_e, sec_e.chaos_map((8, 6), 10.0, indicator="lyapunov"))
     assert "1/s" in lyap.data[1].colorbar.title.text
+    # the hover over the map gives the value of the map cell under the pointer and what it means; the map itself
+    # takes no hover or click (both stay with the shading's fine grid, so a click launches where it lands)
+    assert hm.hoverinfo == "skip"
+    shade, reg = fig.data[0], sec_e.accessible_region()
+    text = np.asarray(shade.text)
+    assert text.shape == reg.V.shape and "≈2 regular, ≫2 chaotic" in shade.hovertemplate
+    assert "%{text}" in shade.hovertemplate and "T = 10 s" in shade.hovertemplate
+    checked = 0
+    for jz in range(0, len(reg.z), 7):
+        for ip in range(0, len(reg.phi), 9):
+            v = cm.value_at(reg.phi[ip], reg.z[jz])
+            if np.isfinite(v):
+                word = "chaotic" if v > 4 else "regular"
+                assert text[jz, ip] == f"Ȳ = {v:.3g}, {word}"
+                checked += 1
+            else:
+                assert "no value" in text[jz, ip]
+    assert checked > 20
+    assert {"regular", "chaotic"} <= {t.rsplit(", ", 1)[-1] for t in text.ravel()}
+    assert "λ = " in lyap.data[0].text[40][60] or "no value" in lyap.data[0].text[40][60]
+    # zoomed (a 121 x 81 grid of the window), the hover gives the map's values on the new grid
+    from pendulum_explorer.plotting.section import zoom_chart
+    zoom_chart(fig, sec_e, (1.0, 2.0, 0.5, 0.9), cm)
+    zt, sh = np.asarray(fig.data[0].text), fig.data[0]
+    assert zt.shape == (81, 121) and "≫2 chaotic" in sh.hovertemplate
+    v = cm.value_at(sh.x[60], sh.y[40])
+    assert zt[40, 60] == (f"Ȳ = {v:.3g}, {'chaotic' if v > 4 else 'regular'}" if np.isfinite(v) else zt[40, 60])
+    zoom_chart(fig, sec_e, (1.0, 2.0, 0.5, 0.9))  # without the map: no stale values
+    assert fig.data[0].text is None and "chaotic" not in fig.data[0].hovertemplate
+    # the cells' indices, vectorised, agree with the scalar lookup
+    j, i = cm.cells(*np.meshgrid(reg.phi, reg.z))
+    assert (int(j[3, 5]), int(i[3, 5])) == cm.cell(reg.phi[5], reg.z[3])
 
 
 def test_megno_on_the_periodic_orbits(sec_e, P):

@@ -206,7 +206,7 @@ class SectionPanel:
     def zoom_to(self, phi0, phi1, z0, z1):
         """Show the chart window phi0..phi1, Gamma_3 = z0..z1 (a launch near a stable equilibrium: its crossings
         stay in a small loop); plotly's "reset axes" or a new level shows the whole chart again."""
-        self.chart.show(zoom_chart(self.chart.fig, self.section, (phi0, phi1, z0, z1)))
+        self.chart.show(zoom_chart(self.chart.fig, self.section, (phi0, phi1, z0, z1), self.chaos))
 
     def _redraw(self):
         """The whole chart: region, chaos map, the launches shown and the periodic orbits (call under _busy)."""

@@ -132,7 +132,7 @@ def map_cancelled(cm: Any) -> str:
 def map_done(cm: Any) -> str:
     n_z, n_phi = cm.values.shape
     return (f"chaos map {n_phi}×{n_z}, T = {cm.t_total:g} s: {100 * cm.chaotic_fraction():.0f}% of the accessible "
-            f"cells chaotic (Ȳ > 4)")
+            f"cells chaotic (Ȳ > {cm.threshold:g})")
 
 
 def orbit_search(k: int, phi: float, z: float) -> str:

@@ -25,6 +25,8 @@ from ..poincare import (AccessibleRegion, BatchCrossings, ChaosMap, Crossings, P
 from .colours import BLACK, BLUE, PALETTE, VERMILLION
 
 SHADE = "rgba(120,120,120,0.55)"
+#: the hover of the shading heatmap (trace 0) at a chart point; a chaos map adds its value there
+SHADE_HOVER = "φ = %{x:.3f}<br>Γ₃ = %{y:.3f}<br>V_μ = %{customdata:.4g} J"
 CLICK_HINT = "click in the white region"
 
 #: what the figures accept as the crossings of one or several trajectories
@@ -118,12 +120,16 @@ def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = No
     reg = region if region is not None else section.accessible_region()
     shade = np.where(reg.accessible, 0.0, 1.0)
     fig = go.Figure()
+    hover = SHADE_HOVER
+    if chaos is not None:  # the map's value under the pointer: the shading carries it (see chaos_map_trace)
+        hover += "<br>" + chaos_hover_template(chaos)
     fig.add_trace(go.Heatmap(
         x=reg.phi, y=reg.z, z=shade, customdata=reg.V, zmin=0.0, zmax=1.0,
         colorscale=[[0.0, "rgba(255,255,255,0)"], [1.0, SHADE]], showscale=False, name="V_mu",
-        hovertemplate="φ = %{x:.3f}<br>Γ₃ = %{y:.3f}<br>V_μ = %{customdata:.4g} J<extra></extra>"))
+        text=None if chaos is None else chaos_hover_text(chaos, reg.phi, reg.z),
+        hovertemplate=hover + "<extra></extra>"))
     if chaos is not None:
-        fig.add_trace(chaos_map_trace(chaos))
+        fig.add_trace(chaos_map_trace(chaos, hoverable=False))
     if reg.boundary_phi.size:
         fig.add_trace(go.Scatter(x=reg.boundary_phi, y=reg.boundary_z, mode="lines",
                                  line=dict(color="black", width=1), name="V_mu = E", hoverinfo="skip"))
@@ -239,11 +245,38 @@ MEGNO_COLOURSCALE: list[list[object]] = [[0.0, "#2166ac"], [0.25, "#92c5de"], [0
 ORBIT_SYMBOLS = {"elliptic": "circle", "hyperbolic": "x", "parabolic": "diamond"}
 
 
-def chaos_map_trace(cm: ChaosMap, *, showscale: bool = True) -> go.Heatmap:
+def chaos_hover_text(cm: ChaosMap, phi: ArrayLike, z: ArrayLike) -> NDArray[np.str_]:
+    """(len(z), len(phi)) hover lines for the grid ``phi`` x ``z`` of the section chart: the value of the map cell
+    under each point and what it says (``"Ȳ = 1.93, regular"``, ``"Ȳ = 12.4, chaotic"``; chaotic above
+    ``cm.threshold``), or that the cell has no value (its centre is not on the section)."""
+    PH, Z = np.meshgrid(np.asarray(phi, dtype=float), np.asarray(z, dtype=float))
+    v = cm.values_at(PH, Z)
+    what, unit = ("Ȳ", "") if cm.indicator == "megno" else ("λ", " 1/s")
+    words = {}  # one string per distinct value (the cells repeat over the finer grid)
+    out = np.empty(v.shape, dtype=object)
+    for idx, x in np.ndenumerate(v):
+        if x not in words:
+            words[x] = (f"{what} = {x:.3g}{unit}, {'chaotic' if x > cm.threshold else 'regular'}" if np.isfinite(x)
+                        else "no value here (the cell's centre is not on the section)")
+        out[idx] = words[x]
+    return out.astype(str)
+
+
+def chaos_hover_template(cm: ChaosMap) -> str:
+    """The hover lines of the chaos map's value (the cell's text from :func:`chaos_hover_text`) and what it means."""
+    meaning = ("mean MEGNO Ȳ ≈2 regular, ≫2 chaotic" if cm.indicator == "megno"
+               else "Lyapunov estimate λ ≈0 regular, >0 chaotic")
+    return f"chaos map (T = {cm.t_total:g} s): %{{text}}<br>({meaning})"
+
+
+def chaos_map_trace(cm: ChaosMap, *, showscale: bool = True, hoverable: bool = True) -> go.Heatmap:
     """The chaos map as a heatmap on the section chart (cells at ``cm.phi``, ``cm.z``; NaN cells transparent).
 
     MEGNO is drawn on a fixed scale 0 ... ``MEGNO_MAX`` whose colour bar says what the values mean (≈ 2 regular,
-    ≫ 2 chaotic); a Lyapunov map on 0 ... max with its unit.
+    ≫ 2 chaotic); a Lyapunov map on 0 ... max with its unit.  ``hoverable=False`` (over the section's shading,
+    :func:`section_chart_figure`): the map takes no hover and no clicks (``hoverinfo="skip"``), so both stay with
+    the shading's fine grid, whose hover gives the map cell's value (:func:`chaos_hover_text`) — a click over the
+    map launches at the point clicked, not at the centre of a coarse map cell.
     """
     scale: str | list[list[object]]
     if cm.indicator == "megno":
@@ -256,10 +289,11 @@ def chaos_map_trace(cm: ChaosMap, *, showscale: bool = True) -> go.Heatmap:
         zmin, zmax, scale = 0.0, float(max(fin.max(), 1e-3)) if fin.size else 1.0, "Reds"
         bar = dict(title=dict(text="λ [1/s]<br>≈0 regular", side="top"))
         what = "λ"
+    hover = dict(hovertemplate=f"φ = %{{x:.3f}}<br>Γ₃ = %{{y:.3f}}<br>{what} = %{{z:.3g}}<extra>T = {cm.t_total:g} s"
+                               "</extra>") if hoverable else dict(hoverinfo="skip")
     return go.Heatmap(
         x=cm.phi, y=cm.z, z=cm.values, zmin=zmin, zmax=zmax, colorscale=scale, showscale=showscale,
-        colorbar=dict(len=0.9, thickness=12, **bar), name=f"chaos map (T = {cm.t_total:g} s)",
-        hovertemplate=f"φ = %{{x:.3f}}<br>Γ₃ = %{{y:.3f}}<br>{what} = %{{z:.3g}}<extra>T = {cm.t_total:g} s</extra>")
+        colorbar=dict(len=0.9, thickness=12, **bar), name=f"chaos map (T = {cm.t_total:g} s)", **hover)
 
 
 def periodic_orbit_trace(orbits: Sequence[PeriodicOrbit], *, name: str = "periodic orbits") -> go.Scatter:
@@ -286,11 +320,13 @@ def chaos_map_figure(section: PoincareSection, cm: ChaosMap, crossings: Crossing
     return fig
 
 
-def zoom_chart(fig: go.Figure, section: PoincareSection, window: tuple[float, float, float, float]) -> go.Figure:
+def zoom_chart(fig: go.Figure, section: PoincareSection, window: tuple[float, float, float, float],
+               chaos: ChaosMap | None = None) -> go.Figure:
     """``fig`` (a :func:`section_chart_figure` of ``section``) showing only the chart window
     ``(phi0, phi1, z0, z1)`` (clipped to the chart), its shading recomputed on a 121 x 81 grid of the window: the
     whole-chart grid is coarse for a small window (its cells would hide where V_mu = E runs), so the coarse
-    boundary line is dropped.  A chaos map keeps its own cells.  Updates ``fig`` in place and returns it."""
+    boundary line is dropped.  A chaos map keeps its own cells; pass it as ``chaos`` so that the shading's hover
+    keeps giving its values on the new grid.  Updates ``fig`` in place and returns it."""
     phi0, phi1, z0, z1 = (float(v) for v in window)
     phi0, phi1, z0, z1 = max(phi0, -np.pi), min(phi1, np.pi), max(z0, -1.0), min(z1, 1.0)
     fig.update_layout(xaxis_range=[phi0, phi1], yaxis_range=[z1, z0])
@@ -299,6 +335,10 @@ def zoom_chart(fig: go.Figure, section: PoincareSection, window: tuple[float, fl
     for tr in fig.data:
         if tr.type == "heatmap" and tr.name == "V_mu":
             tr.update(x=phi, y=z, z=np.where(V <= section.energy, 0.0, 1.0), customdata=V)
+            if tr.text is not None:  # the chaos map's values in the hover, on the new grid (or none)
+                tr.update(text=None if chaos is None else chaos_hover_text(chaos, phi, z),
+                          hovertemplate=SHADE_HOVER + ("" if chaos is None else "<br>" + chaos_hover_template(chaos))
+                          + "<extra></extra>")
         elif tr.name == "V_mu = E":
             tr.update(x=[], y=[])
     return fig

@@ -449,6 +449,35 @@ def test_chaos_map_layer_is_drawn_coloured_and_cancels(visit):
     page.locator(".pe-section .pe-cancel").first.click()
     tr = [t for t in pb.traces(plot) if t["type"] == "heatmap"]
     assert len(tr) == 2, f"expected the shading and the chaos-map heatmaps, got {len(tr)}"
+    # the mouse over a map cell: the hover gives that cell's mean MEGNO and what it means (the map takes no hover
+    # or click itself, so both stay with the shading's fine grid: a click launches where it lands).  The crossings
+    # are hidden meanwhile (the hover would go to the nearest crossing)
+    xy = page.evaluate("""async (sel) => { const el = document.querySelector(sel);
+        const gd = el.classList.contains('js-plotly-plot') ? el : el.querySelector('.js-plotly-plot');
+        const pts = gd.data.map((t, i) => t.type.startsWith('scatter') ? i : -1).filter(i => i >= 0);
+        await window.Plotly.restyle(gd, {visible: false}, pts);
+        gd.dataset.peHidden = JSON.stringify(pts);
+        const m = gd.data[1], xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, r = gd.getBoundingClientRect();
+        const j = Math.floor(m.y.length / 2);
+        for (let i = 0; i < m.x.length; i++) {
+            const v = m.z[j][i];
+            if (v === null || Number.isNaN(v)) continue;
+            return [r.left + xa._offset + xa.l2p(m.x[i]), r.top + ya._offset + ya.l2p(m.y[j])]; }
+        return null; }""", CHART_SEL)
+    assert xy is not None, "the chaos map has no accessible cell in its middle row"
+    page.mouse.move(xy[0], xy[1])
+    try:
+        page.wait_for_function("""() => { const t = document.querySelector('.pe-section .hoverlayer .hovertext');
+            return t && /chaos map/.test(t.textContent); }""", timeout=10_000, polling=100)
+    except Exception as exc:
+        hov = page.evaluate("() => (document.querySelector('.pe-section .hoverlayer') || {}).textContent")
+        raise AssertionError(f"no chaos-map value in the hover over a map cell; hover text: {hov!r}") from exc
+    hover = page.evaluate("() => document.querySelector('.pe-section .hoverlayer .hovertext').textContent")
+    assert "Ȳ = " in hover and "≫2 chaotic" in hover and "V_μ" in hover, hover
+    page.mouse.move(0, 0)
+    page.evaluate("""async (sel) => { const el = document.querySelector(sel);
+        const gd = el.classList.contains('js-plotly-plot') ? el : el.querySelector('.js-plotly-plot');
+        await window.Plotly.restyle(gd, {visible: true}, JSON.parse(gd.dataset.peHidden)); }""", CHART_SEL)
     n_bar = page.evaluate("(sel) => document.querySelector(sel).querySelectorAll('.colorbar').length", CHART_SEL)
     assert n_bar >= 1, "the chaos map has no colour bar on the page"
     page.wait_for_function("""() => Array.from(document.querySelectorAll('.pe-section .pe-message'))
