@@ -397,6 +397,23 @@ class PeriodicOrbit:
     iterations: int
 
 
+def chaos_grid(n_phi: int, n_z: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The cell centres ``(phi, z)`` of an ``n_phi`` x ``n_z`` chaos map: equal cells over phi in (-pi, pi) and
+    z = Gamma_3 in (-1, 1) (the grid :meth:`ChaosMap.cells` assumes)."""
+    phi = -math.pi + (np.arange(n_phi, dtype=np.float64) + 0.5) * (2 * math.pi / n_phi)
+    z = -1.0 + (np.arange(n_z, dtype=np.float64) + 0.5) * (2.0 / n_z)
+    return phi, z
+
+
+def orbit_kind(jacobian: ArrayLike) -> tuple[NDArray[np.complex128], str]:
+    """The multipliers (eigenvalues) of a linearised return map (2, 2) and the fixed point's kind: "elliptic"
+    (|trace| < 2), "hyperbolic" (|trace| > 2) or "parabolic" (|trace| = 2 within 1e-6)."""
+    M = np.asarray(jacobian, dtype=np.float64)
+    tr = float(np.trace(M))
+    kind = "elliptic" if abs(tr) < 2.0 - 1e-6 else ("hyperbolic" if abs(tr) > 2.0 + 1e-6 else "parabolic")
+    return np.linalg.eigvals(M).astype(complex), kind
+
+
 # ------------------------------------------------------------------------------------------------
 # the section
 # ------------------------------------------------------------------------------------------------
@@ -1073,8 +1090,7 @@ class PoincareSection:
         if executor is not None and not hasattr(executor, "submit"):
             raise TypeError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
         is_cancelled = _cancel_probe(cancel)
-        phi = -math.pi + (np.arange(n_phi, dtype=np.float64) + 0.5) * (2 * math.pi / n_phi)
-        z = -1.0 + (np.arange(n_z, dtype=np.float64) + 0.5) * (2.0 / n_z)
+        phi, z = chaos_grid(n_phi, n_z)
         PH, Z = np.meshgrid(phi, z)
         Y, ok = self.states_at(sphere_from_chart(PH, Z).reshape(-1, 3))
         idx = np.nonzero(ok)[0]
@@ -1286,9 +1302,7 @@ class PoincareSection:
                     f"centre or try another k", res)
             x, F, T, M, res = xn, Fn, Tn, Mn, rn
         st = self.state_at(sphere_from_chart(x[0], x[1]))
-        mult = np.linalg.eigvals(M).astype(complex)
-        tr = float(np.trace(M))
-        kind = "elliptic" if abs(tr) < 2.0 - 1e-6 else ("hyperbolic" if abs(tr) > 2.0 + 1e-6 else "parabolic")
+        mult, kind = orbit_kind(M)
         return PeriodicOrbit(st.Gamma, st.omega, float(x[0]), float(x[1]), k, T, M, mult, kind, res, it)
 
     def __repr__(self) -> str:

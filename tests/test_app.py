@@ -883,3 +883,23 @@ def test_launch_nearby_explains_an_empty_section(preset, point, crossings, pct):
     sec = d.panels["section"]
     sec.launch_seed(L.crossings[0] if len(L.crossings) else (L.Gamma0, L.omega0), source="nearby")
     assert eqp.msg.text == ""
+
+
+def test_exported_session_keeps_the_chaos_map_and_periodic_orbits(app):
+    """The session file holds the level's chaos map and periodic orbits; loading it in a fresh dashboard draws
+    them again (before: only the seeds were exported)."""
+    sec = app.panel("section")
+    sec.paper_preset(11.95, n=100)
+    sec.chaos_map(levels=((6, 4),), t_total=10.0)
+    sec.find_orbit(np.pi / 2 + 0.1, 0.961 - 0.1, k=1)
+    assert sec.chaos is not None and len(sec.orbits) == 1
+    js = sec.export_json()
+    app2 = build_app(prewarm=False)
+    s2 = app2.panel("section")
+    s2.task.synchronous = True
+    s2.load_session(js, wait=True)
+    np.testing.assert_array_equal(s2.chaos.values, sec.chaos.values)
+    assert len(s2.orbits) == 1 and s2.orbits[0].kind == "elliptic" and s2.orbits[0].period == sec.orbits[0].period
+    assert [tr.type for tr in s2.chart.data].count("heatmap") == 2
+    assert [t for t in s2.chart.data if t.name == "periodic orbits"]
+    assert len(app2.state.launches) == len(app.state.launches)

@@ -251,3 +251,90 @@ def test_chaos_maps_refine_and_stop_on_cancel(fig2):
     for cm in sec.chaos_maps(((4, 3), (6, 4)), 10.0, cancel=lambda: len(got) > 0):
         got.append(cm)
     assert [cm.values.shape for cm in got] == [(3, 4)]
+
+
+def test_session_keeps_the_chaos_map_and_periodic_orbits(fig2):
+    """Version 2 sessions hold the level's chaos map (both indicators, NaN off the section) and its periodic
+    orbits, read back bit for bit (multipliers and kind recomputed from the Jacobian); version 1 files load as
+    before, with neither (before: neither was written)."""
+    from pendulum_explorer.session import SESSION_VERSION
+
+    body = presets.paper_fig2()
+    sec = PoincareSection.from_paper_ic(fig2, 11.95)[0]
+    cm = sec.chaos_map((8, 6), 10.0)
+    po = sec.periodic_orbit((np.pi / 2, 0.961))
+    text = session_json(body, sec.energy, sec.mu, 300, [], chaos=cm, orbits=[po])
+    d = json.loads(text)
+    assert d["version"] == SESSION_VERSION == 2 and d["chaos_map"]["resolution"] == [8, 6]
+    assert "NaN" not in text  # strict JSON: a cell off the section is null
+    s = parse_session(text)
+    for key in ("phi", "z", "values", "megno", "lyapunov"):
+        np.testing.assert_array_equal(getattr(s.chaos, key), getattr(cm, key))
+    assert (s.chaos.indicator, s.chaos.t_total) == ("megno", 10.0)
+    assert s.chaos.chaotic_fraction() == cm.chaotic_fraction()
+    (q,) = s.orbits
+    for key in ("Gamma", "omega", "jacobian", "multipliers"):
+        np.testing.assert_array_equal(getattr(q, key), getattr(po, key))
+    assert (q.phi, q.z, q.k, q.period, q.kind, q.residual, q.iterations) == (
+        po.phi, po.z, po.k, po.period, po.kind, po.residual, po.iterations)
+    # a lyapunov map keeps its indicator
+    cl = sec.chaos_map((4, 3), 5.0, indicator="lyapunov")
+    sl = parse_session(session_json(body, sec.energy, sec.mu, 300, [], chaos=cl))
+    assert sl.chaos.indicator == "lyapunov" and sl.orbits == []
+    np.testing.assert_array_equal(sl.chaos.values, cl.lyapunov)
+    # a version 1 file (no version or 1, no map, no orbits) still loads
+    for v1 in ({k: x for k, x in d.items() if k not in ("chaos_map", "periodic_orbits", "version")},
+               {**{k: x for k, x in d.items() if k not in ("chaos_map", "periodic_orbits")}, "version": 1}):
+        s1 = parse_session(json.dumps(v1))
+        assert s1.chaos is None and s1.orbits == [] and s1.E == sec.energy
+
+
+def _v2(fig2, **change):
+    sec = PoincareSection.from_paper_ic(fig2, 11.95)[0]
+    d = json.loads(session_json(presets.paper_fig2(), sec.energy, sec.mu, 300, [], chaos=sec.chaos_map((4, 3), 5.0),
+                                orbits=[sec.periodic_orbit((np.pi / 2, 0.961))]))
+    for path, value in change.items():
+        *keys, last = path.split("__")
+        target = d
+        for k in keys:
+            target = target[int(k)] if k.isdigit() else target[k]
+        target[int(last) if last.isdigit() else last] = value
+    return json.dumps(d)
+
+
+@pytest.mark.parametrize("change, match", [
+    (dict(version=3), "version 3; this Pendulum Explorer reads versions 1 to 2"),
+    (dict(version="2"), "version '2'"),
+    (dict(chaos_map="x"), "must be a record"),
+    (dict(chaos_map__indicator="fft"), "indicator 'fft'"),
+    (dict(chaos_map__t_total=-1), "t_total"),
+    (dict(chaos_map__resolution=[4]), "resolution"),
+    (dict(chaos_map__resolution=[4000, 4000]), "at most 160000"),
+    (dict(chaos_map__resolution=[5, 3]), "3 rows of 5 cells"),
+    (dict(chaos_map__megno=[[1, 2, 3, 4]] * 2), "3 rows of 4 cells"),
+    (dict(chaos_map__megno__1__1="x"), "numbers or null"),
+    (dict(chaos_map__megno__1__1=1e300), "magnitude at most"),
+    (dict(chaos_map__lyapunov__1__1=None), "different cells"),
+    (dict(E=0.0), "does not belong to its level"),
+    (dict(periodic_orbits={"a": 1}), "at most 100"),
+    (dict(periodic_orbits=[{"Gamma": [0, 0, 1]}] * 101), "at most 100"),
+    (dict(periodic_orbits__0__omega=[0, 0, 1]), "periodic orbit 0 of the session file.*not on the level"),
+    (dict(periodic_orbits__0__Gamma=[0, 1]), "'Gamma' of periodic orbit 0"),
+    (dict(periodic_orbits__0__k=0), "'k' of periodic orbit 0"),
+    (dict(periodic_orbits__0__period=0), "period > 0"),
+    (dict(periodic_orbits__0__jacobian=[[1, 0], [0, "x"]]), "'jacobian' of periodic orbit 0"),
+    (dict(periodic_orbits__0__jacobian=[[1, 0, 0], [0, 1, 0]]), "2 x 2 finite numbers"),
+])
+def test_session_map_and_orbits_are_validated(fig2, change, match):
+    with pytest.raises(PendulumError, match=match):
+        parse_session(_v2(fig2, **change))
+
+
+def test_session_bounds_the_map_and_orbits_when_writing(fig2):
+    from pendulum_explorer.session import MAX_ORBITS
+    sec = PoincareSection.from_paper_ic(fig2, 11.95)[0]
+    po = sec.periodic_orbit((np.pi / 2, 0.961))
+    with pytest.raises(PendulumError, match=f"at most {MAX_ORBITS}"):
+        session_json(presets.paper_fig2(), sec.energy, sec.mu, 300, [], orbits=[po] * (MAX_ORBITS + 1))
+    with pytest.raises(PendulumError, match="characters"):
+        parse_session(" " * (64 * 2 ** 20 + 1))

@@ -139,9 +139,11 @@ class SessionFiles:
         return session.crossings_csv(list(self.panel.state.launches))
 
     def export_json(self) -> str:
-        """The session (:func:`pendulum_explorer.session.session_json`): body, level, crossing count, seeds."""
+        """The session (:func:`pendulum_explorer.session.session_json`): body, level, crossing count, seeds, the
+        level's chaos map and periodic orbits."""
         st = self.panel.state
-        return session.session_json(st.body, st.E, st.mu, int(self.panel.n_cross.value), list(st.launches))
+        return session.session_json(st.body, st.E, st.mu, int(self.panel.n_cross.value), list(st.launches),
+                                    chaos=self.panel.chaos, orbits=self.panel.orbits)
 
     def export(self) -> None:
         self.downloads.value = say.downloads_html((("pendulum_crossings.csv", self.export_csv(), "text/csv"),
@@ -155,13 +157,18 @@ class SessionFiles:
             self.load_session(bytes(f["content"] if isinstance(f, dict) else f.content).decode())
 
     def load_session(self, text: str, wait: bool = False) -> list[tuple[Any, int]]:
-        """Restore a session exported by :meth:`export_json`: body, (E, mu), crossing count and trajectories."""
+        """Restore a session exported by :meth:`export_json`: body, (E, mu), crossing count, trajectories, and the
+        level's chaos map and periodic orbits (if saved)."""
         p = self.panel
         s = session.parse_session(text, n_default=int(p.n_cross.value))
         p.n_cross.value = s.n_crossings
         body = s.body_for(p.state.body)
         p.set_body_and_level(body, s.E, s.mu)
         sec = p.section
+        if s.chaos is not None or s.orbits:  # the level's chaos map and periodic orbits, as they were saved
+            with p._busy:
+                p.chaos, p.orbits = s.chaos, list(s.orbits)
+                p._redraw()
         launches = p.runs.add(sec, s.seed_states(), "load")
         for L, x in zip(launches, s.seeds):
             L.source = x.source
