@@ -386,6 +386,8 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
         q, Q = taylor_frame(pendulum)
         # principal frame: vectors v' = Q^T v, attitude R' = R Q (rows r_i' = Q^T r_i)
         y0 = np.concatenate([Q.T @ R0[2, :], Q.T @ omega0, (R0 @ Q).ravel()])
+        if np.array_equal(Q, np.eye(3)):
+            Q = None
         Y = np.empty((n_out, 15))
         info = np.empty(2)
         order = _taylor.order_for(tol)
@@ -397,9 +399,13 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
                          CHUNK_STEPS // TAYLOR_CHUNK_DIVISOR)
         _v.raise_for_status(st[3], "Taylor", t=t_final * (int(st[4]) - 1) / (n_out - 1), t_final=t_final,
                             budget=budget)
-        R = Y[:, 6:15].reshape(n_out, 3, 3) @ Q.T
-        Gamma = R[:, 2, :].copy()  # Gamma = R^T e3
-        W = Y[:, 3:6] @ Q.T
+        if Q is None:  # principal axes are the body axes: the kernel's rows are the result
+            R = np.ascontiguousarray(Y[:, 6:15]).reshape(n_out, 3, 3)
+            W = np.ascontiguousarray(Y[:, 3:6])
+        else:  # one (3 n_out x 3) product, not n_out small ones
+            R = (Y[:, 6:15].reshape(3 * n_out, 3) @ Q.T).reshape(n_out, 3, 3)
+            W = Y[:, 3:6] @ Q.T
+        Gamma = np.ascontiguousarray(R[:, 2, :])  # Gamma = R^T e3
         stats = {"n_steps": int(st[0]), "order": order, "mean_step": t_final / max(int(st[0]), 1), "tol": tol}
     else:
         rtol, atol = _v.tolerances(rtol, atol)

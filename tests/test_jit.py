@@ -68,9 +68,11 @@ from pendulum_explorer.presets import paper_fig2
 P = paper_fig2().pendulum
 tr = simulate(P, np.eye(3), [1.0, 2.0, 0.5], 1.0, method="dop853", rtol=1e-8, atol=1e-10, n_out=5)
 lg = simulate(P, np.eye(3), [1.0, 2.0, 0.5], 0.2, method="lgvi", dt=0.01, n_out=3)
+ta = simulate(P, np.eye(3), [1.0, 2.0, 0.5], 0.5, method="taylor", n_out=3)
 sec, seed = PoincareSection.from_paper_ic(P, energy=0.0)
 cr = sec.crossings(seed, 3)
-print(json.dumps({"dop": tr.R[-1].tolist(), "lgvi": lg.R[-1].tolist(), "sec": cr.Gamma.tolist()}))
+print(json.dumps({"dop": tr.R[-1].tolist(), "lgvi": lg.R[-1].tolist(), "taylor": ta.R[-1].tolist(),
+                  "sec": cr.Gamma.tolist()}))
 """
 
 
@@ -87,6 +89,6 @@ def test_no_jit_switch_runs_the_same_numerics_as_plain_python():
     jit = json.loads(res.stdout.strip().splitlines()[-1])
     import numpy as np
 
-    for key in ("dop", "lgvi", "sec"):
+    for key in ("dop", "lgvi", "taylor", "sec"):
         assert np.asarray(plain[key]).shape == np.asarray(jit[key]).shape
         np.testing.assert_allclose(plain[key], jit[key], rtol=0, atol=1e-12, err_msg=key)

@@ -44,6 +44,7 @@ Everything is allocated once per integration, outside the step loop.
 import numpy as np
 
 from .._jit import njit
+from .cauchy import make_horner, make_sums
 from .section import C_DONE, C_PAUSED, N_CTL, PAUSED  # a paused crossing loop and its saved state
 
 # status codes (as in dop853)
@@ -54,7 +55,7 @@ NON_FINITE = 3
 MAX_TIME = 4
 NO_CROSSING = 5
 
-NCOL = 18  # columns of the coefficient table (see :func:`coefficients`)
+NCOL = 24  # columns of the coefficient table (see :func:`coefficients`)
 N_STATE = 9  # Gamma, omega, first row of R
 N_Q = 9  # length of the parameter vector q: c (3), u_ij (6)
 SAFETY_EXP = -0.7
@@ -86,177 +87,55 @@ def order_for(tol):
     return int(np.ceil(-0.5 * np.log(tol) + 1.0))
 
 
-@njit(fastmath={"contract"})
-def _sums_lp(X, n):
-    """S_n and the part of S_{n+1} known at order n (l = 1..n) of the nine LP products:
-    ``P_i = Gamma_i omega_i``, ``K_i = A_i B_i``, ``E_i = omega_j omega_k``."""
-    h3 = X[n, 3]
-    h4 = X[n, 4]
-    h5 = X[n, 5]
-    h12 = X[n, 12]
-    h13 = X[n, 13]
-    h14 = X[n, 14]
-    sP0 = X[0, 0] * h3
-    sP1 = X[0, 1] * h4
-    sP2 = X[0, 2] * h5
-    sK0 = X[0, 9] * h12
-    sK1 = X[0, 10] * h13
-    sK2 = X[0, 11] * h14
-    sE0 = X[0, 4] * h5
-    sE1 = X[0, 5] * h3
-    sE2 = X[0, 3] * h4
-    tP0 = 0.0
-    tP1 = 0.0
-    tP2 = 0.0
-    tK0 = 0.0
-    tK1 = 0.0
-    tK2 = 0.0
-    tE0 = 0.0
-    tE1 = 0.0
-    tE2 = 0.0
-    for l in range(1, n + 1):
-        m = n - l
-        b3 = X[m, 3]
-        b4 = X[m, 4]
-        b5 = X[m, 5]
-        b12 = X[m, 12]
-        b13 = X[m, 13]
-        b14 = X[m, 14]
-        a0 = X[l, 0]
-        a1 = X[l, 1]
-        a2 = X[l, 2]
-        a9 = X[l, 9]
-        a10 = X[l, 10]
-        a11 = X[l, 11]
-        a4 = X[l, 4]
-        a5 = X[l, 5]
-        a3 = X[l, 3]
-        sP0 += a0 * b3
-        tP0 += a0 * h3
-        sP1 += a1 * b4
-        tP1 += a1 * h4
-        sP2 += a2 * b5
-        tP2 += a2 * h5
-        sK0 += a9 * b12
-        tK0 += a9 * h12
-        sK1 += a10 * b13
-        tK1 += a10 * h13
-        sK2 += a11 * b14
-        tK2 += a11 * h14
-        sE0 += a4 * b5
-        tE0 += a4 * h5
-        sE1 += a5 * b3
-        tE1 += a5 * h3
-        sE2 += a3 * b4
-        tE2 += a3 * h4
-        h3 = b3
-        h4 = b4
-        h5 = b5
-        h12 = b12
-        h13 = b13
-        h14 = b14
-    return (sP0, sP1, sP2, sK0, sK1, sK2, sE0, sE1, sE2,
-            tP0, tP1, tP2, tK0, tK1, tK2, tE0, tE1, tE2)
-
-
-@njit(fastmath={"contract"})
-def _sums_att(X, n):
-    """The same for the six products of the attitude row: ``Q_i = r_i omega_i``, ``L_i = (r_j + r_k) B_i``."""
-    h3 = X[n, 3]
-    h4 = X[n, 4]
-    h5 = X[n, 5]
-    h12 = X[n, 12]
-    h13 = X[n, 13]
-    h14 = X[n, 14]
-    sQ0 = X[0, 6] * h3
-    sQ1 = X[0, 7] * h4
-    sQ2 = X[0, 8] * h5
-    sL0 = X[0, 15] * h12
-    sL1 = X[0, 16] * h13
-    sL2 = X[0, 17] * h14
-    tQ0 = 0.0
-    tQ1 = 0.0
-    tQ2 = 0.0
-    tL0 = 0.0
-    tL1 = 0.0
-    tL2 = 0.0
-    for l in range(1, n + 1):
-        m = n - l
-        b3 = X[m, 3]
-        b4 = X[m, 4]
-        b5 = X[m, 5]
-        b12 = X[m, 12]
-        b13 = X[m, 13]
-        b14 = X[m, 14]
-        a6 = X[l, 6]
-        a7 = X[l, 7]
-        a8 = X[l, 8]
-        a15 = X[l, 15]
-        a16 = X[l, 16]
-        a17 = X[l, 17]
-        sQ0 += a6 * b3
-        tQ0 += a6 * h3
-        sQ1 += a7 * b4
-        tQ1 += a7 * h4
-        sQ2 += a8 * b5
-        tQ2 += a8 * h5
-        sL0 += a15 * b12
-        tL0 += a15 * h12
-        sL1 += a16 * b13
-        tL1 += a16 * h13
-        sL2 += a17 * b14
-        tL2 += a17 * h14
-        h3 = b3
-        h4 = b4
-        h5 = b5
-        h12 = b12
-        h13 = b13
-        h14 = b14
-    return (sQ0, sQ1, sQ2, sL0, sL1, sL2,
-            tQ0, tQ1, tQ2, tL0, tL1, tL2)
-
+#: The products of one order, summed four lanes at a time (:mod:`.cauchy`), as (left, right) column blocks
+#: of the coefficient table: ``P_i = Gamma_i omega_i`` (0-2, 3-5), ``K_i = A_i B_i`` (9-11, 12-14),
+#: ``E_i = omega_j omega_k`` (18-20, 19-21: the copies omega_1, omega_2, omega_0, omega_1, omega_2 in 18-22),
+#: and for the attitude row ``Q_i = r_i omega_i`` (6-8, 3-5), ``L_i = (r_j + r_k) B_i`` (15-17, 12-14).
+#: The fourth lane of each block is not used.  Sums array layout: lanes 4v..4v+2 of block v.
+LP_BLOCKS = ((0, 3), (9, 12), (18, 19))
+ATT_BLOCKS = ((6, 3), (15, 12))
+N_SUMS = 4 * (len(LP_BLOCKS) + len(ATT_BLOCKS))
+_sums_lp, _finish_lp = make_sums(LP_BLOCKS, N_SUMS)
+_sums_all, _finish_all = make_sums(LP_BLOCKS + ATT_BLOCKS, N_SUMS)
 
 
 @njit
 def _operands(X, n, attitude):
-    """The sums and differences of order n that the six-product cross products use."""
+    """The sums, differences and copies of order n that the products use (columns 9-22)."""
+    w0 = X[n, 3]
+    w1 = X[n, 4]
+    w2 = X[n, 5]
     X[n, 9] = X[n, 1] + X[n, 2]
     X[n, 10] = X[n, 2] + X[n, 0]
     X[n, 11] = X[n, 0] + X[n, 1]
-    X[n, 12] = X[n, 5] - X[n, 4]
-    X[n, 13] = X[n, 3] - X[n, 5]
-    X[n, 14] = X[n, 4] - X[n, 3]
+    X[n, 12] = w2 - w1
+    X[n, 13] = w0 - w2
+    X[n, 14] = w1 - w0
     if attitude:
         X[n, 15] = X[n, 7] + X[n, 8]
         X[n, 16] = X[n, 8] + X[n, 6]
         X[n, 17] = X[n, 6] + X[n, 7]
+    X[n, 18] = w1
+    X[n, 19] = w2
+    X[n, 20] = w0
+    X[n, 21] = w1
+    X[n, 22] = w2
 
 
 @njit
-def _next_lp(X, n, q, P0, P1, P2, K0, K1, K2, E0, E1, E2):
-    """Order n + 1 of Gamma and omega from the order-n coefficients of the products (Eqs 31-32)."""
+def _next(X, n, q, S, attitude):
+    """Order n + 1 of Gamma, omega (Eqs 31-32) and r (Eq 2) from the order-n sums ``S`` of the products."""
     inv = 1.0 / (n + 1)
-    X[n + 1, 0] = (K0 + P1 - P2) * inv
-    X[n + 1, 1] = (K1 + P2 - P0) * inv
-    X[n + 1, 2] = (K2 + P0 - P1) * inv
-    X[n + 1, 3] = (q[0] * E0 + q[3] * X[n, 2] - q[4] * X[n, 1]) * inv
-    X[n + 1, 4] = (q[1] * E1 + q[5] * X[n, 0] - q[6] * X[n, 2]) * inv
-    X[n + 1, 5] = (q[2] * E2 + q[7] * X[n, 1] - q[8] * X[n, 0]) * inv
-
-
-@njit
-def _next_att(X, n, Q0, Q1, Q2, L0, L1, L2):
-    """Order n + 1 of the attitude row r (Eq 2: r' = r x omega)."""
-    inv = 1.0 / (n + 1)
-    X[n + 1, 6] = (L0 + Q1 - Q2) * inv
-    X[n + 1, 7] = (L1 + Q2 - Q0) * inv
-    X[n + 1, 8] = (L2 + Q0 - Q1) * inv
-
-
-@njit
-def _end(t, a0, bk, ak, b0):
-    """Complete S_k = t + a_0 b_k + a_k b_0 (t: the terms l = 1..k-1 summed with S_{k-1})."""
-    return t + a0 * bk + ak * b0
+    X[n + 1, 0] = (S[4] + S[1] - S[2]) * inv  # K_0 + P_1 - P_2
+    X[n + 1, 1] = (S[5] + S[2] - S[0]) * inv
+    X[n + 1, 2] = (S[6] + S[0] - S[1]) * inv
+    X[n + 1, 3] = (q[0] * S[8] + q[3] * X[n, 2] - q[4] * X[n, 1]) * inv
+    X[n + 1, 4] = (q[1] * S[9] + q[5] * X[n, 0] - q[6] * X[n, 2]) * inv
+    X[n + 1, 5] = (q[2] * S[10] + q[7] * X[n, 1] - q[8] * X[n, 0]) * inv
+    if attitude:
+        X[n + 1, 6] = (S[16] + S[13] - S[14]) * inv  # L_0 + Q_1 - Q_2
+        X[n + 1, 7] = (S[17] + S[14] - S[12]) * inv
+        X[n + 1, 8] = (S[18] + S[12] - S[13]) * inv
 
 
 @njit
@@ -265,37 +144,28 @@ def coefficients(X, order, q, attitude):
 
     ``X`` has shape (>= order + 1, NCOL); columns: Gamma 0-2, omega 3-5, the first row r of R 6-8 (used
     when ``attitude``), then the work series ``A_i = Gamma_j + Gamma_k`` (9-11), ``B_i = omega_k - omega_j``
-    (12-14) and ``r_j + r_k`` (15-17), (i, j, k) cyclic.
+    (12-14), ``r_j + r_k`` (15-17), (i, j, k) cyclic, and copies of omega (18-22, see :data:`LP_BLOCKS`).
 
     Orders are computed in pairs: the loop over l that sums the Cauchy products of order n also sums the
     terms of order n + 1 that are already known (l = 1..n), reusing each loaded coefficient for two
-    products (the single-order loop is bound by its loads: 15 per 9 products).
+    products.
     """
     for n in range(0, order, 2):
         _operands(X, n, attitude)
-        (P0, P1, P2, K0, K1, K2, E0, E1, E2,
-         tP0, tP1, tP2, tK0, tK1, tK2, tE0, tE1, tE2) = _sums_lp(X, n)
-        _next_lp(X, n, q, P0, P1, P2, K0, K1, K2, E0, E1, E2)
         if attitude:
-            Q0, Q1, Q2, L0, L1, L2, tQ0, tQ1, tQ2, tL0, tL1, tL2 = _sums_att(X, n)
-            _next_att(X, n, Q0, Q1, Q2, L0, L1, L2)
+            ST = _sums_all(X, n)
+        else:
+            ST = _sums_lp(X, n)
+        _next(X, n, q, ST, attitude)
         k = n + 1
         if k >= order:
             break
         _operands(X, k, attitude)
-        X0 = X[0]
-        Xk = X[k]
-        _next_lp(X, k, q,
-                 _end(tP0, X0[0], Xk[3], Xk[0], X0[3]), _end(tP1, X0[1], Xk[4], Xk[1], X0[4]),
-                 _end(tP2, X0[2], Xk[5], Xk[2], X0[5]), _end(tK0, X0[9], Xk[12], Xk[9], X0[12]),
-                 _end(tK1, X0[10], Xk[13], Xk[10], X0[13]), _end(tK2, X0[11], Xk[14], Xk[11], X0[14]),
-                 _end(tE0, X0[4], Xk[5], Xk[4], X0[5]), _end(tE1, X0[5], Xk[3], Xk[5], X0[3]),
-                 _end(tE2, X0[3], Xk[4], Xk[3], X0[4]))
         if attitude:
-            _next_att(X, k,
-                      _end(tQ0, X0[6], Xk[3], Xk[6], X0[3]), _end(tQ1, X0[7], Xk[4], Xk[7], X0[4]),
-                      _end(tQ2, X0[8], Xk[5], Xk[8], X0[5]), _end(tL0, X0[15], Xk[12], Xk[15], X0[12]),
-                      _end(tL1, X0[16], Xk[13], Xk[16], X0[13]), _end(tL2, X0[17], Xk[14], Xk[17], X0[14]))
+            S = _finish_all(X, k, ST)
+        else:
+            S = _finish_lp(X, k, ST)
+        _next(X, k, q, S, attitude)
     return 0
 
 
@@ -321,42 +191,22 @@ def step_size(X, order):
     return r * np.exp(-2.0 + SAFETY_EXP / (order - 1))
 
 
+_horner_lp = make_horner(2, 12)  # columns 0-7 (Gamma, omega and two unused)
+_horner_all = make_horner(3, 12)  # columns 0-11 (Gamma, omega, r and three unused)
+
+
 @njit
 def horner(X, order, tau, ncol, out):
     """``out[i] = sum_j X[j, i] tau^j`` for i < ncol (6: Gamma, omega; 9: and the first row of R).
 
-    Written on scalars so that the independent Horner chains interleave (one chain is latency-bound).
+    The independent Horner chains run side by side in vector lanes (:func:`.cauchy.make_horner`).
     """
-    v0 = X[order, 0]
-    v1 = X[order, 1]
-    v2 = X[order, 2]
-    v3 = X[order, 3]
-    v4 = X[order, 4]
-    v5 = X[order, 5]
-    for j in range(order - 1, -1, -1):
-        v0 = v0 * tau + X[j, 0]
-        v1 = v1 * tau + X[j, 1]
-        v2 = v2 * tau + X[j, 2]
-        v3 = v3 * tau + X[j, 3]
-        v4 = v4 * tau + X[j, 4]
-        v5 = v5 * tau + X[j, 5]
-    out[0] = v0
-    out[1] = v1
-    out[2] = v2
-    out[3] = v3
-    out[4] = v4
-    out[5] = v5
     if ncol > 6:
-        v6 = X[order, 6]
-        v7 = X[order, 7]
-        v8 = X[order, 8]
-        for j in range(order - 1, -1, -1):
-            v6 = v6 * tau + X[j, 6]
-            v7 = v7 * tau + X[j, 7]
-            v8 = v8 * tau + X[j, 8]
-        out[6] = v6
-        out[7] = v7
-        out[8] = v8
+        v = _horner_all(X, order, tau)
+    else:
+        v = _horner_lp(X, order, tau)
+    for i in range(ncol):
+        out[i] = v[i]
 
 
 @njit

@@ -1,0 +1,235 @@
+"""Cauchy-product sums four at a time in SIMD registers (the attitude row of the Taylor method, :mod:`.taylor`).
+
+The Taylor coefficients of a product ``c = a b`` of two series are ``c_n = sum_{l=0..n} a_l b_{n-l}``.  When
+the left factors of several products stand in adjacent columns of the coefficient table ``X`` (row = order)
+and their right factors too, one loop over ``l`` sums them all with 4-lane vectors.  :func:`make_sums` builds,
+for a list of column pairs ``(ca, cb)``, the kernel ``sums(X, n, S, T)`` that computes for each pair ``v`` and
+lane ``i < 4``::
+
+    S[4v+i] = X[0, ca+i] X[n, cb+i] + sum_{l=1..n} X[l, ca+i] X[n-l, cb+i]           (order n, complete)
+    T[4v+i] = sum_{l=1..n} X[l, ca+i] X[n+1-l, cb+i]                                 (order n+1 without its end terms)
+
+in that order with fused multiply-adds, i.e. the bits of the scalar loop ``s = a_0 b_n; s += a_l b_{n-l}``
+compiled with contraction.  ``T`` lets the caller finish order n + 1 with its two end terms once row n + 1
+is known, so each loaded coefficient enters two orders.
+
+numba has no vector types and its SLP vectoriser is off, so the loop is written in LLVM IR (a numba
+``intrinsic``: inlined into the calling kernel and cached with it).  With ``PENDULUM_EXPLORER_NO_JIT=1``
+the same sums run as plain Python.
+"""
+from .._jit import JIT_DISABLED
+
+W = 4  # lanes per vector (256 bits)
+
+
+def _sums_py(pairs, width, X, n):
+    """Reference implementation of ``sums`` (plain Python, the ``NO_JIT`` path)."""
+    S = [0.0] * width
+    T = [0.0] * width
+    for v, (ca, cb) in enumerate(pairs):
+        for i in range(W):
+            s = X[0, ca + i] * X[n, cb + i]
+            t = 0.0
+            for l in range(1, n + 1):
+                s += X[l, ca + i] * X[n - l, cb + i]
+                t += X[l, ca + i] * X[n + 1 - l, cb + i]
+            S[W * v + i] = s
+            T[W * v + i] = t
+    return tuple(S + T)
+
+
+def _finish_py(pairs, width, X, k, ST):
+    """Reference implementation of ``finish``."""
+    S = [0.0] * width
+    for v, (ca, cb) in enumerate(pairs):
+        for i in range(W):
+            S[W * v + i] = ST[width + W * v + i] + X[0, ca + i] * X[k, cb + i] + X[k, ca + i] * X[0, cb + i]
+    return tuple(S)
+
+
+def _intrinsics(pairs, width):
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    nvec = len(pairs)
+    vt = ir.VectorType(ir.DoubleType(), W)
+    i32 = ir.IntType(32)
+
+    class _Rows:
+        """Vector access to the rows of a C-ordered 2-d float64 array."""
+
+        def __init__(self, context, builder, aty, a):
+            self.b = builder
+            self.intp = context.get_value_type(types.intp)
+            arr = context.make_array(aty)(context, builder, a)
+            self.data = arr.data
+            self.ncol = cgutils.unpack_tuple(builder, arr.shape, 2)[1]  # C order: row r starts at r * ncol
+
+        def const(self, i):
+            return ir.Constant(self.intp, i)
+
+        def off(self, r, c):
+            return self.b.add(self.b.mul(r, self.ncol), self.const(c))
+
+        def vec(self, r, c):  # X[r, c:c+4]
+            p = self.b.bitcast(self.b.gep(self.data, [self.off(r, c)]), vt.as_pointer())
+            return self.b.load(p, align=8)
+
+        def built(self, r, c):  # the same from scalar loads: for a row just written element by element (a
+            # vector load of fresh scalar stores waits for them to reach the cache: no store forwarding)
+            out = ir.Constant(vt, ir.Undefined)
+            for i in range(W):
+                x = self.b.load(self.b.gep(self.data, [self.off(r, c + i)]))
+                out = self.b.insert_element(out, x, ir.Constant(i32, i))
+            return out
+
+    def lanes(builder, vecs):
+        """The scalars of ``vecs`` (each W lanes), zero-padded to ``width``."""
+        out = [builder.extract_element(v, ir.Constant(i32, i)) for v in vecs for i in range(W)]
+        return out + [ir.Constant(ir.DoubleType(), 0.0)] * (width - len(out))
+
+    @intrinsic
+    def sums(typingctx, X, n):
+        sig = types.UniTuple(types.float64, 2 * width)(X, n)
+
+        def codegen(context, builder, signature, args):
+            rows = _Rows(context, builder, signature.args[0], args[0])
+            nn = context.cast(builder, args[1], signature.args[1], types.intp)
+            fma_fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(vt, [vt, vt, vt]),
+                                                    f"llvm.fma.v{W}f64")
+            one = rows.const(1)
+            zero = rows.const(0)
+            acc_s = [cgutils.alloca_once(builder, vt) for _ in range(nvec)]
+            acc_t = [cgutils.alloca_once(builder, vt) for _ in range(nvec)]
+            prev = [cgutils.alloca_once(builder, vt) for _ in range(nvec)]  # b_{n+1-l}: the b of l - 1
+            a_n = [rows.built(nn, ca) for ca, _cb in pairs]
+            for v, (ca, cb) in enumerate(pairs):
+                b_n = rows.built(nn, cb)
+                builder.store(builder.fmul(rows.vec(zero, ca), b_n), acc_s[v])
+                builder.store(ir.Constant(vt, [0.0] * W), acc_t[v])
+                builder.store(b_n, prev[v])
+
+            def term(v, a, b):
+                builder.store(builder.call(fma_fn, [a, b, builder.load(acc_s[v])]), acc_s[v])
+                builder.store(builder.call(fma_fn, [a, builder.load(prev[v]), builder.load(acc_t[v])]), acc_t[v])
+                builder.store(b, prev[v])
+
+            with cgutils.for_range(builder, nn, start=one) as loop:  # l = 1 .. n-1
+                m = builder.sub(nn, loop.index)
+                for v, (ca, cb) in enumerate(pairs):
+                    term(v, rows.vec(loop.index, ca), rows.vec(m, cb))
+            with builder.if_then(builder.icmp_signed(">=", nn, one)):  # l = n, row n from registers
+                for v, (_ca, cb) in enumerate(pairs):
+                    term(v, a_n[v], rows.vec(zero, cb))
+            vals = lanes(builder, [builder.load(a) for a in acc_s]) + lanes(builder, [builder.load(a) for a in acc_t])
+            return context.make_tuple(builder, signature.return_type, vals)
+
+        return sig, codegen
+
+    @intrinsic
+    def finish(typingctx, X, k, ST):
+        sig = types.UniTuple(types.float64, width)(X, k, ST)
+
+        def codegen(context, builder, signature, args):
+            rows = _Rows(context, builder, signature.args[0], args[0])
+            kk = context.cast(builder, args[1], signature.args[1], types.intp)
+            st = cgutils.unpack_tuple(builder, args[2], 2 * width)
+            zero = rows.const(0)
+            out = []
+            for v, (ca, cb) in enumerate(pairs):
+                t = ir.Constant(vt, ir.Undefined)
+                for i in range(W):
+                    t = builder.insert_element(t, st[width + W * v + i], ir.Constant(i32, i))
+                # t + a_0 b_k + a_k b_0, rounded after each operation (no contraction)
+                s = builder.fadd(t, builder.fmul(rows.vec(zero, ca), rows.built(kk, cb)))
+                out.append(builder.fadd(s, builder.fmul(rows.built(kk, ca), rows.vec(zero, cb))))
+            return context.make_tuple(builder, signature.return_type, lanes(builder, out))
+
+        return sig, codegen
+
+    return sums, finish
+
+
+def _horner_py(ncol, X, order, tau):
+    out = []
+    for i in range(ncol):
+        v = X[order, i]
+        for j in range(order - 1, -1, -1):
+            v = v * tau + X[j, i]
+        out.append(v)
+    return tuple(out)
+
+
+def _horner_intrinsic(nvec, width):
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    vt = ir.VectorType(ir.DoubleType(), W)
+    i32 = ir.IntType(32)
+
+    @intrinsic
+    def horner(typingctx, X, order, tau):
+        sig = types.UniTuple(types.float64, width)(X, order, tau)
+
+        def codegen(context, builder, signature, args):
+            intp = context.get_value_type(types.intp)
+            arr = context.make_array(signature.args[0])(context, builder, args[0])
+            ncol = cgutils.unpack_tuple(builder, arr.shape, 2)[1]
+            p = context.cast(builder, args[1], signature.args[1], types.intp)
+            t = builder.insert_element(ir.Constant(vt, ir.Undefined), args[2], ir.Constant(i32, 0))
+            t = builder.shuffle_vector(t, t, ir.Constant(ir.VectorType(i32, W), [0] * W))
+
+            def vec(r, v):
+                off = builder.add(builder.mul(r, ncol), ir.Constant(intp, W * v))
+                return builder.load(builder.bitcast(builder.gep(arr.data, [off]), vt.as_pointer()), align=8)
+
+            acc = [cgutils.alloca_once(builder, vt) for _ in range(nvec)]
+            for v in range(nvec):
+                builder.store(vec(p, v), acc[v])
+            with cgutils.for_range(builder, p) as loop:  # j = order-1 .. 0
+                j = builder.sub(builder.sub(p, loop.index), ir.Constant(intp, 1))
+                for v in range(nvec):
+                    # v tau + X[j], rounded after each operation (the scalar expression, no contraction)
+                    builder.store(builder.fadd(builder.fmul(builder.load(acc[v]), t), vec(j, v)), acc[v])
+            vals = [builder.extract_element(builder.load(a), ir.Constant(i32, i)) for a in acc for i in range(W)]
+            vals += [ir.Constant(ir.DoubleType(), 0.0)] * (width - len(vals))
+            return context.make_tuple(builder, signature.return_type, vals)
+
+        return sig, codegen
+
+    return horner
+
+
+def make_horner(nvec, width):
+    """``horner(X, order, tau)``: the tuple ``sum_j X[j, c] tau^j`` for the columns c < 4 ``nvec`` of the
+    C-ordered table ``X`` (rows 0..order), zero-padded to ``width`` values, by Horner's rule on ``nvec``
+    4-lane vectors (each step ``v tau + X[j, c]`` rounded after each operation: the bits of the scalar loop)."""
+    if JIT_DISABLED:
+        def horner(X, order, tau):
+            return _horner_py(W * nvec, X, order, tau) + (0.0,) * (width - W * nvec)
+        return horner
+    return _horner_intrinsic(nvec, width)
+
+
+def make_sums(pairs, width):
+    """The kernels ``sums(X, n)`` and ``finish(X, k, ST)`` for the column pairs ``pairs`` (each a 4-column
+    block of left and right factors); sums are returned zero-padded to ``width`` values.
+
+    ``sums`` returns the tuple ``S + T`` (2 ``width`` values: order n, and order n + 1 without its end terms),
+    ``finish`` completes order ``k = n + 1`` from it: ``S_k = T + a_0 b_k + a_k b_0`` (rounded after each
+    operation, as the scalar expression).  ``X`` is a C-ordered 2-d float64 array with at least
+    ``max(ca, cb) + 4`` columns.
+    """
+    pairs = tuple((int(a), int(b)) for a, b in pairs)
+    if JIT_DISABLED:
+        def sums(X, n):
+            return _sums_py(pairs, width, X, n)
+
+        def finish(X, k, ST):
+            return _finish_py(pairs, width, X, k, ST)
+        return sums, finish
+    return _intrinsics(pairs, width)
