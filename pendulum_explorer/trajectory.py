@@ -24,6 +24,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._core import dop853 as _dop
 from ._core import fields as _f
+from ._core import so3 as _so3
 from ._core import taylor as _taylor
 from ._core.lgvi import integrate_lgvi
 from . import _validate as _v
@@ -121,8 +122,10 @@ class Trajectory:
 
 def orthogonality_errors(R: NDArray[np.float64]) -> NDArray[np.float64]:
     """||R^T R - I||_F for each matrix of a stack (n, 3, 3)."""
-    E = np.einsum("nji,njk->nik", R, R) - np.eye(3)
-    return np.sqrt((E * E).sum(axis=(1, 2)))
+    R = np.ascontiguousarray(R, dtype=np.float64)
+    out = np.empty(R.shape[0])
+    _so3.orthogonality_errors(R, out)
+    return out
 
 
 def validate_span(t_final: float, n_out: int, name: str = "t_final") -> tuple[float, int]:
@@ -386,8 +389,7 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
         q, Q = taylor_frame(pendulum)
         # principal frame: vectors v' = Q^T v, attitude R' = R Q (rows r_i' = Q^T r_i)
         y0 = np.concatenate([Q.T @ R0[2, :], Q.T @ omega0, (R0 @ Q).ravel()])
-        if np.array_equal(Q, np.eye(3)):
-            Q = None
+        rotated = not np.array_equal(Q, np.eye(3))
         Y = np.empty((n_out, 15))
         info = np.empty(2)
         order = _taylor.order_for(tol)
@@ -399,12 +401,12 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
                          CHUNK_STEPS // TAYLOR_CHUNK_DIVISOR)
         _v.raise_for_status(st[3], "Taylor", t=t_final * (int(st[4]) - 1) / (n_out - 1), t_final=t_final,
                             budget=budget)
-        if Q is None:  # principal axes are the body axes: the kernel's rows are the result
-            R = np.ascontiguousarray(Y[:, 6:15]).reshape(n_out, 3, 3)
-            W = np.ascontiguousarray(Y[:, 3:6])
-        else:  # one (3 n_out x 3) product, not n_out small ones
+        if rotated:  # one (3 n_out x 3) product, not n_out small ones
             R = (Y[:, 6:15].reshape(3 * n_out, 3) @ Q.T).reshape(n_out, 3, 3)
             W = Y[:, 3:6] @ Q.T
+        else:  # principal axes are the body axes: the kernel's rows are the result
+            R = np.ascontiguousarray(Y[:, 6:15]).reshape(n_out, 3, 3)
+            W = np.ascontiguousarray(Y[:, 3:6])
         Gamma = np.ascontiguousarray(R[:, 2, :])  # Gamma = R^T e3
         stats = {"n_steps": int(st[0]), "order": order, "mean_step": t_final / max(int(st[0]), 1), "tol": tol}
     else:

@@ -63,3 +63,15 @@ def test_bad_shapes():
         g.hat([1.0, 2.0])
     with pytest.raises(ShapeError, match=r"shape \(3, 3\)"):
         g.logm(np.eye(2))
+
+
+def test_orthogonality_errors_are_the_frobenius_norm_of_RtR_minus_I():
+    from pendulum_explorer.trajectory import orthogonality_errors
+
+    rng = np.random.default_rng(3)
+    R = Rotation.random(50, random_state=4).as_matrix() + 1e-6 * rng.standard_normal((50, 3, 3))
+    E = np.einsum("nji,njk->nik", R, R) - np.eye(3)
+    np.testing.assert_allclose(orthogonality_errors(R), np.sqrt((E * E).sum(axis=(1, 2))), rtol=1e-9)
+    assert orthogonality_errors(R[:, :, ::-1]).shape == (50,)  # any strides
+    np.testing.assert_array_equal(orthogonality_errors(np.stack([np.eye(3), np.diag([1.0, -1.0, -1.0])])), [0, 0])
+    assert orthogonality_errors(2.0 * np.eye(3)[None])[0] == pytest.approx(np.sqrt(27.0))

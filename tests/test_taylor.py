@@ -97,24 +97,23 @@ def test_vector_sums_and_horner_equal_the_scalar_loops():
 
     sums_all = njit(lambda X, n: T._sums_all(X, n))
     sums_lp = njit(lambda X, n: T._sums_lp(X, n))
-    finish_all = njit(lambda X, k, ST: T._finish_all(X, k, ST))
+    finish_all = njit(lambda X, k, Tn: T._finish_all(X, k, Tn))
     horner_all = njit(lambda X, p, tau: T._horner_all(X, p, tau))
     rng = np.random.default_rng(7)
     order = 20
     X = rng.standard_normal((order + 1, T.NCOL)) * 0.5 ** np.arange(order + 1)[:, None]
     blocks = T.LP_BLOCKS + T.ATT_BLOCKS
+    used = np.array([4 * v + i for v in range(len(blocks)) for i in range(3)])
     for n in (0, 1, 2, 9, 18, 19):
-        ST = sums_all(X, n)
-        STa = np.array(ST)
-        ref = np.array(cauchy._sums_py(blocks, T.N_SUMS, X, n))
-        used = np.array([4 * v + i for v in range(len(blocks)) for i in range(3)])
-        for half in (0, T.N_SUMS):
-            np.testing.assert_allclose(STa[half + used], ref[half + used], rtol=0,
+        S, Tn = sums_all(X, n)
+        for got, want in zip((S, Tn), cauchy._sums_py(blocks, T.N_SUMS, X, n)):
+            np.testing.assert_allclose(np.array(got)[used], np.array(want)[used], rtol=0,
                                        atol=1e-15 * (n + 1) * 0.5 ** n, err_msg=f"order {n}")
-        np.testing.assert_array_equal(np.array(sums_lp(X, n))[:12], STa[:12])  # LP lanes: same bits
-        if n + 1 <= order:
-            np.testing.assert_array_equal(np.array(finish_all(X, n + 1, ST)),
-                                          np.array(cauchy._finish_py(blocks, T.N_SUMS, X, n + 1, ST)))
+        S_lp, T_lp = sums_lp(X, n)
+        np.testing.assert_array_equal(np.array(S_lp)[:12], np.array(S)[:12])  # the LP lanes: same bits
+        np.testing.assert_array_equal(np.array(T_lp)[:12], np.array(Tn)[:12])
+        np.testing.assert_array_equal(np.array(finish_all(X, n + 1, Tn)),
+                                      np.array(cauchy._finish_py(blocks, T.N_SUMS, X, n + 1, Tn)))
     for tau in (0.0, 0.07, -0.3):
         np.testing.assert_array_equal(np.array(horner_all(X, order, tau))[:12],
                                       np.array(cauchy._horner_py(12, X, order, tau)))

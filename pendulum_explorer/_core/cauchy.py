@@ -35,15 +35,15 @@ def _sums_py(pairs, width, X, n):
                 t += X[l, ca + i] * X[n + 1 - l, cb + i]
             S[W * v + i] = s
             T[W * v + i] = t
-    return tuple(S + T)
+    return tuple(S), tuple(T)
 
 
-def _finish_py(pairs, width, X, k, ST):
+def _finish_py(pairs, width, X, k, T):
     """Reference implementation of ``finish``."""
     S = [0.0] * width
     for v, (ca, cb) in enumerate(pairs):
         for i in range(W):
-            S[W * v + i] = ST[width + W * v + i] + X[0, ca + i] * X[k, cb + i] + X[k, ca + i] * X[0, cb + i]
+            S[W * v + i] = T[W * v + i] + X[0, ca + i] * X[k, cb + i] + X[k, ca + i] * X[0, cb + i]
     return tuple(S)
 
 
@@ -92,7 +92,8 @@ def _intrinsics(pairs, width):
 
     @intrinsic
     def sums(typingctx, X, n):
-        sig = types.UniTuple(types.float64, 2 * width)(X, n)
+        half = types.UniTuple(types.float64, width)
+        sig = types.Tuple((half, half))(X, n)
 
         def codegen(context, builder, signature, args):
             rows = _Rows(context, builder, signature.args[0], args[0])
@@ -123,25 +124,27 @@ def _intrinsics(pairs, width):
             with builder.if_then(builder.icmp_signed(">=", nn, one)):  # l = n, row n from registers
                 for v, (_ca, cb) in enumerate(pairs):
                     term(v, a_n[v], rows.vec(zero, cb))
-            vals = lanes(builder, [builder.load(a) for a in acc_s]) + lanes(builder, [builder.load(a) for a in acc_t])
-            return context.make_tuple(builder, signature.return_type, vals)
+            half = signature.return_type.types[0]
+            return context.make_tuple(builder, signature.return_type, [
+                context.make_tuple(builder, half, lanes(builder, [builder.load(a) for a in acc]))
+                for acc in (acc_s, acc_t)])
 
         return sig, codegen
 
     @intrinsic
-    def finish(typingctx, X, k, ST):
-        sig = types.UniTuple(types.float64, width)(X, k, ST)
+    def finish(typingctx, X, k, T):
+        sig = types.UniTuple(types.float64, width)(X, k, T)
 
         def codegen(context, builder, signature, args):
             rows = _Rows(context, builder, signature.args[0], args[0])
             kk = context.cast(builder, args[1], signature.args[1], types.intp)
-            st = cgutils.unpack_tuple(builder, args[2], 2 * width)
+            st = cgutils.unpack_tuple(builder, args[2], width)
             zero = rows.const(0)
             out = []
             for v, (ca, cb) in enumerate(pairs):
                 t = ir.Constant(vt, ir.Undefined)
                 for i in range(W):
-                    t = builder.insert_element(t, st[width + W * v + i], ir.Constant(i32, i))
+                    t = builder.insert_element(t, st[W * v + i], ir.Constant(i32, i))
                 # t + a_0 b_k + a_k b_0, rounded after each operation (no contraction)
                 s = builder.fadd(t, builder.fmul(rows.vec(zero, ca), rows.built(kk, cb)))
                 out.append(builder.fadd(s, builder.fmul(rows.built(kk, ca), rows.vec(zero, cb))))
@@ -216,11 +219,11 @@ def make_horner(nvec, width):
 
 
 def make_sums(pairs, width):
-    """The kernels ``sums(X, n)`` and ``finish(X, k, ST)`` for the column pairs ``pairs`` (each a 4-column
+    """The kernels ``sums(X, n)`` and ``finish(X, k, T)`` for the column pairs ``pairs`` (each a 4-column
     block of left and right factors); sums are returned zero-padded to ``width`` values.
 
-    ``sums`` returns the tuple ``S + T`` (2 ``width`` values: order n, and order n + 1 without its end terms),
-    ``finish`` completes order ``k = n + 1`` from it: ``S_k = T + a_0 b_k + a_k b_0`` (rounded after each
+    ``sums`` returns the tuples ``(S, T)`` (order n, and order n + 1 without its end terms), ``finish``
+    completes order ``k = n + 1`` from ``T``: ``S_k = T + a_0 b_k + a_k b_0`` (rounded after each
     operation, as the scalar expression).  ``X`` is a C-ordered 2-d float64 array with at least
     ``max(ca, cb) + 4`` columns.
     """
@@ -229,7 +232,7 @@ def make_sums(pairs, width):
         def sums(X, n):
             return _sums_py(pairs, width, X, n)
 
-        def finish(X, k, ST):
-            return _finish_py(pairs, width, X, k, ST)
+        def finish(X, k, T):
+            return _finish_py(pairs, width, X, k, T)
         return sums, finish
     return _intrinsics(pairs, width)

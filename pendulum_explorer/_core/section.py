@@ -61,6 +61,20 @@ C_PAUSED = 1.0
 C_DONE = 2.0
 
 
+@njit
+def loop_guard(n_done, stop, t, t_max, t_last, max_gap):
+    """Why a crossing loop (this module's and ``taylor.crossings_one_taylor``) stops before its next step:
+    ``PAUSED`` (``stop`` steps done in this call), ``MAX_TIME``, ``NO_CROSSING`` (``max_gap`` without a
+    crossing), or ``OK`` to go on.  Scalars only."""
+    if n_done >= stop:
+        return PAUSED
+    if t >= t_max:
+        return MAX_TIME
+    if t - t_last > max_gap:
+        return NO_CROSSING
+    return OK
+
+
 # ------------------------------------------------------------------------------------------------
 # section function and its orientation
 # ------------------------------------------------------------------------------------------------
@@ -195,14 +209,8 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
     status = OK
     stop = n_acc + n_rej + pause_steps
     while found < n:
-        if n_acc + n_rej >= stop:
-            status = PAUSED
-            break
-        if t >= t_max:
-            status = MAX_TIME
-            break
-        if t - t_last > max_gap:
-            status = NO_CROSSING
+        status = loop_guard(n_acc + n_rej, stop, t, t_max, t_last, max_gap)
+        if status != OK:
             break
         h, status = clip_step(t, t_max, h, n_acc + n_rej, max_steps)
         if status != OK:

@@ -82,3 +82,19 @@ def orthonormalize(R):
         if d < 1e-15:
             break
     return X
+
+
+@njit
+def orthogonality_errors(R, out):
+    """``out[n] = ||R_n^T R_n - I||_F`` for a stack ``R`` (m, 3, 3)."""
+    for n in range(R.shape[0]):
+        s = 0.0
+        for i in range(3):
+            for k in range(i, 3):
+                e = R[n, 0, i] * R[n, 0, k] + R[n, 1, i] * R[n, 1, k] + R[n, 2, i] * R[n, 2, k]
+                if i == k:
+                    e -= 1.0
+                    s += e * e
+                else:
+                    s += 2.0 * e * e  # (i, k) and (k, i)
+        out[n] = np.sqrt(s)
