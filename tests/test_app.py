@@ -903,3 +903,25 @@ def test_exported_session_keeps_the_chaos_map_and_periodic_orbits(app):
     assert [tr.type for tr in s2.chart.data].count("heatmap") == 2
     assert [t for t in s2.chart.data if t.name == "periodic orbits"]
     assert len(app2.state.launches) == len(app.state.launches)
+
+
+def test_link_opens_a_given_motion():
+    """omega0 and T in a link: the Motion tab opens with that motion computed (R0 = I); "copy link" in the Motion
+    tab writes them back.  Before, a link could not say which motion to show: a lesson's link to the planar swing
+    opened the rod tumbling with the default omega0 = (1, 1, 1)."""
+    d = _dash("preset=planar&omega0=5.42,0,0&T=6")
+    mot = d.panels["motion"]
+    mot.task.wait()
+    assert d.tabs.selected_index == 3 and mot.choice.value == 0
+    tr = mot.trajectory
+    np.testing.assert_allclose(tr.omega[0], [5.42, 0.0, 0.0], atol=1e-12)
+    assert tr.t[-1] == pytest.approx(6.0)
+    assert "ω₀ = (5.42, 0, 0) rad/s for 6 s" in d.msg.text
+    q = build_query_of(d)
+    assert "omega0=5.42,0,0" in q and "T=6" in q and "tab=motion" in q and "preset=planar" in q
+
+
+def build_query_of(d):
+    from pendulum_explorer.app.links import build_query
+
+    return build_query(d.current_link())

@@ -61,6 +61,11 @@ def test_empty_is_default(q):
     ("a=1&" * 13, "unknown link parameter 'a'"),
     ("E=1&" * 20, "the link has 20 parameters; at most 12"),
     ("E=" + "1" * 700, "too long"),
+    ("omega0=1,2", "omega0 takes 3 comma-separated numbers; got 2"),
+    ("omega0=1,nan,0", "plain decimal number"),
+    ("omega0=0,0,1e4", "omega0 must lie in"),
+    ("T=500", "T must lie in [0.1, 200]"),
+    ("T=0", "T must lie in"),
     ("x" * (MAX_QUERY + 1), "too long"),
 ])
 def test_bad_links_name_the_problem(q, words):
@@ -85,3 +90,10 @@ def test_round_trip():
     assert back.tab == "section" and back.presenter
     assert [(round(p, 6), z) for p, z in back.launch] == [(3.141593, 1.0), (-3.141593, -0.999999)]
     assert parse_query(build_query(ViewLink(preset="planar", tab="motion"))) == ViewLink(preset="planar", tab="motion")
+
+
+def test_motion_parameters():
+    """omega0 and T: the Motion tab's motion from R0 = I (a lesson's link opens the motion it talks about)."""
+    link = parse_query("preset=planar&omega0=5.42,0,-0.5e-1&T=6")
+    assert link.omega0 == (5.42, 0.0, -0.05) and link.T == 6.0 and link.tab is None
+    assert parse_query(build_query(link)) == link

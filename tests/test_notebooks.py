@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 from nbclient import NotebookClient
 
@@ -73,3 +74,19 @@ def test_lesson_runs_and_says_not_yet(path):
     n_ex = sum("exercise" in c.metadata.get("tags", []) for c in nb.cells)
     assert n_ex >= 2 and len(verdicts) == n_ex, (n_ex, verdicts)
     assert {v for _, v in verdicts} == {"not yet"}, verdicts
+
+
+def test_lesson_links_open_the_motion_they_talk_about():
+    """Lesson 3's links to the planar rod and the Lagrange top opened the Motion tab with its default motion
+    (omega0 = (1, 1, 1) from hanging: the rod tumbling in 3D, the top wobbling without its fast spin); they now give
+    omega0 and T: the rod's ~90 degree swing and the top spinning at 20 rad/s about its axis."""
+    nb = nbformat.read(ROOT / "notebooks" / "lessons" / "03_analytic_anchors.ipynb", as_version=4)
+    queries = re.findall(r"http://127\.0\.0\.1:8866/\?([^)\s`]+)", "\n".join(c.source for c in nb.cells))
+    links = {parse_query(q).preset: parse_query(q) for q in queries}
+    assert links["planar"].omega0 == (5.42, 0.0, 0.0) and links["lagrange_top"].omega0 == (0.0, 0.5, 20.0)
+    # the rod's swing: 5.42 rad/s at the bottom is the swing of amplitude ~90 degrees the lesson simulates
+    from pendulum_explorer import presets
+
+    P = presets.planar().pendulum
+    amplitude = np.degrees(np.arccos(1 - 0.5 * P.J[0, 0] * 5.42 ** 2 / (P.m * P.g * np.linalg.norm(P.rho))))
+    assert 89.0 < amplitude < 90.0

@@ -123,7 +123,7 @@ $J = \mathrm{diag}(0.13, 0.28, 0.17)$. What is $\mu = \omega^T J \Gamma$? (A num
     code('check("vertical momentum", mu_predicted, tr3.mu[0], rtol=1e-6)\n'
          'print(f"over 10 s the body tumbles, yet max |mu(t) - mu(0)| = {tr3.mu_error:.1e} "\n'
          '      f"and max |E(t) - E(0)| = {tr3.energy_error:.1e}")'),
-    link("preset=paper_fig2&tab=motion", "watch the rigid body move"),
+    link("preset=paper_fig2&omega0=1,1,1&T=10", "watch this rigid body move (R₀ = I, ω₀ = [1, 1, 1], 10 s)"),
     md(r"""
 ## 2. What a geometric integrator buys
 The **LGVI** (Lie group variational integrator, `method="lgvi"`) is built from a discrete version of the
@@ -315,7 +315,9 @@ fig.add_scatter(x=[90], y=[T_sim / T_small], mode="markers", marker=dict(size=12
 fig.update_layout(xaxis_title="amplitude θ0 [deg]", yaxis_title="T / T_small", height=330)
 fig.show()
 """),
-    link("preset=planar&tab=motion", "the planar preset in the motion view"),
+    link("preset=planar&omega0=5.42,0,0&T=8", "the rod swinging with an amplitude of about 90° (from hanging with "
+         "ω₀ = [5.42, 0, 0] rad/s, the angular velocity at the bottom of a 90° swing); at 1× its period is "
+         "T ≈ 1.18 T_small"),
     md(r"""
 ## Small oscillations of a rigid body (Eqs 21–24)
 Near the hanging attitude the linearised equations decouple into two modes with $\lambda_i = m g\,l_i$ from the
@@ -348,7 +350,8 @@ top = pe.presets.lagrange_top().pendulum
 trt = pe.simulate(top, rot_x(0.3), [0.0, 0.5, 20.0], 5.0, n_out=1001)
 print(f"Lagrange top: spin omega_3 varies by {np.ptp(trt.omega[:, 2]):.1e} rad/s, mu by {trt.mu_error:.1e}")
 """),
-    link("preset=lagrange_top&tab=motion", "the Lagrange top"),
+    link("preset=lagrange_top&omega0=0,0.5,20&T=5", "the Lagrange top spinning at 20 rad/s (from hanging, "
+         "ω₀ = [0, 0.5, 20]): ω₃ stays at 20 in the ω(t) plot"),
     md("Next: [Lesson 4 — equilibria](04_equilibria.ipynb)."),
 ]
 
@@ -496,7 +499,7 @@ from pendulum_explorer.plotting.section import section_chart_figure, section_sph
 
 P = pe.presets.paper_fig2().pendulum
 ENERGIES = [-2.65, 0.0, 2.03, 8.83, 11.95]
-N_CROSS = 300      # crossings per energy (the paper uses > 2000; the dashboard computes 1000 per click)
+N_CROSS = 300      # crossings per energy (the paper uses > 2000; the dashboard computes 500 per click by default)
 """),
     md(r"""
 ## Each energy has its own $\mu$

@@ -191,12 +191,21 @@ class Dashboard(w.VBox):
     def _apply_link(self, link):
         if link.presenter:
             self.presenter.value = True
-        if link.tab is not None:
-            self.show(link.tab)
+        motion = link.omega0 is not None or link.T is not None
+        if motion:
+            self.panel("motion").set_motion(link.omega0, link.T)
+        tab = link.tab if link.tab is not None else ("motion" if motion else None)
+        if tab is not None:
+            self.show(tab)
         if link.E is None and not link.launch:
             if not link.is_default:
+                mot = self.panels.get("motion")
+                what = ""
+                if motion and mot is not None:
+                    w0 = ", ".join(f"{b.value:g}" for b in mot.omega0)
+                    what = f", the motion from R₀ = I with ω₀ = ({w0}) rad/s for {mot.t_final.value:g} s"
                 self.msg.info(f"Opened from a link: {body_title(self.state.body)}"
-                              + (f", {TAB_TITLES[link.tab]} tab" if link.tab else "") + ".")
+                              + (f", {TAB_TITLES[tab]} tab" if tab else "") + what + ".")
             return
         sec = self.panel("section")
         if self.synchronous and hasattr(sec, "task"):
@@ -245,6 +254,9 @@ class Dashboard(w.VBox):
                       m=float(pend.m))
         if pend.g != 9.81:
             kw["g"] = float(pend.g)
+        mot = self.panels.get("motion")
+        if kw["tab"] == "motion" and mot is not None and mot.choice.value == 0:  # the motion "ω₀ below"
+            kw.update(omega0=tuple(float(b.value) for b in mot.omega0), T=float(mot.t_final.value))
         sec = self.panels.get("section")
         if sec is not None and getattr(sec, "section", None) is not None and self.state.E is not None:
             kw.update(E=float(self.state.E), mu=float(self.state.mu))

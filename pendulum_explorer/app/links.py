@@ -8,6 +8,8 @@ Parameters (all optional)::
     J, rho     a custom body: 9 numbers (row by row) and 3 numbers, comma separated, both or neither
     m, g       mass [kg] and gravity [m/s²] of the custom body / g of the preset
     launch     section seeds as (φ, Γ₃) pairs: ``launch=0.5,0.3;1.2,-0.1`` (at most 20 pairs)
+    omega0, T  the Motion tab's motion from R₀ = I: ω₀ (3 numbers, rad/s) and its duration T [s] (0.1 … 200);
+               either opens the Motion tab (unless ``tab`` says otherwise) with that motion computed
     presenter  1 | 0 (larger text and figures, for a projector)
 
 Voila passes the page's query string to the kernel in the ``QUERY_STRING`` environment variable.
@@ -34,12 +36,15 @@ MAX_VALUE = 600       # characters of one value
 MAX_PARAMS = 12       # parameters in one link
 MAX_LAUNCH = 20       # launch pairs
 NUMBER = re.compile(r"[+-]?(?:\d{1,12}(?:\.\d{0,17})?|\.\d{1,17})(?:[eE][+-]?\d{1,3})?")
-NAME = re.compile(r"[A-Za-z_]{1,20}")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,19}")
 
+#: the Motion tab's durations [s] (its duration box and the link's ``T``)
+DURATION_RANGE = (0.1, 200.0)
 #: (lower, upper) bound of every scalar parameter
 BOUNDS = {"E": (-1e6, 1e6), "mu": (-1e6, 1e6), "J": (-1e6, 1e6), "rho": (-1e3, 1e3), "m": (1e-6, 1e6),
-          "g": (1e-3, 1e3), "phi": (-math.pi - 1e-5, math.pi + 1e-5), "Gamma3": (-1.0, 1.0)}
-KNOWN = ("preset", "tab", "E", "mu", "J", "rho", "m", "g", "launch", "presenter")
+          "g": (1e-3, 1e3), "phi": (-math.pi - 1e-5, math.pi + 1e-5), "Gamma3": (-1.0, 1.0),
+          "omega0": (-1e3, 1e3), "T": DURATION_RANGE}
+KNOWN = ("preset", "tab", "E", "mu", "J", "rho", "m", "g", "launch", "presenter", "omega0", "T")
 #: parameters of the server hosting the page (Jupyter's token, Voila's template / theme, Binder's urlpath):
 #: not ours, ignored without a message
 SERVER_PARAMS = ("token", "theme", "template", "voila-template", "voila-theme", "urlpath", "kernel_name")
@@ -63,6 +68,8 @@ class ViewLink:
     g: float | None = None
     launch: tuple[tuple[float, float], ...] = field(default_factory=tuple)
     presenter: bool = False
+    omega0: tuple[float, ...] | None = None
+    T: float | None = None
 
     @property
     def is_default(self) -> bool:
@@ -148,13 +155,15 @@ def parse_query(query: str | None) -> ViewLink:
         if raw["tab"] not in TAB_KEYS:
             raise LinkError(f"tab must be one of {' | '.join(TAB_KEYS)}; got {_show(raw['tab'])}")
         kw["tab"] = raw["tab"]
-    for name in ("E", "mu", "m", "g"):
+    for name in ("E", "mu", "m", "g", "T"):
         if name in raw:
             kw[name] = _number(raw[name], name)
     if "J" in raw:
         kw["J"] = _numbers(raw["J"], "J", 9)
     if "rho" in raw:
         kw["rho"] = _numbers(raw["rho"], "rho", 3)
+    if "omega0" in raw:
+        kw["omega0"] = _numbers(raw["omega0"], "omega0", 3)
     if ("J" in kw) != ("rho" in kw):
         raise LinkError("a custom body needs both J (9 numbers) and rho (3 numbers)")
     if "J" in kw and "preset" in kw:
@@ -209,9 +218,13 @@ def build_query(link: ViewLink) -> str:
             parts.append(("mu", _num_text(link.mu)))
     if link.launch:
         parts.append(("launch", ";".join(f"{p:.6f},{z:.6f}" for p, z in link.launch[:MAX_LAUNCH])))
+    if link.omega0 is not None:
+        parts.append(("omega0", ",".join(_num_text(x) for x in link.omega0)))
+    if link.T is not None:
+        parts.append(("T", _num_text(link.T)))
     if link.presenter:
         parts.append(("presenter", "1"))
     return "&".join(f"{k}={quote(v, safe=',;.-+_')}" for k, v in parts)
 
 
-__all__ = ["ViewLink", "LinkError", "parse_query", "build_query", "TAB_KEYS", "PRESET_NAMES"]
+__all__ = ["ViewLink", "LinkError", "parse_query", "build_query", "TAB_KEYS", "PRESET_NAMES", "DURATION_RANGE"]

@@ -9,6 +9,7 @@ from ..plotting.body import motion_payload, motion_plots_figure
 from ..reduction import attitude_from_gamma, energy, lp_from_lr, simulate_lr
 from ..trajectory import simulate
 from .common import Messages, Task, about, body_title, guarded
+from .links import DURATION_RANGE
 from .plotview import MotionView
 from .state import PRESENTER_SCALE
 
@@ -51,8 +52,8 @@ class MotionPanel:
                                    layout=w.Layout(width="120px"), style={"description_width": "34px"})
                        for i in range(3)]
         # a bounded input clamps silently: the label names its range
-        self.t_final = w.BoundedFloatText(value=10.0, min=0.1, max=200.0, step=1.0,
-                                          description="duration [s] (0.1–200)",
+        self.t_final = w.BoundedFloatText(value=10.0, min=DURATION_RANGE[0], max=DURATION_RANGE[1], step=1.0,
+                                          description=f"duration [s] ({DURATION_RANGE[0]:g}–{DURATION_RANGE[1]:g})",
                                           layout=w.Layout(width="225px"), style={"description_width": "150px"})
         self.method = w.ToggleButtons(options=[("Routh + reconstruction", "lr"), ("LGVI", "lgvi"),
                                                ("Taylor (machine precision)", "taylor")], value="lr",
@@ -114,6 +115,17 @@ class MotionPanel:
         if select:
             self.choice.value = launch.id
             self._stale = True
+
+    def set_motion(self, omega0=None, t_final=None):
+        """The motion "ω₀ below, from R₀ = I" with these ω₀ [rad/s] and duration [s] (a link's ``omega0``, ``T``):
+        selected, and computed when the tab is shown."""
+        if omega0 is not None:
+            for box, x in zip(self.omega0, omega0):
+                box.value = float(x)
+        if t_final is not None:
+            self.t_final.value = float(t_final)
+        self.choice.value = 0
+        self._stale = True
 
     def on_show(self):
         """Called when the tab is opened: compute the selected trajectory if nothing is shown yet."""
