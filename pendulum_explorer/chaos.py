@@ -39,12 +39,15 @@ from . import _validate as _v
 from . import trajectory as _traj
 from ._core import chaos as _kc
 from ._core import fields as _f
+from ._core.section import N_CTL
 from .bodies import Pendulum
 from .errors import InvalidIntegrationError
 from .trajectory import MAX_OMEGA, MIN_SPAN, step_budget
 
 #: renormalisations accepted in one request (the result holds one float per renormalisation)
 MAX_SEGMENTS = 10_000_000
+#: a step of the 14-dim tangent model costs ~3 of the LP model: its pieces are CHUNK_STEPS / 4 steps (~0.1 s)
+TANGENT_CHUNK_DIVISOR = 4
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,11 @@ def _tangent(pendulum, G, w, t_total, n_out, rtol, atol, tangent_to_level, max_s
     ybar = np.empty(n_out)
     lyap = np.empty(n_out)
     info = np.zeros(_kc.N_TAN_INFO, dtype=np.int64)
-    st = _kc.tangent_run(y, p, t_total, n_out, rtol, atol, max_steps, bool(tangent_to_level), ybar, lyap, info)
+    ctl = np.zeros(N_CTL + 2 * y.shape[0])
+    st = _kc.PAUSED
+    while st == _kc.PAUSED:  # pieces of steps, the bits of one call: Ctrl-C stops it between them
+        st = _kc.tangent_run(y, p, t_total, n_out, rtol, atol, max_steps, bool(tangent_to_level), ybar, lyap, info,
+                             ctl, _traj.CHUNK_STEPS // TANGENT_CHUNK_DIVISOR)
     return st, ybar, lyap
 
 

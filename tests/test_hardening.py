@@ -235,10 +235,11 @@ def test_ctrl_c_stops_a_long_integration(P, monkeypatch, call):
     assert 1 <= len(pieces) < need
 
 
-@pytest.mark.parametrize("call", ["crossings", "taylor", "batch", "lyapunov"])
+@pytest.mark.parametrize("call", ["crossings", "taylor", "batch", "lyapunov", "megno"])
 def test_chunked_section_and_lyapunov_match_one_call(P, sec, monkeypatch, call):
-    """crossings(), batch() (both methods) and the two-trajectory Lyapunov estimate run in pieces of a few
-    hundred steps give the bits of one kernel call (each piece continues the loop's state exactly)."""
+    """crossings(), batch() (both methods), the two-trajectory Lyapunov estimate and MEGNO (tangent dynamics) run
+    in pieces of a few hundred steps give the bits of one kernel call (each piece continues the loop's state
+    exactly)."""
     import pendulum_explorer.trajectory as T
     s, (G0, w0) = sec
 
@@ -252,6 +253,9 @@ def test_chunked_section_and_lyapunov_match_one_call(P, sec, monkeypatch, call):
         if call == "batch":
             b = s.batch(s.fill_seeds(5), 100)
             return b.Gamma, b.t, b.stats
+        if call == "megno":
+            m = pe.megno(P, G0, w0, 20.0, n_samples=50)
+            return m.running, m.lyapunov_running
         r = pe.lyapunov_exponent(P, G0, w0, 20.0, method="two-trajectory")
         return (r.running,)
 
@@ -262,7 +266,7 @@ def test_chunked_section_and_lyapunov_match_one_call(P, sec, monkeypatch, call):
         np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.parametrize("call", ["crossings", "taylor", "batch", "lyapunov"])
+@pytest.mark.parametrize("call", ["crossings", "taylor", "batch", "lyapunov", "megno"])
 def test_ctrl_c_stops_long_section_and_lyapunov_calls(P, sec, monkeypatch, call):
     """SIGINT 0.5 s into crossings() / batch() / the two-trajectory Lyapunov estimate raises KeyboardInterrupt
     while the kernel still has work to do (before: one kernel call, the interrupt waited for all of it), and a
@@ -295,6 +299,7 @@ def test_ctrl_c_stops_long_section_and_lyapunov_calls(P, sec, monkeypatch, call)
                         counted(M._taylor.crossings_serial_taylor, lambda a, r: r == 0))
     monkeypatch.setattr(C._kc, "lyapunov_benettin",
                         counted(C._kc.lyapunov_benettin, lambda a, r: a[7] == a[12].shape[0]))
+    monkeypatch.setattr(C._kc, "tangent_run", counted(C._kc.tangent_run, lambda a, r: r != C._kc.PAUSED))
     monkeypatch.setattr(T, "CHUNK_STEPS", 2000)
     try:
         with pytest.raises(KeyboardInterrupt):  # each call needs ~8e6 steps: ~4000 pieces (~3 s on an idle core)
@@ -304,6 +309,8 @@ def test_ctrl_c_stops_long_section_and_lyapunov_calls(P, sec, monkeypatch, call)
                 pe.PoincareSection(P, s.energy, s.mu, method="taylor").crossings((G0, w0), 400_000)
             elif call == "batch":
                 s.batch(s.fill_seeds(4), 100_000)
+            elif call == "megno":  # ~1e7 steps of the 14-dim tangent model
+                pe.megno(P, G0, w0, 2e5)
             else:
                 pe.lyapunov_exponent(P, G0, w0, 1e5, method="two-trajectory")
     finally:

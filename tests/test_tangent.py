@@ -60,7 +60,8 @@ def test_megno_integrals_match_the_definition_on_two_nearby_trajectories(fig2):
     ybar = np.empty(n - 1)
     lyap = np.empty(n - 1)
     info = np.zeros(4, dtype=np.int64)
-    kc.tangent_run(y, p, T, n - 1, 1e-12, 1e-14, 10**7, False, ybar, lyap, info)
+    assert kc.tangent_run(y, p, T, n - 1, 1e-12, 1e-14, 10**7, False, ybar, lyap, info, np.zeros(9 + 28),
+                          10**8) == 0
     eps = 1e-7
     A = _flow(p, y[:6], T, n_out=n)
     B = _flow(p, y[:6] + eps * y[6:12], T, n_out=n)

@@ -6,6 +6,7 @@ from .._jit import njit
 from .dop853 import (N_STAGES, N_STAGES_EXTENDED, OK, advance, clip_step, control, dense_eval, dense_prepare,
                      initial_step, integrate_uniform, step)
 from .fields import LP_TAN, _mv, rhs
+from .section import C_DONE, C_NEW, C_PAUSED, N_CTL, PAUSED  # a paused loop and its saved state
 
 
 @njit
@@ -150,7 +151,7 @@ def initial_deviation(y, p, keep_tangent, U):
 
 
 @njit
-def tangent_run(y0, p, t_total, n_out, rtol, atol, max_steps, keep_tangent, ybar, lyap, info):
+def tangent_run(y0, p, t_total, n_out, rtol, atol, max_steps, keep_tangent, ybar, lyap, info, ctl, pause_steps):
     """Integrate the LP_TAN state ``y0`` (one deviation vector, already set) from 0 to ``t_total``.
 
     At the times ``t_j = (j + 1) t_total / n_out`` it writes the mean MEGNO ``ybar[j] = I2(t_j) / t_j`` and the
@@ -158,29 +159,51 @@ def tangent_run(y0, p, t_total, n_out, rtol, atol, max_steps, keep_tangent, ybar
     deviation is rescaled to norm 1 when its norm leaves [1/RENORM, RENORM] (the logarithm is accumulated), and
     projected onto the level first when ``keep_tangent``; FSAL's derivative is then re-evaluated.
     ``info = [status, n_accepted, n_rejected, n_rhs]``; status as in :mod:`.dop853`.  Allocates once.
+
+    Resumable like :func:`.section.crossings_one`: after ``pause_steps`` more steps it returns ``PAUSED`` with its
+    state in ``ctl`` (``N_CTL`` + 2 dim floats, zero before the first call); called again with the same ``ctl``
+    it continues bit for bit.
     """
     model = _TAN_MODEL[0]
     n = y0.shape[0]
     K = np.empty((N_STAGES_EXTENDED, n))
     F = np.empty((7, n))
-    y = y0.copy()
+    y = np.empty(n)
     y_new = np.empty(n)
     ytmp = np.empty(n)
     yd = np.empty(n)
     f1 = np.empty(n)
     U = np.empty((3, 6))
-    t = 0.0
-    acc = 0.0
-    k_out = 0
     dt_out = t_total / n_out
-    rhs(model, t, y, p, K[0])
-    nfev = 1
-    h = initial_step(model, t, y, K[0], p, rtol, atol, t_total, ytmp, f1)
-    nfev += 1
-    n_acc = 0
-    n_rej = 0
+    if ctl[0] == C_PAUSED:
+        t = ctl[1]
+        h = ctl[2]
+        acc = ctl[3]
+        k_out = int(ctl[4])
+        n_acc = int(ctl[5])
+        n_rej = int(ctl[6])
+        nfev = int(ctl[7])
+        for i in range(n):
+            y[i] = ctl[N_CTL + i]
+            K[0, i] = ctl[N_CTL + n + i]
+    else:
+        for i in range(n):
+            y[i] = y0[i]
+        t = 0.0
+        acc = 0.0
+        k_out = 0
+        rhs(model, t, y, p, K[0])
+        nfev = 1
+        h = initial_step(model, t, y, K[0], p, rtol, atol, t_total, ytmp, f1)
+        nfev += 1
+        n_acc = 0
+        n_rej = 0
     status = OK
+    stop = n_acc + n_rej + pause_steps
     while k_out < n_out:
+        if n_acc + n_rej >= stop:
+            status = PAUSED
+            break
         h, status = clip_step(t, t_total, h, n_acc + n_rej, max_steps)
         if status != OK:
             break
@@ -234,6 +257,20 @@ def tangent_run(y0, p, t_total, n_out, rtol, atol, max_steps, keep_tangent, ybar
     info[1] = n_acc
     info[2] = n_rej
     info[3] = nfev
+    if status == PAUSED:
+        ctl[0] = C_PAUSED
+        ctl[1] = t
+        ctl[2] = h
+        ctl[3] = acc
+        ctl[4] = k_out
+        ctl[5] = n_acc
+        ctl[6] = n_rej
+        ctl[7] = nfev
+        for i in range(n):
+            ctl[N_CTL + i] = y[i]
+            ctl[N_CTL + n + i] = K[0, i]
+    else:
+        ctl[0] = C_DONE
     return status
 
 
@@ -247,6 +284,7 @@ def tangent_many(Y0, p, t_total, rtol, atol, max_steps, keep_tangent, ybar, lyap
     U = np.empty((3, 6))
     yb = np.empty(1)
     ly = np.empty(1)
+    ctl = np.zeros(N_CTL + 2 * y.shape[0])
     for k in range(m):
         if not np.isfinite(Y0[k, 0]):
             ybar[k] = np.nan
@@ -257,6 +295,8 @@ def tangent_many(Y0, p, t_total, rtol, atol, max_steps, keep_tangent, ybar, lyap
         for i in range(6):
             y[i] = Y0[k, i]
         initial_deviation(y, p, keep_tangent, U)
-        tangent_run(y, p, t_total, yb.shape[0], rtol, atol, max_steps, keep_tangent, yb, ly, info[k])
+        ctl[0] = C_NEW
+        tangent_run(y, p, t_total, yb.shape[0], rtol, atol, max_steps, keep_tangent, yb, ly, info[k], ctl,
+                    max_steps + 1)
         ybar[k] = yb[0]
         lyap[k] = ly[0]
