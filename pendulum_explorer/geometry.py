@@ -15,10 +15,15 @@ from numpy.typing import ArrayLike, NDArray
 from . import _validate as _v
 from ._core import so3 as _so3
 
+#: the skew matrix as plain numpy (the kernel's own source, ``py_func``, not its compiled dispatch): a (3,) vector
+#: gains nothing from compiled code, and the first numba dispatch in a process loads numba's numpy registries,
+#: which import scipy.linalg — 47 MB and ~0.35 s of CPU in the dashboard kernel's first view (the body preview)
+_hat = getattr(_so3.hat, "py_func", _so3.hat)
+
 
 def hat(a: ArrayLike) -> NDArray[np.float64]:
     """The skew matrix of Eq (4): ``hat(a) @ b = a x b``."""
-    return _so3.hat(_v.array("a", a, (3,)))
+    return _hat(_v.array("a", a, (3,)))
 
 
 def vee(A: ArrayLike) -> NDArray[np.float64]:
@@ -31,7 +36,7 @@ def rotation_about(axis: ArrayLike, angle: ArrayLike) -> NDArray[np.float64]:
     ``I + sin(a) K + 2 sin^2(a/2) K^2``, ``K = hat(axis)``).  Returns (3, 3) or (..., 3, 3)."""
     u = _v.unit_vector("axis", axis)
     a = _v.real_array("angle", angle)
-    K = _so3.hat(u)
+    K = _hat(u)
     s = np.sin(a)[..., None, None]
     c = (2.0 * np.sin(0.5 * a) ** 2)[..., None, None]
     return np.eye(3) + s * K + c * (K @ K)
