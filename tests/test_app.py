@@ -450,15 +450,18 @@ def test_plotview_keeps_python_and_browser_copies_in_step():
     v.show(go.Figure([go.Scatter(x=[0.0, 1.0], y=[2.0, 3.0], name="a")], layout={"height": 200}))
     rev = v.revision
     assert v.figure["config"] == CONFIG and v.figure["layout"]["height"] == 200
-    v.restyle(0, x=np.array([5.0, 6.0, 7.0]), y=np.array([1.0, 2.0, 3.0]))
+    v.restyle(0, x=np.array([5.0, 6.0]), y=np.array([1.0, 2.0]))
+    v.extend(0, x=np.array([7.0]), y=np.array([3.0]))  # only the new point travels
+    assert _decode(sent[-1]["update"]) == {"x": [7.0], "y": [3.0]}
     v.add_traces([go.Scatter(x=[1.0], y=[1.0], name="b"), go.Scatter(x=[2.0], y=[2.0], name="c")])
     v.delete_traces([1])
-    assert [m["op"] for m in sent] == ["restyle", "add_traces", "delete_traces"]
+    assert [m["op"] for m in sent] == ["restyle", "extend", "add_traces", "delete_traces"]
     assert v.revision == rev  # incremental updates do not resend the figure
     assert [t.name for t in v.data] == ["a", "c"]
     shown = _decode(v.figure)["data"]
     assert [t["name"] for t in shown] == ["a", "c"]
     assert shown[0]["x"] == [5.0, 6.0, 7.0] and list(v.data[0].x) == [5.0, 6.0, 7.0]
+    assert shown[0]["y"] == [1.0, 2.0, 3.0] and list(v.data[0].y) == [1.0, 2.0, 3.0]
 
     got = []
 
@@ -925,3 +928,19 @@ def build_query_of(d):
     from pendulum_explorer.app.links import build_query
 
     return build_query(d.current_link())
+
+
+def test_first_view_loads_no_compiled_kernel_and_no_scipy():
+    """The dashboard's first view (the body panel) dispatches no numba function: the first dispatch in a process
+    loads numba's numpy registries, which import scipy.linalg (+47 MB of kernel memory and ~0.35 s of CPU before
+    the page is interactive; the body preview's one rotation about e3 did it through geometry.rotation_about)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys\nfrom pendulum_explorer.app import build_app\nbuild_app(prewarm=False)\n"
+            "print(sorted(m for m in ('scipy.linalg', 'numba.np.linalg') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         cwd=str(Path(__file__).resolve().parents[1]))
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
