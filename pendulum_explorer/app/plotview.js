@@ -41,6 +41,42 @@ function whenPlotly(timeoutMs) {
   });
 }
 
+// what the page spent drawing (for the browser tests and for anyone profiling): the last 200 Plotly calls of
+// every view, [start ms (performance.now), duration ms, what, number of traces]
+const LOG = (window.__pePlotLog = window.__pePlotLog || []);
+function logged(what, gd, t0) {
+  LOG.push([Math.round(t0), Math.round(performance.now() - t0), what, gd.data ? gd.data.length : 0]);
+  if (LOG.length > 200) LOG.splice(0, LOG.length - 200);
+}
+
+// streamed updates are paced: after a redraw that took d ms the next waits PACE * d ms
+const PACE = 2;
+// the user's input goes first: after a pointer or key press outside a figure (a button such as "cancel", a box),
+// streamed chart updates wait INPUT_FIRST_MS, so that the kernel's answer (a message, the progress bar hidden) is
+// shown before the next redraw instead of queueing behind it
+const INPUT_FIRST_MS = 400;
+if (!window.__peInputHook) {
+  window.__peInputHook = true;
+  window.__peInputAt = -1e9;
+  const onInput = (ev) => {
+    const t = ev.target;
+    if (t && t.closest && t.closest(".pe-plotly")) return;   // a click on a chart wants its own update at once
+    window.__peInputAt = performance.now();
+  };
+  document.addEventListener("pointerdown", onInput, { capture: true, passive: true });
+  document.addEventListener("keydown", onInput, { capture: true, passive: true });
+}
+const inputAt = () => window.__peInputAt;
+
+function concat(a, b) {                 // arrays (plain or typed) end to end, as a Float64Array when typed
+  if (!a || !a.length) return b;
+  if (!ArrayBuffer.isView(a) && !ArrayBuffer.isView(b)) return a.concat(b);
+  const out = new Float64Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
 function render({ model, el }) {
   const gd = document.createElement("div");
   gd.className = "pe-plotly";
@@ -68,7 +104,9 @@ function render({ model, el }) {
       if (!fig.data && !fig.layout) return;   // nothing to show yet (no empty axes)
       const obj = { data: fig.data || [], layout: fig.layout || {}, config: fig.config || {} };
       if (fig.frames) obj.frames = fig.frames;   // react replaces the animation frames too
+      const t0 = performance.now();
       await Plotly.react(gd, obj);
+      logged("react", gd, t0);
       if (!drawn) { drawn = true; bindEvents(); }
       if (player) { player.Plotly = Plotly; player.plotDrawn(); }
       lastWidth = el.offsetWidth;
@@ -101,51 +139,69 @@ function render({ model, el }) {
     const fig = model.get("figure");
     if (!fig || !fig.data) return;
     // keep the model's copy of the figure current (a redraw from it shows every update)
-    if (msg.op === "restyle") {
+    if (msg.op === "restyle" || msg.op === "extend") {
       const tr = fig.data[msg.index];
-      if (tr) Object.assign(tr, msg.update);
-    } else if (msg.op === "add_traces") {
+      if (!tr) return;
+      if (msg.op === "restyle") Object.assign(tr, msg.update);
+      else for (const k of Object.keys(msg.update)) tr[k] = concat(tr[k], msg.update[k]);
+      // coalesced: one Plotly.restyle for all the traces updated since the last one, paced (see flush). A
+      // scattergl redraw repaints every trace; one per message fell behind a fill (one message per trajectory),
+      // and the page then answered clicks and showed widget updates (cancel) tens of seconds late
+      pending = pending || {};
+      const upd = pending[msg.index] = pending[msg.index] || {};
+      for (const k of Object.keys(msg.update)) upd[k] = tr[k];   // extend: the whole array, appended to
+      schedule();
+      return;
+    }
+    if (msg.op === "add_traces") {
       fig.data.push(...msg.traces);
     } else if (msg.op === "delete_traces") {
       const drop = new Set(msg.indices);
       fig.data = fig.data.filter((_, i) => !drop.has(i));
     }
-    if (msg.op === "restyle") {
-      // coalesced: one Plotly.restyle per animation frame for all the traces updated since the last one. A
-      // scattergl redraw repaints every trace; one per message fell behind a fill (one message per trajectory),
-      // and the page then answered clicks and showed widget updates (cancel) tens of seconds late
-      pending = pending || {};
-      pending[msg.index] = Object.assign(pending[msg.index] || {}, msg.update);
-      if (!flushing) { flushing = true; requestAnimationFrame(flush); }
-      return;
-    }
     if (pending) { pending = null; stale = true; }  // trace indices shift: draw the updated copy whole
     if (!drawn || busy || stale || !visible()) { stale = true; draw(); return; }
     const P = Plotly;
     let p;
+    const t0 = performance.now();
     if (msg.op === "add_traces") {
       p = P.addTraces(gd, msg.traces);
     } else if (msg.op === "delete_traces") {
       p = P.deleteTraces(gd, msg.indices);
     }
+    logged(msg.op, gd, t0);
     gd.dataset.peRevision = String(model.get("revision")) + "+" + msg.op;
     if (p && p.catch) p.catch((err) => { console.error("PlotlyView", err); stale = true; draw(); });
   }
-  let pending = null, flushing = false;   // restyles not drawn yet: {index: update}
+  // restyles not drawn yet ({index: {property: value}}), a flush scheduled, the earliest time of the next one
+  let pending = null, flushing = false, nextFlush = 0;
+  function schedule() {
+    if (flushing) return;
+    flushing = true;
+    const wait = Math.max(nextFlush, inputAt() + INPUT_FIRST_MS) - performance.now();
+    if (wait > 0) setTimeout(() => requestAnimationFrame(flush), wait);
+    else requestAnimationFrame(flush);
+  }
   function flush() {
     flushing = false;
+    if (!pending) return;
+    if (performance.now() < inputAt() + INPUT_FIRST_MS) { schedule(); return; }   // a click came meanwhile
     const upd = pending;
     pending = null;
-    if (!upd) return;
     if (!drawn || busy || stale || !visible()) { stale = true; draw(); return; }
     const idx = Object.keys(upd).map(Number);
-    const keys = Object.keys(upd[idx[0]]);
-    if (!idx.every((i) => Object.keys(upd[i]).length === keys.length && keys.every((k) => k in upd[i]))) {
-      stale = true; draw(); return;   // different properties per trace: draw the updated copy whole
-    }
+    const keys = Array.from(new Set(idx.flatMap((i) => Object.keys(upd[i]))));
+    const fig = model.get("figure");
     const u = {};
-    for (const k of keys) u[k] = idx.map((i) => upd[i][k]);
+    // one restyle for every trace: a property not updated on a trace is given its current value (no change)
+    for (const k of keys) u[k] = idx.map((i) => (k in upd[i] ? upd[i][k] : fig.data[i][k]));
+    const t0 = performance.now();
     const p = Plotly.restyle(gd, u, idx);
+    const cost = performance.now() - t0;
+    logged("restyle " + keys.join(","), gd, t0);
+    // paced: the page stays free at least PACE times as long as it spent drawing, so that clicks, the kernel's
+    // answers and the other widgets are handled between two redraws even when a redraw takes a second
+    nextFlush = performance.now() + PACE * cost;
     gd.dataset.peRevision = String(model.get("revision")) + "+restyle";
     if (p && p.catch) p.catch((err) => { console.error("PlotlyView", err); stale = true; draw(); });
   }

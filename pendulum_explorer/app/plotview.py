@@ -16,8 +16,11 @@ the page already has (the jupyterlab-plotly extension loads it and plotly.js reg
   shaders (no snapshot, no second draw);
 * draws only while visible: a figure sent to a view in a hidden tab is drawn when the tab is opened (a
   ``ResizeObserver`` notices), so a body change costs the browser nothing for the panels nobody looks at;
-* applies incremental updates (``restyle``, ``add_traces``, ``delete_traces``) sent as custom messages, e.g. the
-  crossings streamed into the section chart;
+* applies incremental updates (``restyle``, ``extend``, ``add_traces``, ``delete_traces``) sent as custom
+  messages, e.g. the crossings streamed into the section chart (``extend``: only the new points travel); the
+  browser coalesces the restyles and extends of several traces into one ``Plotly.restyle`` and paces them (after
+  a redraw of d ms the next waits 2 d; after a click or key press outside a figure, 0.4 s), so that a long
+  redraw in a software-rendered browser does not delay the answer to a click (cancel) behind it;
 * optionally sends plotly click events to Python (:meth:`PlotlyView.on_click`).
 
 The Python side keeps the figure (``view.fig``, a ``go.Figure``) and the JSON the browser received
@@ -31,6 +34,7 @@ from pathlib import Path
 
 import anywidget
 import ipywidgets as w
+import numpy as np
 import plotly.graph_objects as go
 import traitlets
 from plotly.io.json import to_json_plotly
@@ -100,6 +104,18 @@ class PlotlyView(anywidget.AnyWidget):
         update = {k: jsonable(v) for k, v in props.items()}
         self.figure["data"][index].update(update)
         self.send({"op": "restyle", "index": int(index), "update": update})
+
+    def extend(self, index, **props):
+        """Append points to the array properties of trace ``index`` (e.g. ``x=new_x, y=new_y``) in the browser
+        and in :attr:`fig`: only the new points are sent (a growing trace is not resent whole)."""
+        tr = self.fig.data[index]
+        full = {}
+        for k, v in props.items():
+            old = tr[k]
+            full[k] = np.concatenate([np.asarray(() if old is None else old, float), np.asarray(v, float)])
+            tr[k] = full[k]
+        self.figure["data"][index].update({k: jsonable(v) for k, v in full.items()})
+        self.send({"op": "extend", "index": int(index), "update": {k: jsonable(v) for k, v in props.items()}})
 
     def add_traces(self, traces):
         traces = list(traces)

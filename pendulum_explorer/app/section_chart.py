@@ -57,10 +57,15 @@ class SectionChart:
         self.view.add_traces([self._trace(L) for L in launches])
 
     def update(self, launch: Any, sec: Any) -> None:
-        """Show the launch's crossings so far (only while ``sec`` is the section drawn)."""
+        """Show the launch's crossings so far (only while ``sec`` is the section drawn): the points its trace does
+        not show yet are appended (the browser receives only those)."""
         i = self._index(launch) if sec is self.section else None
-        if i is not None:
-            self.view.restyle(i, x=np.round(launch.chart[:, 0], 5), y=np.round(launch.chart[:, 1], 5))
+        if i is None:
+            return
+        x = self.view.data[i].x
+        new = launch.chart[0 if x is None else len(x):]
+        if len(new):
+            self.view.extend(i, x=np.round(new[:, 0], 5), y=np.round(new[:, 1], 5))
 
     def show_megno(self, launch: Any, sec: Any) -> None:
         """The launch's hover gains its mean MEGNO ``launch.megno`` = (Ybar, T) (only while ``sec`` is drawn)."""
