@@ -944,3 +944,34 @@ def test_first_view_loads_no_compiled_kernel_and_no_scipy():
                          cwd=str(Path(__file__).resolve().parents[1]))
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
+
+
+def test_section_chart_streams_only_new_points():
+    """SectionChart.update sends a growing launch's new crossings only (``extend``: before, the whole trace was
+    resent every second, 60 trajectories x 5000 crossings in a fill); crossings that are not a continuation of
+    those shown (a restarted launch) are resent whole."""
+    from types import SimpleNamespace
+
+    import plotly.graph_objects as go
+
+    from pendulum_explorer.app.plotview import PlotlyView
+    from pendulum_explorer.app.section_chart import SectionChart
+
+    v = PlotlyView()
+    sent = []
+    v.send = lambda content, buffers=None: sent.append(content)
+    v.show(go.Figure([go.Scattergl(x=[], y=[], name="#1")]))
+    chart = SectionChart(v, None)
+    chart.section = sec = object()
+    rng = np.random.default_rng(1)
+    L = SimpleNamespace(trace_name="#1", chart=rng.uniform(-1, 1, (5, 2)))
+    chart.update(L, sec)
+    L.chart = np.concatenate([L.chart, rng.uniform(-1, 1, (3, 2))])
+    chart.update(L, sec)
+    chart.update(L, sec)  # nothing new: nothing sent
+    assert [m["op"] for m in sent] == ["extend", "extend"]
+    assert len(_decode(sent[1]["update"])["x"]) == 3
+    assert list(v.data[0].x) == list(np.round(L.chart[:, 0], 5)) == _decode(v.figure)["data"][0]["x"]
+    L.chart = rng.uniform(-1, 1, (4, 2))  # restarted
+    chart.update(L, sec)
+    assert sent[-1]["op"] == "restyle" and list(v.data[0].y) == list(np.round(L.chart[:, 1], 5))

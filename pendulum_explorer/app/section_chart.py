@@ -62,10 +62,13 @@ class SectionChart:
         i = self._index(launch) if sec is self.section else None
         if i is None:
             return
-        x = self.view.data[i].x
-        new = launch.chart[0 if x is None else len(x):]
-        if len(new):
-            self.view.extend(i, x=np.round(new[:, 0], 5), y=np.round(new[:, 1], 5))
+        xy = np.round(launch.chart, 5)
+        tr = self.view.data[i]
+        n = 0 if tr.x is None else len(tr.x)
+        if n and (n > len(xy) or (tr.x[-1], tr.y[-1]) != tuple(xy[n - 1])):  # not a prefix (restarted): resend
+            self.view.restyle(i, x=xy[:, 0], y=xy[:, 1])
+        elif len(xy) > n:
+            self.view.extend(i, x=xy[n:, 0], y=xy[n:, 1])
 
     def show_megno(self, launch: Any, sec: Any) -> None:
         """The launch's hover gains its mean MEGNO ``launch.megno`` = (Ybar, T) (only while ``sec`` is drawn)."""
