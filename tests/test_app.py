@@ -975,3 +975,15 @@ def test_section_chart_streams_only_new_points():
     L.chart = rng.uniform(-1, 1, (4, 2))  # restarted
     chart.update(L, sec)
     assert sent[-1]["op"] == "restyle" and list(v.data[0].y) == list(np.round(L.chart[:, 1], 5))
+
+
+def test_section_chart_compiles_webgl_before_the_first_click(app):
+    """The chart's first draw holds a WebGL scatter trace (one transparent point outside the fixed axes), so the
+    browser compiles the marker shaders when the tab opens and not when the first click's crossings arrive (that
+    draw took 0.4-0.7 s of the first click's 0.7-1.7 s in software-rendered Chromium)."""
+    sec = app.panel("section")
+    warm = [t for t in sec.chart.data if t.type == "scattergl" and not (t.name or "").startswith("#")]
+    assert len(warm) == 1 and warm[0].hoverinfo == "skip" and warm[0].marker.color == "rgba(0,0,0,0)"
+    lo, hi = sorted(sec.chart.fig.layout.xaxis.range)
+    assert not any(lo <= x <= hi for x in warm[0].x)
+    assert sec.crossing_traces() == [t for t in sec.chart.data if (t.name or "").startswith("#")]

@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import plotly.graph_objects as go
 
 from ..plotting.section import crossings_trace, periodic_orbit_trace, section_chart_figure
 
 HEIGHT = 450
+#: where the chart's invisible WebGL warm-up point sits (outside the fixed axis range -pi ... pi)
+WARM_X = -10.0
 
 
 class SectionChart:
@@ -32,6 +35,10 @@ class SectionChart:
         lo, hi = sec.chart_window()
         if (lo, hi) != (-1.0, 1.0):  # a thin band: the axis shows it (hanging side at the bottom, as always)
             fig.update_yaxes(range=[hi, lo], title="Γ₃ = cos θ  (zoomed to the accessible band)")
+        # one transparent WebGL point outside the axes: the chart's first draw (its tab opening) compiles the
+        # scattergl marker shaders, not the first click's crossings (0.4-0.7 s in a software-rendered browser)
+        fig.add_trace(go.Scattergl(x=[WARM_X], y=[0.0], mode="markers", name="", hoverinfo="skip", showlegend=False,
+                                   marker=dict(size=1, color="rgba(0,0,0,0)")))
         for L in launches:
             fig.add_trace(self._trace(L))
         if orbits:
