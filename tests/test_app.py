@@ -825,6 +825,8 @@ def test_equilibria_of_a_non_generic_body_in_words():
     eqp.compute()
     boxes = [cb.description for cb in eqp._fam_boxes.values()]
     assert sorted(boxes) == ["hanging spin", "inverted spin", "ring 1", "ring 3"]
+    # the longer names wrap to a second row instead of squeezing the row's label ("fami" at 1024 x 768, presenter)
+    assert eqp.families.layout.flex_flow == "row wrap" and eqp.families.children[0].layout.flex == "0 0 auto"
     menu = [t for t, _ in eqp.family.options]
     assert "ring 1: a ring of steady spins, all at α = 3.57 (paper Eq. 41)" in menu
     assert "hanging spin: spins about the pivot–centre-of-mass line, hanging" in menu

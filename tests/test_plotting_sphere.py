@@ -162,3 +162,12 @@ def test_non_generic_families_have_plain_names_on_both_figures(preset):
             assert a.font.color == a2[a.text]
     assert family_name("eq41-p2") == "ring 2" and family_name("axis-hanging") == "hanging spin"
     assert family_name("eq7a") == "ring" and family_name("L3") == "L3"
+
+
+def test_titles_fit_the_presenter_view_at_1024(eq1):
+    """The figures' titles are drawn in one line per <br>: the single lines of 77 and 51 characters were cut off
+    in the presenter view (20 px text) at 1024 x 768, where the sphere is ~530 px and the diagram ~410 px wide."""
+    for fig, most in ((equilibria_sphere_figure(eq1), 45), (energy_momentum_figure(eq1), 30)):
+        lines = fig.layout.title.text.split("<br>")
+        assert max(len(x) for x in lines) <= most, lines
+        assert fig.layout.margin.t >= 24 * len(lines)  # room for every line above the plot

@@ -120,7 +120,9 @@ class EquilibriaPanel:
         self._quiet = False  # set while the selectors are rebuilt: one redraw at the end, not one per change
         self.view = w.ToggleButtons(options=["3D", "top", "bottom"], value="3D", description="view",
                                     style={"button_width": "70px", "description_width": "40px"})
-        self.families = w.HBox()
+        # the checkboxes wrap to a second row: in one row the longer names ("hanging spin", "ring 1", ...) squeezed
+        # the label to "fami" (presenter view at 1024 x 768)
+        self.families = w.HBox(layout=w.Layout(flex_flow="row wrap", align_items="center"))
         self._fam_boxes = {}
         self.family = w.Dropdown(description="steady spin", layout=w.Layout(width="100%", max_width="440px"),
                                  style={"description_width": "80px"})
@@ -191,7 +193,8 @@ class EquilibriaPanel:
             cb.observe(self._on_redraw, names="value")
             boxes[lab] = cb
         self._fam_boxes = boxes
-        self.families.children = [w.Label("families:")] + list(boxes.values())
+        self.families.children = [w.Label("families:", layout=w.Layout(flex="0 0 auto", width="auto"))] + \
+            list(boxes.values())
         opts, seen = [], set()
         for i, p in enumerate(eq.isolated):
             if p.family in seen:  # the two Eq. 38 spins (spin one way or the other): one entry

@@ -109,8 +109,8 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
                                     arrowhead=0, arrowcolor=cols[f.label], ax=22, ay=-20,
                                     font=dict(color=cols[f.label], size=13), bgcolor="rgba(255,255,255,0.85)",
                                     bordercolor=cols[f.label], borderwidth=1.5, borderpad=2))
-    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=50), annotations=annotations,
-                      title=dict(text="Energy–momentum diagram of the relative equilibria", font=dict(size=13)),
+    fig.update_layout(height=height, margin=dict(l=60, r=10, t=62, b=50), annotations=annotations,
+                      title=dict(text="Energy–momentum diagram<br>of the relative equilibria", font=dict(size=13)),
                       xaxis=dict(title="μ [kg m²/s]  (vertical angular momentum)", range=[-mu_max, mu_max]),
                       yaxis=dict(title="E [J]", range=[e_min, e_max]),
                       legend=dict(font=dict(size=12), tracegroupgap=0))

@@ -301,8 +301,9 @@ def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Col
     # no tick labels: on the unit sphere they only repeat -1 ... 1, and two axes' "-1" met at a corner ("−1−1")
     ax = dict(range=[-1.05, 1.05], showbackground=False, zeroline=False, showticklabels=False)
     fig.update_layout(
-        height=height, margin=dict(l=0, r=0, t=30, b=0),
-        title=dict(text=f"Relative equilibria on S² ({view} view); solid = linearly stable, dashed = unstable",
+        height=height, margin=dict(l=0, r=0, t=56, b=0),
+        # two short lines: one line of 77 characters was cut off in the presenter view (20 px) at 1024 x 768
+        title=dict(text=f"Relative equilibria on S² ({view} view)<br>solid = linearly stable, dashed = unstable",
                    font=dict(size=13)),
         scene=dict(xaxis=dict(title="Γ₁", **ax), yaxis=dict(title="Γ₂", **ax), zaxis=dict(title="Γ₃", **ax),
                    aspectmode="cube", camera=CAMERAS[view],
