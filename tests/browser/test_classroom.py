@@ -169,6 +169,12 @@ def test_presenter_view_1920x1080(dashboard_server, browser):
             heights[cls] = plot.evaluate("el => el.getBoundingClientRect().height")
             _shot(page, f"classroom-presenter-{cls.removeprefix('pe-')}-1920x1080.png")
         pb.record_timings("classroom", {"presenter_figure_heights_px": heights})
+        # every text of the body's summary is large, its name and description too (they stayed at 14 px)
+        pb.show_panel(page, "pe-body")
+        sizes = page.evaluate("""() => Array.from(document.querySelectorAll('.pe-body-summary, .pe-body-summary *'))
+            .filter(e => e.childNodes.length && Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim()))
+            .map(e => [e.tagName, parseFloat(getComputedStyle(e).fontSize)])""")
+        assert sizes and min(px for _, px in sizes) >= 18, sizes
         for cls in ("pe-equilibria", "pe-body", "pe-section"):
             assert heights[cls] >= 600, heights
         pb.assert_no_traceback(page, "in the presenter view")
