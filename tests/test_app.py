@@ -520,6 +520,9 @@ def test_bad_link_gives_a_message_and_the_default_view(query, words):
 def test_link_with_inaccessible_seed_and_level_says_so():
     d = _dash("preset=paper_fig2&tab=section&E=2.03&launch=0.0,-0.5")
     assert d.state.launches == [] and "0 of 1 trajectories launched" in d.msg.text
+    assert "the others" not in d.msg.text and "(this seed is not in the accessible region" in d.msg.text
+    d = _dash("preset=paper_fig2&tab=section&E=2.03&launch=0.0,-0.5;0.5,0.3;1.0,-0.6")
+    assert len(d.state.launches) == 1 and "(2 seeds are not in the accessible region" in d.msg.text
     d = _dash("preset=paper_fig2&E=-50")
     assert d.msg.kind == "error" and "This link's level cannot be shown" in d.msg.text
     assert d.panels["section"].section.energy == 0.0  # the start level

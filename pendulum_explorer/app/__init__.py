@@ -237,7 +237,9 @@ class Dashboard(w.VBox):
             if link.launch:
                 text += f", {launched} of {len(link.launch)} trajectories launched"
                 if launched < len(link.launch):
-                    text += " (the others are not in the accessible region: see the section's message)"
+                    missed = len(link.launch) - launched
+                    text += (f" ({'this seed is' if missed == 1 else f'{missed} seeds are'} not in the accessible "
+                             f"region: see the section's message)")
             self.msg.info(text + ".")
         except Exception as exc:  # noqa: BLE001 - the page must stay usable
             report_error(self.msg, exc, "opening the link")
