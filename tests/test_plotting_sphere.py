@@ -171,3 +171,28 @@ def test_titles_fit_the_presenter_view_at_1024(eq1):
         lines = fig.layout.title.text.split("<br>")
         assert max(len(x) for x in lines) <= most, lines
         assert fig.layout.margin.t >= 24 * len(lines)  # room for every line above the plot
+
+
+def test_labels_at_the_same_point_are_stacked():
+    """The planar rod's rings (alpha 2.99 and 3) were labelled at the same place on both figures: "ring 2" hid
+    "ring 1".  Labels of nearby points now sit one step apart; labels of distant points keep their place."""
+    from pendulum_explorer.presets import planar
+    from pendulum_explorer.plotting.sphere import LABEL_STEP
+
+    eq = equilibria(planar().pendulum)
+    sph, em = equilibria_sphere_figure(eq), energy_momentum_figure(eq)
+    boxes = ((sph.layout.scene.annotations, (0.25, 0.25, 0.25), "xyz"),
+             (em.layout.annotations, (0.25 * np.ptp(em.layout.xaxis.range), 0.08 * np.ptp(em.layout.yaxis.range)),
+              "xy"))
+    for anns, box, keys in boxes:
+        a = {x.text: x for x in anns}
+        r1, r2 = a["<b>ring 1</b>"], a["<b>ring 2</b>"]
+        assert max(abs(r1[k] - r2[k]) / b for k, b in zip(keys, box)) <= 1.0  # the rings' labels point at one place
+        assert abs(r1.ay - r2.ay) >= LABEL_STEP
+        for x in anns:  # no two labels near each other on the same side at the same offset
+            for y in anns:
+                if x is not y and max(abs(x[k] - y[k]) / b for k, b in zip(keys, box)) <= 1.0 \
+                        and np.sign(x.ay) == np.sign(y.ay):
+                    assert abs(x.ay - y.ay) >= LABEL_STEP, (x.text, y.text)
+    far = energy_momentum_figure(equilibria(paper_fig1().pendulum)).layout.annotations
+    assert [x.ay for x in far if x.text == "<b>L1</b>"] == [-20]  # a label with no neighbour keeps its place

@@ -19,7 +19,8 @@ from ..bodies import Pendulum
 from ..equilibria import STABILITY_CLASSES, EquilibriumSet, energy_momentum_data, equilibria
 from .colours import (BLACK, BLUE, BLUISH_GREEN, GREY, ORANGE, REDDISH_PURPLE, SKY_BLUE,
                       VERMILLION)
-from .sphere import POINT_LABELS, default_e_max, family_colours, family_label_index, family_name
+from .sphere import (POINT_LABELS, default_e_max, family_colours, family_label_index, family_name,
+                     stack_labels)
 
 STABILITY_COLOURS = {  # Okabe-Ito (colour-blind safe)
     "elliptic-elliptic": BLUISH_GREEN,
@@ -109,6 +110,8 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
                                     arrowhead=0, arrowcolor=cols[f.label], ax=22, ay=-20,
                                     font=dict(color=cols[f.label], size=13), bgcolor="rgba(255,255,255,0.85)",
                                     bordercolor=cols[f.label], borderwidth=1.5, borderpad=2))
+        # a label is ~70 x 20 px on a plot of ~300 x 250 px
+        stack_labels(annotations, (0.25 * 2.0 * mu_max, 0.08 * (e_max - e_min)))
     fig.update_layout(height=height, margin=dict(l=60, r=10, t=62, b=50), annotations=annotations,
                       title=dict(text="Energy–momentum diagram<br>of the relative equilibria", font=dict(size=13)),
                       xaxis=dict(title="μ [kg m²/s]  (vertical angular momentum)", range=[-mu_max, mu_max]),

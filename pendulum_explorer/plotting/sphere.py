@@ -105,6 +105,27 @@ def _annotation3d(G: ArrayLike, text: str, colour: str, right: bool = True) -> d
                 bordercolor=colour, borderwidth=1.5, borderpad=2)
 
 
+#: pixels between two labels stacked at (nearly) the same point
+LABEL_STEP = 24
+
+
+def stack_labels(annotations: list[dict[str, Any]], box: Sequence[float]) -> None:
+    """Move a label whose point lies within ``box`` (one half-width per coordinate, in data units: about a label's
+    size) of an earlier label's point, with its label on the same side, one ``LABEL_STEP`` further out (``ay``), so
+    that no label hides another (the planar rod's two rings, at alpha 2.99 and 3, were labelled at the same place
+    on both figures)."""
+    keys = ("x", "y", "z")[:len(box)]
+    placed: list[tuple[NDArray[np.float64], float]] = []
+    for a in annotations:
+        p = np.array([a[k] for k in keys], float) / np.asarray(box, float)
+        ay = a["ay"]
+        while any(np.max(np.abs(p - q)) <= 1.0 and np.sign(ay) == np.sign(ay_q) and abs(ay - ay_q) < LABEL_STEP
+                  for q, ay_q in placed):
+            ay += LABEL_STEP if ay > 0 else -LABEL_STEP
+        a["ay"] = ay
+        placed.append((p, ay))
+
+
 def sphere_labels(eq: EquilibriumSet, families: Collection[str] | None = None) -> list[dict[str, Any]]:
     """The scene annotations of :func:`equilibria_sphere_figure`: each family drawn and the isolated points."""
     cols = family_colours(eq)
@@ -121,6 +142,7 @@ def sphere_labels(eq: EquilibriumSet, families: Collection[str] | None = None) -
         pts = [p for p in eq.isolated if p.family == name][:1]
         for p in pts:
             out.append(_annotation3d(p.Gamma, POINT_LABELS[name], colour))
+    stack_labels(out, (0.25, 0.25, 0.25))  # ~50 px on the ~400 px sphere
     return out
 
 
@@ -313,5 +335,5 @@ def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Col
 
 
 __all__ = ["equilibria_sphere_figure", "family_traces", "merge_runs", "selected_trace", "sphere_labels",
-           "family_colours", "family_label_index", "family_name", "FAMILY_NAMES", "default_e_max", "POINT_LABELS",
+           "family_colours", "family_label_index", "family_name", "FAMILY_NAMES", "stack_labels", "default_e_max", "POINT_LABELS",
            "CAMERAS", "COLOURSCALE"]
