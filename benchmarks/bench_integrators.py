@@ -7,7 +7,8 @@ times (the errors below are maxima over these samples).
 Rows
 ----
 * project DOP853, LP model (6-dim kernel ``integrate_uniform``), rtol 1e-10 / atol 1e-12 and 1e-12 / 1e-14;
-* project DOP853 through ``simulate`` (LP model carrying the attitude, 15 dims, plus Trajectory assembly);
+* project DOP853 through ``simulate`` (the LP step carrying the first row of R, 9 dims, R rebuilt at the
+  outputs, plus Trajectory assembly);
 * project LGVI (``integrate_lgvi`` kernel, h = 0.005, 200 000 steps);
 * scipy ``solve_ivp(method="DOP853", rtol=1e-10, atol=1e-12)`` on the same 6-dim equations, run once each,
   twice: (a) with the right-hand side written in NumPy, as a scipy user writes it (the set-up of the issue's
@@ -136,7 +137,7 @@ for rtol, atol in TOLS:
     add(f"DOP853 LP kernel (6)  rtol {rtol:.0e}", wall, int(st[0]), errors(Y),
         f"{int(st[1])} rejected, {int(st[2])} f-evals", key=("dop_lp", rtol))
 
-# project DOP853 through simulate (LP + attitude, 15 dims)
+# project DOP853 through simulate (LP + the first row of R, 9 dims)
 for rtol, atol in TOLS:
     pe.simulate(P, R0, W0, 1.0, method="dop853", rtol=rtol, atol=atol, n_out=3)
 
@@ -144,7 +145,7 @@ for rtol, atol in TOLS:
         return pe.simulate(P, R0, W0, T_FINAL, method="dop853", rtol=rtol, atol=atol, n_out=N_OUT)
 
     wall, tr = best_of(run, REPEATS)
-    add(f"DOP853 simulate (15)  rtol {rtol:.0e}", wall, tr.stats["n_steps"],
+    add(f"DOP853 simulate (LP+R row) {rtol:.0e}", wall, tr.stats["n_steps"],
         errors(np.concatenate([tr.Gamma, tr.omega], axis=1), tr.R), f"{tr.stats['n_rejected']} rejected",
         key=("dop_sim", rtol))
 

@@ -6,7 +6,9 @@ Three integrators (numba kernels, called once per simulation):
   (Eqs 1-2), fixed step ``dt``: R stays on SO(3) to round-off, mu is conserved to round-off and the energy
   error stays bounded.
 * ``method="dop853"`` — adaptive Dormand-Prince 8(5,3) on the Lagrange-Poincaré model (Eqs 31-32)
-  carrying the attitude along (Eq 2), with ``rtol``/``atol`` and 7th-order dense output at the output times.
+  carrying the first row of R along (Eq 2; it does not steer the step, so Gamma and omega are those of the
+  6-dim LP kernel to the bit), with ``rtol``/``atol`` and 7th-order dense output at the output times; R is
+  rebuilt at the outputs from that row and Gamma (:func:`attitude_from_rows`).
 * ``method="taylor"`` — adaptive high-order Taylor method (:mod:`pendulum_explorer._core.taylor`) on the LP model
   in principal axes carrying the first row of R (Eq 2); tolerance ``tol`` (default: double round-off), order
   and step from Jorba & Zou (2005); the outputs are the Taylor polynomials of the steps.
@@ -34,7 +36,7 @@ from .errors import IntegrationFailedError, InvalidIntegrationError, InvalidStat
 #: maximum number of stored output rows / fixed steps accepted before refusing (memory guard)
 MAX_OUTPUT_ROWS = 5_000_000
 MAX_FIXED_STEPS = _v.MAX_STEPS
-#: float64 values held per output row (LP_ATT state, R, omega, Gamma, invariants)
+#: float64 values held per output row (kernel state, R, omega, Gamma, invariants; at most)
 ROW_FLOATS = 40
 #: step budget per turn of the motion (default max_steps), and the fewest steps per turn DOP853 takes
 STEPS_PER_TURN_BUDGET = 2000
@@ -118,6 +120,21 @@ class Trajectory:
     def centre_of_mass(self) -> NDArray[np.float64]:
         """Inertial position of the centre of mass, ``R rho`` (n, 3)."""
         return self.R @ np.asarray(self.pendulum.rho)
+
+
+def attitude_from_rows(r: NDArray[np.float64], Gamma: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The attitudes (n, 3, 3) whose rows are ``R^T e1``, ``R^T e2``, ``R^T e3`` from integrated ``r ~ R^T e1``
+    and ``Gamma ~ R^T e3`` (n, 3): Gram-Schmidt with Gamma first, then ``R^T e2 = Gamma x r``
+    (``e2 = e3 x e1``).  The result is a rotation to round-off; it moves each row by the size of the
+    integration error in ``|Gamma| - 1``, ``|r| - 1`` and ``r . Gamma``."""
+    g = Gamma / np.sqrt(np.einsum("ni,ni->n", Gamma, Gamma))[:, None]
+    a = r - np.einsum("ni,ni->n", r, g)[:, None] * g
+    a /= np.sqrt(np.einsum("ni,ni->n", a, a))[:, None]
+    R = np.empty((r.shape[0], 3, 3))
+    R[:, 0] = a
+    R[:, 1] = np.cross(g, a)
+    R[:, 2] = g
+    return R
 
 
 def orthogonality_errors(R: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -412,15 +429,16 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
     else:
         rtol, atol = _v.tolerances(rtol, atol)
         budget = step_budget(pendulum, float(np.linalg.norm(omega0)), t_final, max_steps)
-        y0 = np.concatenate([R0[2, :], omega0, R0.ravel()])
-        Y = np.empty((n_out, 15))
-        st = integrate_chunked(_f.LP_ATT, y0, t_final, n_out, p, rtol, atol, budget, Y,
+        # Gamma, omega and the first row of R (Eq 2): R^T e1; its stages ride along the LP step
+        y0 = np.concatenate([R0[2, :], omega0, R0[0, :]])
+        Y = np.empty((n_out, 9))
+        st = integrate_chunked(_f.LP_ROW, y0, t_final, n_out, p, rtol, atol, budget, Y,
                                expected_steps(pendulum, float(np.linalg.norm(omega0)), t_final))
         _v.raise_for_status(st[3], "DOP853", t=t_final * (int(st[4]) - 1) / (n_out - 1), t_final=t_final,
                             budget=budget)
         Gamma = Y[:, 0:3].copy()
         W = Y[:, 3:6].copy()
-        R = Y[:, 6:15].reshape(n_out, 3, 3).copy()
+        R = attitude_from_rows(Y[:, 6:9], Gamma)
         stats = {"n_steps": int(st[0]), "n_rejected": int(st[1]), "nfev": int(st[2]), "rtol": rtol,
                  "atol": atol}
     wall = time.perf_counter() - t0

@@ -4,7 +4,7 @@ import numpy as np
 
 from .._jit import njit
 from .dop853 import (N_STAGES, N_STAGES_EXTENDED, OK, advance, clip_step, control, dense_eval, dense_prepare,
-                     initial_step, integrate_uniform, step)
+                     initial_step, integrate_uniform, step_generic)
 from .fields import LP_TAN, _mv, rhs
 from .section import C_DONE, C_NEW, C_PAUSED, N_CTL, PAUSED  # a paused loop and its saved state
 
@@ -24,14 +24,13 @@ def lyapunov_benettin(model, ya, yb, d0, p, tau, k0, k1, rtol, atol, max_steps, 
     Y = np.empty((2, n))  # (Y.shape[0] below, not a literal 2: a literal would compile a second copy)
     a = acc[0]
     for k in range(k0, k1):
-        st = integrate_uniform(model, ya, tau, Y.shape[0], p, rtol, atol, max_steps, Y)
-        if st[3] != 0:
-            return st[3]
-        for i in range(n):
-            ya[i] = Y[1, i]
-        st = integrate_uniform(model, yb, tau, Y.shape[0], p, rtol, atol, max_steps, Y)
-        if st[3] != 0:
-            return st[3]
+        for j in range(2):  # ya, then yb: one call site (each call site links the kernel's code once more)
+            st = integrate_uniform(model, ya if j == 0 else yb, tau, Y.shape[0], p, rtol, atol, max_steps, Y)
+            if st[3] != 0:
+                return st[3]
+            if j == 0:
+                for i in range(n):
+                    ya[i] = Y[1, i]
         d = 0.0
         for i in range(n):
             d += (Y[1, i] - ya[i]) ** 2
@@ -207,7 +206,7 @@ def tangent_run(y0, p, t_total, n_out, rtol, atol, max_steps, keep_tangent, ybar
         h, status = clip_step(t, t_total, h, n_acc + n_rej, max_steps)
         if status != OK:
             break
-        err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+        err = step_generic(model, t, y, h, p, K, y_new, ytmp, rtol, atol)  # LP_TAN: no generated step
         accepted, h_next, st = control(err, h, t)
         nfev += N_STAGES
         if st != OK:

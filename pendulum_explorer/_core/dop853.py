@@ -21,8 +21,8 @@ import numpy as np
 
 from .._jit import njit
 from .dop853_tableau import A, B, C, D, E3, E5, N_STAGES, N_STAGES_EXTENDED
-from .dop853_lp import step_lp
-from .fields import LP, LR, LR_REC, project, rhs  # noqa: F401  (rhs re-exported for callers)
+from .dop853_lp import step_lp, step_lp_row
+from .fields import LP, LP_ROW, LR, LR_REC, project, rhs  # noqa: F401  (rhs re-exported for callers)
 
 SAFETY = 0.9
 MIN_FACTOR = 0.2
@@ -113,9 +113,11 @@ def step(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
 
 @njit
 def step_generic(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
-    """:func:`step` for a state of any size: stage sums as loops over the padded tableau rows."""
+    """:func:`step` for a state of any size: stage sums as loops over the padded tableau rows.  The error norm
+    is over every component, except for LP_ROW: over (Gamma, omega) only (the attitude row does not steer)."""
     n = y.shape[0]
     _stages(model, t, y, h, p, K, STAGE_RANGES[0, 0], STAGE_RANGES[0, 1], ytmp, y_new)
+    n = error_size(model, n)
     err5 = 0.0
     err3 = 0.0
     for i in range(n):
@@ -161,19 +163,27 @@ def dense_eval(F, y_old, x, out):
 
 
 @njit
-def _rms(v, y, rtol, atol):
+def _rms(v, y, rtol, atol, n):
     s = 0.0
-    for i in range(v.shape[0]):
+    for i in range(n):
         q = v[i] / (atol + rtol * abs(y[i]))
         s += q * q
-    return np.sqrt(s / v.shape[0])
+    return np.sqrt(s / n)
+
+
+@njit
+def error_size(model, n):
+    """How many leading components of a state of size ``n`` enter the error norms: all of them, except for
+    LP_ROW, whose attitude row does not steer the step (so its (Gamma, omega) are those of LP to the bit)."""
+    return 6 if model == LP_ROW else n
 
 
 @njit
 def initial_step(model, t, y, f0, p, rtol, atol, h_max, ytmp, f1):
     """Hairer's starting step-size heuristic for an 8th-order method."""
-    d0 = _rms(y, y, rtol, atol)
-    d1 = _rms(f0, y, rtol, atol)
+    n = error_size(model, y.shape[0])
+    d0 = _rms(y, y, rtol, atol, n)
+    d1 = _rms(f0, y, rtol, atol, n)
     if d0 < 1e-5 or d1 < 1e-5:
         h0 = 1e-6
     else:
@@ -184,7 +194,7 @@ def initial_step(model, t, y, f0, p, rtol, atol, h_max, ytmp, f1):
     rhs(model, t + h0, ytmp, p, f1)
     for i in range(y.shape[0]):
         f1[i] = f1[i] - f0[i]
-    d2 = _rms(f1, y, rtol, atol) / h0
+    d2 = _rms(f1, y, rtol, atol, n) / h0
     if d1 <= 1e-15 and d2 <= 1e-15:
         h1 = max(1e-6, h0 * 1e-3)
     else:
@@ -271,7 +281,10 @@ def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
         h, status = clip_step(t, t_final, h, n_acc + n_rej, max_steps)
         if status != OK:
             break
-        err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+        if model == LP_ROW:  # (only here: the other step loops never carry the attitude row)
+            err = step_lp_row(y, h, p, K, y_new, rtol, atol)
+        else:
+            err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
         accepted, h_next, st = control(err, h, t)
         nfev += N_STAGES
         if st != OK:

@@ -16,6 +16,7 @@ model id   size   layout                                      equations
 FULL       12     R (row-major, 9), omega (3)                 Eqs (1)-(2)
 LP         6      Gamma, omega                                Eqs (31)-(32)
 LP_ATT     15     Gamma, omega, R (9)                         Eqs (31)-(32) + (2)
+LP_ROW     9      Gamma, omega, r = R^T e1                    Eqs (31)-(32) + (2), first row of R
 LR         6      Gamma, Gammadot                             Eqs (62)-(64)
 LR_REC     16     Gamma, Gammadot, R_hor (9), theta_dyn       Eqs (62)-(67)
 LP_TAN     8+6k   Gamma, omega, k x (dGamma, domega), I1, I2  Eqs (31)-(32) + variational
@@ -36,7 +37,8 @@ LP_ATT = 2
 LR = 3
 LR_REC = 4
 LP_TAN = 5
-STATE_SIZE = (12, 6, 15, 6, 16, 14)  # LP_TAN: 8 + 6 k, listed for k = 1
+LP_ROW = 6
+STATE_SIZE = (12, 6, 15, 6, 16, 14, 9)  # LP_TAN: 8 + 6 k, listed for k = 1
 # offsets into the parameter vector p (the layout of the module docstring)
 P_J = 0
 P_JINV = 9
@@ -207,11 +209,13 @@ def rhs(model, t, y, p, dy):
         dy[11] = a2
     elif model == LP_TAN:
         tangent_lp(t, y, p, dy)
-    elif model == LP or model == LP_ATT:
+    elif model == LP or model == LP_ATT or model == LP_ROW:
         w0, w1, w2 = y[3], y[4], y[5]
         _lp_into(y, p, dy)
         if model == LP_ATT:
             _rot_rate(y, 6, w0, w1, w2, dy)
+        elif model == LP_ROW:  # r' = r x omega, the first row of R' = R hat(omega) (Eq 2)
+            dy[6], dy[7], dy[8] = _cr(y[6], y[7], y[8], w0, w1, w2)
     else:  # LR, LR_REC
         G0, G1, G2 = y[0], y[1], y[2]
         D0, D1, D2 = y[3], y[4], y[5]
@@ -322,7 +326,7 @@ def state_gamma_omega(model, y, p, Gamma, omega):
         for i in range(3):
             Gamma[i] = y[6 + i]
             omega[i] = y[9 + i]
-    elif model == LP or model == LP_ATT or model == LP_TAN:
+    elif model == LP or model == LP_ATT or model == LP_TAN or model == LP_ROW:
         for i in range(3):
             Gamma[i] = y[i]
             omega[i] = y[3 + i]
@@ -344,7 +348,13 @@ def invariants(model, y, p):
 @njit
 def invariants_batch(model, Y, p, out):
     """(E, mu) for each row of ``Y``; ``out`` has shape (n, 2)."""
+    lp_rows = model == LP or model == LP_ATT or model == LP_ROW or model == LP_TAN  # rows start (Gamma, omega)
     for k in range(Y.shape[0]):
-        e, m = invariants(model, Y[k], p)
-        out[k, 0] = e
-        out[k, 1] = m
+        if lp_rows:  # the same formulas on scalars: no temporary arrays per row
+            G0, G1, G2, w0, w1, w2 = Y[k, 0], Y[k, 1], Y[k, 2], Y[k, 3], Y[k, 4], Y[k, 5]
+            out[k, 0] = _energy(G0, G1, G2, w0, w1, w2, p)
+            out[k, 1] = _mu(G0, G1, G2, w0, w1, w2, p)
+        else:
+            e, m = invariants(model, Y[k], p)
+            out[k, 0] = e
+            out[k, 1] = m
