@@ -134,6 +134,18 @@ class EquilibriumPoint:
     stability: str
     eigenvalues: NDArray[np.inexact[Any]]
 
+    def tilted(self, eps: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """An LP state ``(Gamma, omega)`` near this equilibrium: Gamma tilted by ``eps`` radians off the vertical
+        plane through it (towards ``Gamma x e3``; ``Gamma x e1`` at the poles), omega kept."""
+        eps = _v.real("eps", eps)
+        G = np.asarray(self.Gamma, dtype=np.float64)
+        a = np.cross(G, [0.0, 0.0, 1.0])
+        if np.linalg.norm(a) < 1e-6:
+            a = np.cross(G, [1.0, 0.0, 0.0])
+        a /= np.linalg.norm(a)
+        G1 = np.cos(eps) * G + np.sin(eps) * a
+        return G1 / np.linalg.norm(G1), np.array(self.omega, dtype=np.float64)
+
 
 @dataclass(frozen=True)
 class Family:
@@ -177,6 +189,13 @@ class Family:
     def stable(self) -> NDArray[np.bool_]:
         """Boolean mask of the linearly stable (elliptic–elliptic) samples."""
         return self.stability == "elliptic-elliptic"
+
+    def point(self, k: int) -> EquilibriumPoint:
+        """The ``k``-th sample (clipped to the family) as an :class:`EquilibriumPoint`."""
+        k = min(max(int(k), 0), len(self) - 1)
+        return EquilibriumPoint(self.Gamma[k].copy(), self.omega[k].copy(), float(self.mu[k]), float(self.energy[k]),
+                                float(self.alpha[k]), self.label, self.branch, str(self.stability[k]),
+                                self.eigenvalues[k].copy())
 
 
 @dataclass

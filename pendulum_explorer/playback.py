@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import math
 
+from typing import Any, Protocol
+
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from .bodies import Pendulum
 from .errors import InvalidIntegrationError
 from .geometry import as_quaternion
-from .trajectory import Trajectory
+from .reduction import attitude_from_gamma, energy, lp_from_lr, momentum, simulate_lr
+from .trajectory import Trajectory, simulate
 
 #: largest rotation [rad] between two consecutive samples shown
 ANGLE_PER_SAMPLE = 0.05
@@ -118,6 +121,45 @@ def attitude_quaternions(R: NDArray[np.floating]) -> NDArray[np.float64]:
     return q * sign[:, None]
 
 
-__all__ = ["ANGLE_PER_SAMPLE", "SAMPLES_PER_PERIOD", "INTERVALS_MULTIPLE", "MAX_SAMPLES", "MIN_SAMPLES", "omega_bound",
+_SIMULATE_ARGS: dict[str, dict[str, Any]] = {"lgvi": {"method": "lgvi", "dt": 2e-3}, "taylor": {"method": "taylor"}}
+
+
+class Launched(Protocol):
+    """What :func:`compute_motion` needs of a launched trajectory (the dashboard's ``Launch``)."""
+
+    E: float
+    mu: float
+    Gamma0: NDArray[np.float64]
+    Gammadot0: NDArray[np.float64]
+    R0: NDArray[np.float64] | None
+    omega0: NDArray[np.float64] | None
+
+
+def compute_motion(pendulum: Pendulum, launch: Launched | None, omega0: ArrayLike, t_final: float,
+                   method: str = "lr", n_out: int | None = None) -> Trajectory:
+    """The motion the dashboard animates: from ``launch`` (its attitude R0, else the one over Gamma0) or, when it
+    is None, from R0 = I with ``omega0``; ``method`` "lr" (Lagrange-Routh + reconstruction, Prop 17), "lgvi" or
+    "taylor".  Sampled densely enough for the fastest motion at its energy (:func:`sample_count`) unless
+    ``n_out`` is given."""
+    omega0 = np.asarray(omega0, dtype=np.float64)
+    if n_out is None:
+        E = energy(pendulum, [0.0, 0.0, 1.0], omega0) if launch is None else launch.E
+        n_out = sample_count(pendulum, E, t_final)
+    if launch is None:
+        if method == "lr":
+            # the reduced model needs (Gamma, Gammadot, mu): from R0 = I, omega0
+            G0 = np.array([0.0, 0.0, 1.0])
+            return simulate_lr(pendulum, G0, np.cross(G0, omega0), momentum(pendulum, G0, omega0), t_final,
+                               R0=np.eye(3), n_out=n_out)
+        return simulate(pendulum, np.eye(3), omega0, t_final, n_out=n_out, **_SIMULATE_ARGS[method])
+    R0 = launch.R0 if launch.R0 is not None else attitude_from_gamma(launch.Gamma0)
+    if method == "lr":
+        return simulate_lr(pendulum, launch.Gamma0, launch.Gammadot0, launch.mu, t_final, R0=R0, n_out=n_out)
+    w0 = launch.omega0 if launch.omega0 is not None else lp_from_lr(pendulum, launch.Gamma0, launch.Gammadot0,
+                                                                    launch.mu)
+    return simulate(pendulum, R0, w0, t_final, n_out=n_out, **_SIMULATE_ARGS[method])
+
+
+__all__ = ["compute_motion", "ANGLE_PER_SAMPLE", "SAMPLES_PER_PERIOD", "INTERVALS_MULTIPLE", "MAX_SAMPLES", "MIN_SAMPLES", "omega_bound",
            "shortest_period", "time_step", "sample_count", "display_stride", "max_angle_per_sample",
            "attitude_quaternions"]

@@ -167,6 +167,18 @@ def default_level(pendulum: Pendulum, energy: float = 0.0) -> tuple[float, float
     return E, float(mu_lp(G0, w0, pendulum.params()))
 
 
+def nearby_window(Gamma: ArrayLike, eps: float) -> tuple[float, float, float, float]:
+    """The chart window ``(phi0, phi1, z0, z1)`` around the direction ``Gamma`` that a motion tilted by ``eps``
+    from a stable equilibrium stays in: about 4 eps on the sphere each way (wider in phi away from the equator;
+    at least 0.02).  Not clipped to the chart."""
+    G = _v.real_array("Gamma", Gamma, trailing=(3,)).reshape(3)
+    eps = _v.real("eps", eps, low=0.0)
+    phi, z = float(np.arctan2(G[1], G[0])), float(G[2])
+    r = max(float(np.hypot(G[0], G[1])), 0.05)
+    h = max(4.0 * eps, 0.02)
+    return (phi - min(math.pi, h / r), phi + min(math.pi, h / r), z - min(1.0, h * r), z + min(1.0, h * r))
+
+
 # ------------------------------------------------------------------------------------------------
 # results
 # ------------------------------------------------------------------------------------------------

@@ -78,3 +78,84 @@ def test_presets_with_g_keeps_what_the_body_is():
     assert b.pendulum.g == 20.0 and b.name == "custom J"
     with pytest.raises(ValueError):
         presets.with_g(fig1, -1.0)
+
+
+def test_equilibrium_point_tilted_and_family_point():
+    from pendulum_explorer.equilibria import equilibria
+    P = presets.paper_fig1().pendulum
+    eq = equilibria(P)
+    fam = [f for f in eq.families if len(f) > 4][0]
+    p = fam.point(3)
+    np.testing.assert_array_equal(p.Gamma, fam.Gamma[3])
+    assert (p.mu, p.energy, p.family, p.branch) == (fam.mu[3], fam.energy[3], fam.label, fam.branch)
+    assert fam.point(10 ** 6).alpha == fam.alpha[-1]  # clipped to the family
+    G1, w1 = p.tilted(0.02)
+    assert np.linalg.norm(G1) == pytest.approx(1.0, abs=1e-15)
+    assert np.arccos(np.clip(G1 @ p.Gamma, -1, 1)) == pytest.approx(0.02, rel=1e-9)  # tilted by eps
+    assert abs(G1 @ np.cross(p.Gamma, [0.0, 0.0, 1.0]) / np.linalg.norm(np.cross(p.Gamma, [0, 0, 1.0]))) \
+        == pytest.approx(np.sin(0.02), rel=1e-9)  # off the vertical plane through Gamma
+    np.testing.assert_array_equal(w1, p.omega)
+    G1, _ = eq.hanging.tilted(0.1)  # at a pole: tilted towards Gamma x e1
+    assert np.arccos(np.clip(G1 @ eq.hanging.Gamma, -1, 1)) == pytest.approx(0.1, rel=1e-9)
+
+
+def test_nearby_window_is_about_4_eps_on_the_sphere():
+    from pendulum_explorer.poincare import nearby_window
+    G = np.array([np.cos(0.3) * 0.6, np.sin(0.3) * 0.6, 0.8])
+    phi0, phi1, z0, z1 = nearby_window(G, 0.01)
+    assert (phi0 + phi1) / 2 == pytest.approx(0.3) and (z0 + z1) / 2 == pytest.approx(0.8)
+    assert (phi1 - phi0) / 2 * 0.6 == pytest.approx(0.04) and (z1 - z0) / 2 == pytest.approx(0.04 * 0.6)
+    assert nearby_window(G, 0.0)[3] - 0.8 == pytest.approx(0.02 * 0.6)  # at least 0.02
+
+
+def test_equilibria_wording_and_plausibility():
+    from pendulum_explorer.app import equilibria_text as eqsay
+    from pendulum_explorer.app.plausible import check_plausible_pendulum, check_plausible_shape
+    from pendulum_explorer.bodies import Pendulum
+    assert eqsay.stability_words("elliptic-elliptic") == "stable: a small push only makes it wobble (elliptic-elliptic)"
+    assert eqsay.stability_words("") == "not computed"
+    p = SimpleNamespace(family="hanging", stability="elliptic-elliptic", Gamma=np.array([0, 0, -0.0]),
+                        omega=np.zeros(3), mu=-0.0, energy=-2.9, alpha=0.0, eigenvalues=np.array([1j, -1j]))
+    html = eqsay.details_html(p)
+    assert "hanging at rest (straight down)" in html and "[0.0000, 0.0000, 0.0000]" in html and "-0.0000" not in html
+    text, short = eqsay.launched_nearby(p, 0.02, -2.9, 0.0, 0.01, True)
+    assert short.endswith("(Poincaré section and Motion tabs). It is stable, so the motion stays close to it.")
+    assert "no point of this motion" in eqsay.nearby_empty(0) and "only 2 points" in eqsay.nearby_empty(2)
+    assert text.startswith("Launched near hanging at rest (straight down), tilted by 0.02 rad") and "only 1% of" in text \
+        and "reset axes" in text
+    assert "reset axes" not in eqsay.launched_nearby(p, 0.02, -2.9, 0.0, 0.01, False)[0]
+    with pytest.raises(ValueError, match=r"a dimension = 1e\+09 m is outside the dashboard's range"):
+        check_plausible_shape([1e9, 1, 1], 1.0, [0, 0, 0])
+    with pytest.raises(ValueError, match=r"\|ρ\| = 1e-12 m"):
+        check_plausible_pendulum(Pendulum(np.eye(3), [0, 0, 1e-12]))
+    with pytest.raises(ValueError, match="pivot is at the centre of mass"):
+        check_plausible_pendulum(Pendulum(np.eye(3), [0, 0, 0.0]))
+    check_plausible_pendulum(presets.paper_fig1().pendulum)  # a preset is plausible
+
+
+def test_shell_wording_and_links_of_views():
+    from pendulum_explorer.app import shell_text
+    from pendulum_explorer.app.link_view import body_from_link, link_of_view
+    from pendulum_explorer.app.links import build_query, parse_query
+    assert shell_text.link_opened("Fig. 2 body (paper)", "Motion") == "Opened from a link: Fig. 2 body (paper), Motion tab."
+    assert shell_text.link_opened("B", level="E = 1 J", launched=1, asked=2) == (
+        "Opened from a link: B, section at E = 1 J, 1 of 2 trajectories launched (this seed is not in the "
+        "accessible region: see the section's message).")
+    assert "(2 seeds are not in the accessible region" in shell_text.link_opened("B", level="E", launched=0, asked=2)
+    assert "This clears 1 trajectory and" in shell_text.reset_question(1)
+    assert "chosen by" not in shell_text.body_in_use(presets.planar(), "the start view")
+    assert "chosen by a &lt;link&gt;" in shell_text.body_in_use(presets.planar(), "a <link>")
+    body = presets.paper_fig2(g=3.0)
+    L = SimpleNamespace(E=2.03, mu=0.5, body="paper_fig2", source="click", chart=np.zeros((0, 2)),
+                        Gamma0=np.array([0.6, 0.0, 0.8]))
+    other = SimpleNamespace(E=1.0, mu=0.5, body="paper_fig2", source="click", chart=np.zeros((0, 2)), Gamma0=L.Gamma0)
+    link = link_of_view(body, "section", True, (2.03, 0.5), [L, other])
+    assert (link.preset, link.g, link.tab, link.presenter, link.E, link.mu) == ("paper_fig2", 3.0, "section", True,
+                                                                                2.03, 0.5)
+    assert link.launch == ((0.0, pytest.approx(0.8)),)
+    back = body_from_link(parse_query(build_query(link)))
+    assert back.pendulum == body.pendulum
+    from pendulum_explorer.bodies import equivalent_body
+    custom = link_of_view(equivalent_body(body.pendulum), "body", False)
+    assert custom.preset is None and custom.J == tuple(body.pendulum.J.ravel()) and custom.E is None
+    assert body_from_link(parse_query(build_query(custom))).pendulum == body.pendulum

@@ -7,20 +7,19 @@ only while visible); :func:`~.plotview.plotly_loader` makes the page load plotly
 """
 from __future__ import annotations
 
-import html
 import os
 import threading
 import time
 
 import ipywidgets as w
-import numpy as np
 
-from .. import presets
-from ..poincare import chart_from_sphere
+from . import shell_text as say
 from .common import Messages, body_title, guarded, limit_memory_arenas, log, report_error
-from .links import MAX_LAUNCH, ViewLink, build_query, parse_query
+from .link_view import body_from_link, link_of_view
+from .links import ViewLink, build_query, parse_query
 from .pagebridge import PageBridge
 from .plotview import plotly_loader
+from .shell_text import GUIDE
 from .state import AppState
 
 #: seconds between the first view being sent and the background warm-up of the other panels
@@ -28,40 +27,6 @@ PREWARM_DELAY = 6.0
 
 TABS = [("body", "Body"), ("equilibria", "Equilibria"), ("section", "Poincaré section"), ("motion", "Motion")]
 TAB_TITLES = dict(TABS)
-
-_CSS = """<style>
-.pe-app { font-size: 14px; }
-.pe-app .widget-tab > .p-TabBar .p-TabBar-tab, .pe-app .lm-TabBar-tab { min-width: 150px; font-size: 14px; }
-.pe-app .pe-about .widget-htmlmath { font-size: 14px; line-height: 1.4; }
-.pe-app .jupyter-widget-Collapse-header:focus-visible, .pe-app button:focus-visible, .pe-app input:focus-visible,
-.pe-app select:focus-visible { outline: 3px solid #0072B2; outline-offset: 1px; }
-.pe-app.pe-presenter { font-size: 20px; --jp-widgets-font-size: 20px; --jp-widgets-inline-height: 38px;
-  --jp-ui-font-size1: 20px; }
-.pe-app.pe-presenter .widget-label, .pe-app.pe-presenter .widget-label-basic, .pe-app.pe-presenter button,
-.pe-app.pe-presenter input, .pe-app.pe-presenter select, .pe-app.pe-presenter .widget-html-content,
-.pe-app.pe-presenter .pe-message div, .pe-app.pe-presenter .jupyter-widget-Collapse-header,
-.pe-app.pe-presenter .pe-about .widget-htmlmath, .pe-app.pe-presenter table { font-size: 20px !important; }
-.pe-app.pe-presenter .lm-TabBar-tab { font-size: 20px !important; min-height: 36px; }
-.pe-app.pe-presenter .widget-inline-hbox .widget-label { width: auto !important; min-width: 0; }
-.pe-app.pe-presenter .pe-body-in-use div, .pe-app.pe-presenter .pe-guide,
-.pe-app.pe-presenter .pe-body-summary { font-size: 20px !important; }
-.pe-app.pe-presenter .widget-button, .pe-app.pe-presenter .widget-toggle-button {
-  width: auto !important; min-width: fit-content; padding: 0 14px; height: 38px; }
-.pe-app.pe-presenter .widget-text, .pe-app.pe-presenter .widget-bounded-text, .pe-app.pe-presenter .widget-dropdown {
-  width: auto !important; }
-.pe-app.pe-presenter .lm-TabBar-tab, .pe-app.pe-presenter .p-TabBar-tab { flex: 0 0 240px !important;
-  max-width: none !important; min-width: 240px !important; }
-.pe-app.pe-presenter .widget-html-content span[style] { font-size: 18px !important; }
-.pe-app.pe-presenter .pe-title div { font-size: 26px !important; }
-.pe-app.pe-presenter .pe-title span { font-size: 20px !important; }
-</style>"""
-
-GUIDE = """<div class='pe-guide' style='background:#f4f8fb;border:1px solid #c9dced;border-radius:4px;padding:4px 10px;
-line-height:1.45'><b>First steps.</b> ① <b>Body</b>: pick a preset (or your own shape) — the picture shows how it
-hangs. ② <b>Equilibria</b>: the steady spins of that body; pick one and press “launch nearby”. ③ <b>Poincaré
-section</b>: click in the white region to start a motion and watch where it returns. ④ <b>Motion</b>: the body
-moving along the last trajectory. Every tab has an “About” box below (Tab and Enter open it).</div>"""
-
 
 def _panel_class(key):
     if key == "body":
@@ -77,24 +42,6 @@ def _panel_class(key):
         from .motion_panel import MotionPanel
         return MotionPanel
     raise KeyError(key)
-
-
-def body_from_link(link: ViewLink):
-    """The body a link asks for (None: the default body); ValueError for a J, rho that is not a body."""
-    g = 9.81 if link.g is None else link.g
-    if link.preset is not None:
-        return presets.get(link.preset, g=g)
-    if link.J is not None and link.rho is not None:
-        from ..bodies import Pendulum
-        from .body_panel import check_plausible_pendulum, equivalent_body
-
-        J = [list(link.J[0:3]), list(link.J[3:6]), list(link.J[6:9])]
-        pend = Pendulum(J, list(link.rho), 1.0 if link.m is None else link.m, g)
-        check_plausible_pendulum(pend)
-        return equivalent_body(pend)
-    if link.g is not None:
-        return presets.get("paper_fig1", g=g)
-    return None
 
 
 class Dashboard(w.VBox):
@@ -128,9 +75,7 @@ class Dashboard(w.VBox):
             self.containers[key] = box
         self.tabs = w.Tab(children=[self.containers[k] for k, _ in TABS], titles=[t for _, t in TABS])
         self.tabs.add_class("pe-tabs")
-        title = w.HTML(_CSS + "<div style='font-size:18px;font-weight:600;margin:2px 0 0 2px'>"
-                       "Pendulum Explorer <span style='font-weight:400;font-size:14px;color:#555'>— the 3D "
-                       "pendulum: a rigid body on a fixed pivot in gravity</span></div>")
+        title = w.HTML(say.TITLE)
         title.add_class("pe-title")
         # the one statement of the body in use, on every tab
         self.body_in_use = w.HTML(layout=w.Layout(flex="1 1 auto", min_width="260px"))
@@ -201,12 +146,9 @@ class Dashboard(w.VBox):
         if link.E is None and not link.launch:
             if not link.is_default:
                 mot = self.panels.get("motion")
-                what = ""
-                if motion and mot is not None:
-                    w0 = ", ".join(f"{b.value:g}" for b in mot.omega0)
-                    what = f", the motion from R₀ = I with ω₀ = ({w0}) rad/s for {mot.t_final.value:g} s"
-                self.msg.info(f"Opened from a link: {body_title(self.state.body)}"
-                              + (f", {TAB_TITLES[tab]} tab" if tab else "") + what + ".")
+                what = "" if not (motion and mot is not None) else say.link_motion(
+                    [b.value for b in mot.omega0], mot.t_final.value)
+                self.msg.info(say.link_opened(body_title(self.state.body), TAB_TITLES.get(tab), motion=what))
             return
         sec = self.panel("section")
         if self.synchronous and hasattr(sec, "task"):
@@ -233,48 +175,21 @@ class Dashboard(w.VBox):
                     launched += 1
                     sec.task.wait()
             level = f"E = {sec.section.energy:.5g} J, μ = {sec.section.mu:.4g} kg m²/s"
-            text = f"Opened from a link: {body_title(self.state.body)}, section at {level}"
-            if link.launch:
-                text += f", {launched} of {len(link.launch)} trajectories launched"
-                if launched < len(link.launch):
-                    missed = len(link.launch) - launched
-                    text += (f" ({'this seed is' if missed == 1 else f'{missed} seeds are'} not in the accessible "
-                             f"region: see the section's message)")
-            self.msg.info(text + ".")
+            self.msg.info(say.link_opened(body_title(self.state.body), level=level, launched=launched,
+                                          asked=len(link.launch)))
         except Exception as exc:  # noqa: BLE001 - the page must stay usable
             report_error(self.msg, exc, "opening the link")
 
     def current_link(self) -> ViewLink:
         """The view shown now, as a :class:`~.links.ViewLink` (what "copy link to this view" writes)."""
-        body = self.state.body
-        pend = body.pendulum
-        kw = {"tab": TABS[self.tabs.selected_index or 0][0], "presenter": self.state.presenter}
-        same_preset = body.name in presets.PRESETS and presets.get(body.name, g=pend.g).pendulum == pend
-        if same_preset:
-            kw["preset"] = body.name
-        else:
-            kw.update(J=tuple(float(x) for x in pend.J.ravel()), rho=tuple(float(x) for x in pend.rho),
-                      m=float(pend.m))
-        if pend.g != 9.81:
-            kw["g"] = float(pend.g)
-        mot = self.panels.get("motion")
-        if kw["tab"] == "motion" and mot is not None and mot.choice.value == 0:  # the motion "ω₀ below"
-            kw.update(omega0=tuple(float(b.value) for b in mot.omega0), T=float(mot.t_final.value))
-        sec = self.panels.get("section")
-        if sec is not None and getattr(sec, "section", None) is not None and self.state.E is not None:
-            kw.update(E=float(self.state.E), mu=float(self.state.mu))
-            seeds = []
-            for L in list(self.state.launches):
-                if L.E != self.state.E or L.mu != self.state.mu or L.body != body.name:
-                    continue
-                if L.source in ("click", "fill", "load") or not len(L.chart):
-                    phi, z = chart_from_sphere(np.asarray(L.Gamma0, float))
-                else:  # a seed off the section (paper preset, nearby): the same orbit through its first crossing
-                    phi, z = L.chart[0]
-                if abs(float(z)) < 1.0:
-                    seeds.append((float(phi), float(z)))
-            kw["launch"] = tuple(seeds[:MAX_LAUNCH])
-        return ViewLink(**kw)
+        tab = TABS[self.tabs.selected_index or 0][0]
+        sec, mot = self.panels.get("section"), self.panels.get("motion")
+        shown = sec is not None and getattr(sec, "section", None) is not None and self.state.E is not None
+        motion = None
+        if tab == "motion" and mot is not None and mot.choice.value == 0:  # the motion "ω₀ below"
+            motion = (tuple(float(b.value) for b in mot.omega0), float(mot.t_final.value))
+        return link_of_view(self.state.body, tab, self.state.presenter, (self.state.E, self.state.mu) if shown else None,
+                            list(self.state.launches), motion)
 
     @guarded(what="making the link")
     def _on_copy_link(self, _b=None):
@@ -302,13 +217,7 @@ class Dashboard(w.VBox):
         self.state.set_presenter(on)
 
     def _show_body_in_use(self):
-        body = self.state.body
-        pend = body.pendulum
-        origin = self.state.body_origin
-        by = "" if origin == "the start view" else f"; chosen by {html.escape(origin, quote=False)}"
-        self.body_in_use.value = (
-            f"<div style='font-size:15px;padding:2px 4px;line-height:1.3'><b>Body in use:</b> "
-            f"{html.escape(body_title(body))} <span style='color:#555'>(g = {pend.g:g} m/s²{by})</span></div>")
+        self.body_in_use.value = say.body_in_use(self.state.body, self.state.body_origin)
 
     def _on_body(self, body):
         self._show_body_in_use()
@@ -318,10 +227,7 @@ class Dashboard(w.VBox):
 
     @guarded(what="resetting")
     def _on_reset(self, _b=None):
-        n = len(self.state.launches)
-        self.reset_question.value = ("<span style='font-size:14px;margin-right:8px'>Back to the start view? "
-                                     + (f"This clears {n} trajector{'y' if n == 1 else 'ies'} and " if n else "This ")
-                                     + "resets the body, g and the presenter view.</span>")
+        self.reset_question.value = say.reset_question(len(self.state.launches))
         self.reset_row.layout.display = "flex"
 
     def _hide_reset(self):

@@ -1,8 +1,6 @@
 """Panel 1: the body (presets, custom shape, custom J and rho, g) with its data and a 3D preview."""
 from __future__ import annotations
 
-import html
-
 import ipywidgets as w
 import numpy as np
 
@@ -10,75 +8,14 @@ from .. import presets
 from ..bodies import Pendulum, build_body, equivalent_body
 from ..errors import BalancedPendulumError
 from ..plotting.body import body_preview_figure
-from .common import PRESET_TITLES, Messages, about, body_title, figure_output, fmt, guarded
+from .body_text import ABOUT, body_summary_html
+from .common import PRESET_TITLES, Messages, about, body_title, figure_output, guarded
+from .plausible import BALANCED, G_MAX, check_plausible_pendulum, check_plausible_shape, check_range
 
 PRESET_LABELS = [(t, k) for k, t in PRESET_TITLES.items()]
 
 SHAPES = [("elliptic cylinder (a, b semi-axes, h height)", "elliptic_cylinder"),
           ("box (side lengths)", "box"), ("ellipsoid (semi-axes)", "ellipsoid")]
-
-ABOUT = r"""
-<p>The 3D pendulum is a rigid body that turns freely about a fixed pivot in uniform gravity. In the body frame
-its equations of motion are (Eqs 1&ndash;2)</p>
-$$ J\dot\omega = J\omega\times\omega + m g\,\rho\times R^{T}e_3,\qquad \dot R = R\,\hat\omega ,$$
-<p>where \(J\) is the inertia about the <b>pivot</b>, \(\rho\) points from the pivot to the centre of mass and
-\(e_3\) points <b>down</b>. Everything the dashboard does depends only on \(J\), \(\rho\), \(m\) and \(g\).
-We always quote the principal moments \(J_1\ge J_2\ge J_3\) and \(\rho\) in principal axes (Sec. 4.3).</p>
-<p>Near the hanging equilibrium (\(\Gamma = \rho/\|\rho\|\)) the body performs two small oscillations: solving
-\(J = MM^{T}\), \(-\tfrac{mg}{\|\rho\|}\hat\rho^{2} = M\,\mathrm{diag}(mgl_1, mgl_2, 0)\,M^{T}\) (Eqs 21&ndash;24)
-gives \(l_1\ge l_2\) and the angular frequencies \(\omega_i=\sqrt{m g l_i}\) of the two normal modes, i.e. the
-periods \(T_i = 2\pi/\sqrt{m g l_i}\). (\(l_i\) is measured in 1/(kg m): a point mass \(m\) on a massless rod of
-length \(L\) has \(l = 1/(mL)\) and the familiar \(\omega = \sqrt{g/L}\).) The third direction, the spin about
-the vertical, costs no energy: it is the symmetry behind the conserved momentum \(\mu\).</p>
-<p><b>Reading the picture.</b> The body hangs in equilibrium: the black diamond is the pivot, the orange dot
-the centre of mass straight below it, the three coloured lines the principal axes of \(J\) through the pivot
-(solid, dashed, dotted for 1, 2, 3) and the green line the direction of gravity. Drag to rotate.</p>
-<p>A custom \(J\) must be symmetric, positive definite and physically realisable (\(J_1\le J_2+J_3\)); if it is
-not, the reason appears next to the controls and the last valid body stays in use. A custom \(J\) is drawn as the
-homogeneous ellipsoid with the same inertia about the centre of mass (a sphere if there is none).</p>
-"""
-
-
-#: plausibility bounds of the dashboard (the library accepts any valid body; a class needs sensible ones)
-DIM_RANGE = (0.005, 100.0)       # m, every dimension of a custom shape
-MASS_RANGE = (0.001, 1e4)        # kg
-PIVOT_MAX = 100.0                # m, |pivot offset| of a custom shape
-RHO_RANGE = (1e-4, 100.0)        # m, |rho|: below 0.1 mm the body is (nearly) balanced
-J_RANGE = (1e-6, 1e6)            # kg m², principal moments
-G_MAX = 300.0                    # m/s² (the Sun's surface: 274)
-
-
-def _check_range(name, value, lo, hi, unit, why=""):
-    if not (lo <= value <= hi):
-        raise ValueError(f"{name} = {value:g} {unit} is outside the dashboard's range {lo:g} … {hi:g} {unit}"
-                         + (f" ({why})" if why else ""))
-
-
-def check_plausible_shape(dims, m, pivot):
-    """ValueError (naming the input and its range) for a custom shape a class cannot use: dimensions outside
-    5 mm … 100 m (a 1e9 m box vanishes from every picture), a mass outside 1 g … 10 t, a pivot > 100 m away."""
-    for d in dims:
-        _check_range("a dimension", float(d), *DIM_RANGE, "m")
-    _check_range("the mass", float(m), *MASS_RANGE, "kg")
-    off = float(np.linalg.norm(np.asarray(pivot, float)))
-    _check_range("the pivot's distance from the centre", off, 0.0, PIVOT_MAX, "m")
-
-
-def check_plausible_pendulum(pend):
-    """ValueError for a (J, rho, m, g) outside the dashboard's ranges: |rho| below 0.1 mm (a nearly balanced body:
-    1e-12 m would be shown as 0 and oscillate with periods of days) or above 100 m, principal moments outside
-    1e-6 … 1e6 kg m², a mass outside 1 g … 10 t, g above 300 m/s²."""
-    r = float(np.linalg.norm(pend.rho))
-    if r == 0.0:
-        raise BalancedPendulumError("ρ = 0 (the pivot is at the centre of mass): this dashboard needs a "
-                                    "body whose centre of mass differs from the pivot")
-    _check_range("|ρ|", r, *RHO_RANGE, "m", "the distance from the pivot to the centre of mass; below 0.1 mm the "
-                 "body is nearly balanced")
-    for x in pend.principal_moments:
-        _check_range("a principal moment of J", float(x), *J_RANGE, "kg m²")
-    _check_range("the mass", float(pend.m), *MASS_RANGE, "kg")
-    _check_range("g", float(pend.g), 1e-3, G_MAX, "m/s²")
-
 
 def _float_text(value, description, width="128px", step=0.01):
     # three in a row fit the 480 px control column (inside an accordion) without clipping the third
@@ -88,29 +25,6 @@ def _float_text(value, description, width="128px", step=0.01):
 
 def _caption(text):
     return w.HTML(f"<span style='font-size:13px;color:#333'>{text}</span>", layout=w.Layout(margin="2px 0 0 8px"))
-
-
-def body_summary_html(body):
-    """HTML table: principal moments, rho in principal axes, l1, l2 and the small-oscillation periods."""
-    pend = body.pendulum
-    pp, _ = pend.principal()
-    Jd = pend.principal_moments
-    rows = [("principal moments J₁ ≥ J₂ ≥ J₃ [kg m²]", ", ".join(fmt(x) for x in Jd)),
-            ("ρ in principal axes [m]", "[" + ", ".join(fmt(x) for x in pp.rho) + "]"),
-            ("|ρ| [m]", fmt(np.linalg.norm(pend.rho))),
-            ("m [kg], g [m/s²]", f"{fmt(pend.m)}, {fmt(pend.g)}")]
-    try:
-        so = pend.small_oscillations()
-        rows += [("l₁, l₂ (Eq. 24) [1/(kg m)]", f"{fmt(so['l'][0])}, {fmt(so['l'][1])}"),
-                 ("small-oscillation periods T₁, T₂ [s]", f"{fmt(so['periods'][0])}, {fmt(so['periods'][1])}")]
-    except BalancedPendulumError:
-        rows.append(("small oscillations", "none: ρ = 0 (balanced body)"))
-    cells = "".join(f"<tr><td style='padding:1px 10px 1px 0;color:#444'>{html.escape(k)}</td>"
-                    f"<td style='font-family:monospace'>{html.escape(v)}</td></tr>" for k, v in rows)
-    desc = html.escape(body.description or "")
-    # line-height: the widget's default (the 28 px row height of a control) spread the table over the whole screen
-    return (f"<div class='pe-body-summary' style='font-size:14px;line-height:1.4'><b>{html.escape(body_title(body))}"
-            f"</b><br><i>{desc}</i><table style='margin-top:4px;line-height:1.4'>{cells}</table></div>")
 
 
 class BodyPanel:
@@ -219,14 +133,8 @@ class BodyPanel:
         """The body in use with another g: rebuilt from what is in use (its preset, its shape or its J and rho),
         never from edits in the custom boxes that were not applied."""
         if g > 0:  # (g <= 0: the model's own message)
-            _check_range("g", g, 1e-3, G_MAX, "m/s²")
-        if body.name in presets.PRESETS and presets.get(body.name, g=body.pendulum.g).pendulum == body.pendulum:
-            return presets.get(body.name, g=g)
-        shape = body.shape or {}
-        if shape.get("kind") in ("elliptic_cylinder", "box", "ellipsoid"):
-            return build_body(shape["kind"], shape["dims"], m=shape["m"], pivot=shape["pivot"], g=g, name=body.name)
-        pend = body.pendulum
-        return equivalent_body(Pendulum(pend.J, pend.rho, pend.m, g), name=body.name)
+            check_range("g", g, 1e-3, G_MAX, "m/s²")
+        return presets.with_g(body, g)
 
     @staticmethod
     def _set_quietly(widget, value, handler):
@@ -275,8 +183,7 @@ class BodyPanel:
     def _use(self, body, note, msg=None, kind="preset"):
         if body.pendulum.is_balanced:
             # accepted by the model, but equilibria/section need rho != 0: keep the last valid body
-            raise BalancedPendulumError("ρ = 0 (the pivot is at the centre of mass): this dashboard needs a "
-                                        "body whose centre of mass differs from the pivot")
+            raise BalancedPendulumError(BALANCED)
         check_plausible_pendulum(body.pendulum)
         msg = self.msg if msg is None else msg
         self._clear_messages()
@@ -294,11 +201,10 @@ class BodyPanel:
 
     def _show_source(self, body, kind=None):
         """The controls name the body in use: its preset in the menu (no preset named for a custom body), its g."""
-        is_preset = body.name in presets.PRESETS and kind in (None, "preset") and \
-            presets.get(body.name, g=body.pendulum.g).pendulum == body.pendulum
+        is_preset = kind in (None, "preset") and presets.preset_of(body) is not None
         if kind is None:
-            kind = "preset" if is_preset else ("shape" if (body.shape or {}).get("kind") in
-                                              ("elliptic_cylinder", "box", "ellipsoid") else "J")
+            kind = "preset" if is_preset else ("shape" if (body.shape or {}).get("kind") in presets.SHAPE_KINDS
+                                              else "J")
         self._source = (kind, body.name if is_preset else None)
         self._set_quietly(self.preset, body.name if is_preset else None, self._on_preset)
         self._set_quietly(self.g, float(body.pendulum.g), self._on_g)

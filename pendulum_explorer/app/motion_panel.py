@@ -5,9 +5,8 @@ import ipywidgets as w
 import numpy as np
 
 from .. import playback
+from ..playback import compute_motion  # noqa: F401 - the motion this panel shows (tests import it from here)
 from ..plotting.body import motion_payload, motion_plots_figure
-from ..reduction import attitude_from_gamma, energy, lp_from_lr, simulate_lr
-from ..trajectory import simulate
 from .common import Messages, Task, about, body_title, guarded
 from .links import DURATION_RANGE
 from .plotview import MotionView
@@ -145,7 +144,7 @@ class MotionPanel:
         def work(task):
             task.progress(0.1, "integrating")
             try:
-                traj = compute_motion(body.pendulum, launch, omega0, t_final, method)
+                traj = playback.compute_motion(body.pendulum, launch, omega0, t_final, method)
             except ValueError as exc:  # the integrator gave up: say what the user can change
                 what = (f"ω₀ = [{', '.join(f'{x:g}' for x in omega0)}] rad/s" if launch is None
                         else f"trajectory #{launch.id}")
@@ -183,28 +182,3 @@ class MotionPanel:
                 self.msg.ok("press ▶ play above the body (1× is real time), or drag the time slider")
 
         self.task.start(work, "computing the motion")
-
-
-_SIMULATE_ARGS = {"lgvi": {"method": "lgvi", "dt": 2e-3}, "taylor": {"method": "taylor"}}
-
-
-def compute_motion(pendulum, launch, omega0, t_final, method="lr", n_out=None):
-    """The trajectory the motion panel animates (library calls only), sampled densely enough for the fastest motion
-    at its energy (:func:`~pendulum_explorer.playback.sample_count`) unless ``n_out`` is given."""
-    if n_out is None:
-        E = energy(pendulum, [0.0, 0.0, 1.0], omega0) if launch is None else launch.E
-        n_out = playback.sample_count(pendulum, E, t_final)
-    if launch is None:
-        if method == "lr":
-            # the reduced model needs (Gamma, Gammadot, mu): from R0 = I, omega0
-            G0 = np.array([0.0, 0.0, 1.0])
-            Gd0 = np.cross(G0, omega0)
-            mu = float(omega0 @ pendulum.J @ G0)
-            return simulate_lr(pendulum, G0, Gd0, mu, t_final, R0=np.eye(3), n_out=n_out)
-        return simulate(pendulum, np.eye(3), omega0, t_final, n_out=n_out, **_SIMULATE_ARGS[method])
-    R0 = launch.R0 if launch.R0 is not None else attitude_from_gamma(launch.Gamma0)
-    if method == "lr":
-        return simulate_lr(pendulum, launch.Gamma0, launch.Gammadot0, launch.mu, t_final, R0=R0, n_out=n_out)
-    w0 = launch.omega0 if launch.omega0 is not None else lp_from_lr(pendulum, launch.Gamma0, launch.Gammadot0,
-                                                                    launch.mu)
-    return simulate(pendulum, R0, w0, t_final, n_out=n_out, **_SIMULATE_ARGS[method])

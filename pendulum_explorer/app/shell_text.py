@@ -1,0 +1,84 @@
+"""What the dashboard's shell shows: its style sheet, title, first-steps guide and the wording of its messages
+(body in use, links, reset).  No widgets (tested without them)."""
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from ..bodies import Body
+from .common import body_title
+
+CSS = """<style>
+.pe-app { font-size: 14px; }
+.pe-app .widget-tab > .p-TabBar .p-TabBar-tab, .pe-app .lm-TabBar-tab { min-width: 150px; font-size: 14px; }
+.pe-app .pe-about .widget-htmlmath { font-size: 14px; line-height: 1.4; }
+.pe-app .jupyter-widget-Collapse-header:focus-visible, .pe-app button:focus-visible, .pe-app input:focus-visible,
+.pe-app select:focus-visible { outline: 3px solid #0072B2; outline-offset: 1px; }
+.pe-app.pe-presenter { font-size: 20px; --jp-widgets-font-size: 20px; --jp-widgets-inline-height: 38px;
+  --jp-ui-font-size1: 20px; }
+.pe-app.pe-presenter .widget-label, .pe-app.pe-presenter .widget-label-basic, .pe-app.pe-presenter button,
+.pe-app.pe-presenter input, .pe-app.pe-presenter select, .pe-app.pe-presenter .widget-html-content,
+.pe-app.pe-presenter .pe-message div, .pe-app.pe-presenter .jupyter-widget-Collapse-header,
+.pe-app.pe-presenter .pe-about .widget-htmlmath, .pe-app.pe-presenter table { font-size: 20px !important; }
+.pe-app.pe-presenter .lm-TabBar-tab { font-size: 20px !important; min-height: 36px; }
+.pe-app.pe-presenter .widget-inline-hbox .widget-label { width: auto !important; min-width: 0; }
+.pe-app.pe-presenter .pe-body-in-use div, .pe-app.pe-presenter .pe-guide,
+.pe-app.pe-presenter .pe-body-summary { font-size: 20px !important; }
+.pe-app.pe-presenter .widget-button, .pe-app.pe-presenter .widget-toggle-button {
+  width: auto !important; min-width: fit-content; padding: 0 14px; height: 38px; }
+.pe-app.pe-presenter .widget-text, .pe-app.pe-presenter .widget-bounded-text, .pe-app.pe-presenter .widget-dropdown {
+  width: auto !important; }
+.pe-app.pe-presenter .lm-TabBar-tab, .pe-app.pe-presenter .p-TabBar-tab { flex: 0 0 240px !important;
+  max-width: none !important; min-width: 240px !important; }
+.pe-app.pe-presenter .widget-html-content span[style] { font-size: 18px !important; }
+.pe-app.pe-presenter .pe-title div { font-size: 26px !important; }
+.pe-app.pe-presenter .pe-title span { font-size: 20px !important; }
+</style>"""
+
+GUIDE = """<div class='pe-guide' style='background:#f4f8fb;border:1px solid #c9dced;border-radius:4px;padding:4px 10px;
+line-height:1.45'><b>First steps.</b> ① <b>Body</b>: pick a preset (or your own shape) — the picture shows how it
+hangs. ② <b>Equilibria</b>: the steady spins of that body; pick one and press “launch nearby”. ③ <b>Poincaré
+section</b>: click in the white region to start a motion and watch where it returns. ④ <b>Motion</b>: the body
+moving along the last trajectory. Every tab has an “About” box below (Tab and Enter open it).</div>"""
+
+#: the title line (with the style sheet: one HTML widget)
+TITLE = (CSS + "<div style='font-size:18px;font-weight:600;margin:2px 0 0 2px'>Pendulum Explorer <span "
+         "style='font-weight:400;font-size:14px;color:#555'>— the 3D pendulum: a rigid body on a fixed pivot in "
+         "gravity</span></div>")
+
+
+def body_in_use(body: Body, origin: str) -> str:
+    """The one statement of the body in use, with the control that chose it (HTML)."""
+    by = "" if origin == "the start view" else f"; chosen by {html.escape(origin, quote=False)}"
+    return (f"<div style='font-size:15px;padding:2px 4px;line-height:1.3'><b>Body in use:</b> "
+            f"{html.escape(body_title(body))} <span style='color:#555'>(g = {body.pendulum.g:g} m/s²{by})</span></div>")
+
+
+def reset_question(n_launches: int) -> str:
+    """The question "reset" asks first (HTML): what the start view would clear."""
+    n = n_launches
+    return ("<span style='font-size:14px;margin-right:8px'>Back to the start view? "
+            + (f"This clears {n} trajector{'y' if n == 1 else 'ies'} and " if n else "This ")
+            + "resets the body, g and the presenter view.</span>")
+
+
+def link_motion(omega0: Sequence[float], T: float) -> str:
+    """A link's motion (``omega0``, ``T``), as :func:`link_opened` names it."""
+    w0 = ", ".join(f"{x:g}" for x in omega0)
+    return f", the motion from R₀ = I with ω₀ = ({w0}) rad/s for {T:g} s"
+
+
+def link_opened(title: str, tab_title: str | None = None, level: str | None = None, launched: int = 0,
+                asked: int = 0, motion: str = "") -> str:
+    """What a link opened: the body, the tab (and ``motion``, from :func:`link_motion`) or the section level and
+    how many of its seeds were launched."""
+    if level is None:
+        return f"Opened from a link: {title}" + (f", {tab_title} tab" if tab_title else "") + motion + "."
+    text = f"Opened from a link: {title}, section at {level}"
+    if asked:
+        text += f", {launched} of {asked} trajectories launched"
+        if launched < asked:
+            missed = asked - launched
+            text += (f" ({'this seed is' if missed == 1 else f'{missed} seeds are'} not in the accessible "
+                     f"region: see the section's message)")
+    return text + "."
