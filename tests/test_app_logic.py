@@ -159,3 +159,13 @@ def test_shell_wording_and_links_of_views():
     custom = link_of_view(equivalent_body(body.pendulum), "body", False)
     assert custom.preset is None and custom.J == tuple(body.pendulum.J.ravel()) and custom.E is None
     assert body_from_link(parse_query(build_query(custom))).pendulum == body.pendulum
+
+
+def test_links_of_a_motion_view():
+    from pendulum_explorer.app import shell_text
+    from pendulum_explorer.app.link_view import link_of_view
+    link = link_of_view(presets.planar(), "motion", False, None, [], ((5.42, 0.0, 0.0), 12.0))
+    assert (link.omega0, link.T, link.preset, link.E) == ((5.42, 0.0, 0.0), 12.0, "planar", None)
+    assert shell_text.link_opened("Planar pendulum (rod)", "Motion", motion=shell_text.link_motion((5.42, 0, 0), 12.0)) \
+        == "Opened from a link: Planar pendulum (rod), Motion tab, the motion from R₀ = I with ω₀ = (5.42, 0, 0) rad/s " \
+           "for 12 s."
