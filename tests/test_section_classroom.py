@@ -21,13 +21,14 @@ def test_cancel_keeps_the_computed_crossings_and_says_so(app):
     trajectory), trajectories not started are removed, and the message says what was kept."""
     sec = app.panel("section")
     sec.mu.value, sec.E.value = 0.0, 1.0
-    restyle = sec.chart.restyle
+    def then_cancel(send):  # the cancel button, pressed when the first crossings are drawn
+        def wrapped(*a, **k):
+            send(*a, **k)
+            sec.task.cancel()
+        return wrapped
 
-    def restyle_then_cancel(*a, **k):  # the cancel button, pressed when the first crossings are drawn
-        restyle(*a, **k)
-        sec.task.cancel()
-
-    sec.chart.restyle = restyle_then_cancel
+    # the chart sends new crossings with extend (a restarted trace with restyle)
+    sec.chart.restyle, sec.chart.extend = then_cancel(sec.chart.restyle), then_cancel(sec.chart.extend)
     sec.fill(6, n=3000)
     assert len(app.state.launches) == 1 and len(sec.crossing_traces()) == 1
     L = app.state.launches[0]
