@@ -1,21 +1,23 @@
-"""Cauchy-product sums four at a time in SIMD registers (the attitude row of the Taylor method, :mod:`.taylor`).
+"""Cauchy-product sums and Horner's rule four lanes at a time in SIMD registers (the Taylor method, :mod:`.taylor`).
 
 The Taylor coefficients of a product ``c = a b`` of two series are ``c_n = sum_{l=0..n} a_l b_{n-l}``.  When
 the left factors of several products stand in adjacent columns of the coefficient table ``X`` (row = order)
 and their right factors too, one loop over ``l`` sums them all with 4-lane vectors.  :func:`make_sums` builds,
-for a list of column pairs ``(ca, cb)``, the kernel ``sums(X, n, S, T)`` that computes for each pair ``v`` and
-lane ``i < 4``::
+for a list of column blocks ``(ca, cb)``, the kernel ``sums(X, n) -> (S, T)`` with, for block ``v`` and lane
+``i < 4``::
 
     S[4v+i] = X[0, ca+i] X[n, cb+i] + sum_{l=1..n} X[l, ca+i] X[n-l, cb+i]           (order n, complete)
     T[4v+i] = sum_{l=1..n} X[l, ca+i] X[n+1-l, cb+i]                                 (order n+1 without its end terms)
 
 in that order with fused multiply-adds, i.e. the bits of the scalar loop ``s = a_0 b_n; s += a_l b_{n-l}``
-compiled with contraction.  ``T`` lets the caller finish order n + 1 with its two end terms once row n + 1
-is known, so each loaded coefficient enters two orders.
+compiled with contraction; and ``finish(X, n + 1, T)``, which adds the two end terms once row n + 1 is known,
+so each loaded coefficient enters two orders.  ``S`` and ``T`` are returned as tuples (in registers: a vector
+store read back as scalars cannot be store-forwarded and would stall the chain from one order to the next).
+:func:`make_horner` evaluates the columns of ``X`` as polynomials the same way.
 
-numba has no vector types and its SLP vectoriser is off, so the loop is written in LLVM IR (a numba
-``intrinsic``: inlined into the calling kernel and cached with it).  With ``PENDULUM_EXPLORER_NO_JIT=1``
-the same sums run as plain Python.
+numba has no vector types and its SLP vectoriser is off, so these loops are written in LLVM IR (numba
+``intrinsic``: inlined into the calling kernel and cached with it).  With ``PENDULUM_EXPLORER_NO_JIT=1`` their
+Python definitions (``_sums_py``, ``_finish_py``, ``_horner_py``) run instead.
 """
 from .._jit import JIT_DISABLED
 
