@@ -148,7 +148,10 @@ def test_invariants_at_round_off_over_long_runs(P, state, angles):
     e_scale, mu_scale = _scales(P, R0[2], w)
     n = tr.stats["n_steps"]  # 1 at an equilibrium (every derivative 0: the series is exact for any step)
     assert tr.energy_error <= 1e-13 * e_scale, (tr.energy_error, e_scale, n)
-    assert tr.mu_error <= 1e-13 * mu_scale, (tr.mu_error, mu_scale, n)
+    # mu's round-off walks with the number of steps: over 150 random bodies mu_error / (eps sqrt(n) mu_scale)
+    # reached 10 (2.7e-13 after 14 845 steps, the same bits before and after the vector sums), so 1e-13 flat was
+    # exceeded now and then by a random body; the bound allows 4x that walk
+    assert tr.mu_error <= max(1e-13, 40 * np.finfo(float).eps * np.sqrt(n)) * mu_scale, (tr.mu_error, mu_scale, n)
     assert np.abs(np.linalg.norm(tr.Gamma, axis=1) - 1.0).max() <= 1e-13
     assert tr.orthogonality_error <= 1e-13
     np.testing.assert_array_equal(tr.R[:, 2, :], tr.Gamma)  # the third row of R is Gamma
