@@ -393,13 +393,14 @@ class MotionPlayer {
       const h = document.createElement("div");
       h.textContent = title;
       h.className = "pe-view-caption";
-      h.style.cssText = "font-size:13px;color:#2a3f5f;text-align:center;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;";
+      h.style.cssText = "font-size:13px;line-height:1.25;color:#2a3f5f;text-align:center;white-space:normal;overflow-wrap:anywhere;";
       const holder = document.createElement("div");
       holder.style.cssText = "flex:1 1 auto;min-height:0;position:relative;";
       holder.appendChild(v.canvas);
       box.append(h, holder);
       boxes.push(box);
       v.holder = holder;
+      v.caption = h;
     }
     this.plotHost = document.createElement("div");
     this.plotHost.className = "pe-motion-plots";
@@ -442,7 +443,7 @@ class MotionPlayer {
       const k = this.model.get("scale") || 1;
       this.root.style.fontSize = `${Math.round(14 * k)}px`;
       for (const h of this.root.querySelectorAll(".pe-view-caption")) h.style.fontSize = `${Math.round(13 * k)}px`;
-      this.bodyView.bgValid = false; this.sphereView.bgValid = false; this.draw();
+      this.bodyView.bgValid = false; this.sphereView.bgValid = false; this.layout();   // the captions' height
     };
     model.on("change:animation", this.onAnim);
     model.on("change:height", this.onHeight);
@@ -491,8 +492,13 @@ class MotionPlayer {
 
   layout() {
     const H = this.height();
-    const viewH = H - 22;
     this.row.style.height = H + "px";
+    // the captions wrap (a narrow view, the presenter's larger text): the views start below the tallest one
+    const captions = [this.bodyView.caption, this.sphereView.caption];
+    for (const c of captions) c.style.minHeight = "";
+    const capH = Math.max(18, ...captions.map((c) => c.offsetHeight));
+    for (const c of captions) c.style.minHeight = capH + "px";
+    const viewH = H - capH - 4;
     for (const v of [this.bodyView, this.sphereView]) {
       v.holder.style.height = viewH + "px";
       const w = v.holder.clientWidth;

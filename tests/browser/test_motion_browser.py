@@ -72,6 +72,15 @@ def planar(page):
     return Slerp(ref.t, Rotation.from_matrix(ref.R)), np.asarray(body.pendulum.rho)
 
 
+def _cut_captions(page):
+    """The views' captions that are not whole on the screen: cut at their right (wider than their box) or
+    overlapping the view below them; [] when all are whole."""
+    return page.evaluate(f"""() => Array.from(document.querySelectorAll('{MOTION} .pe-view-caption')).map(c => {{
+        const canvas = c.parentElement.querySelector('canvas').getBoundingClientRect();
+        return [c.textContent, c.scrollWidth, c.clientWidth, c.getBoundingClientRect().bottom, canvas.top]; }})
+        .filter(([_, sw, cw, bottom, top]) => sw > cw + 1 || bottom > top + 1)""")
+
+
 def _play(page, speed, seconds):
     """Play from t = 0 at ``speed`` for ``seconds`` of wall-clock time (play/pause with the keyboard); the
     frames drawn meanwhile: wall ms, motion t, quaternion."""
@@ -162,6 +171,7 @@ def test_controls_fit_and_work_from_the_keyboard(page, planar):
             overlap = min(A[2], B[2]) - max(A[0], B[0]) > 0.5 and min(A[3], B[3]) - max(A[1], B[1]) > 0.5
             assert not overlap, f"{w}x{h}: {a} {A} overlaps {b} {B}"
         assert boxes["body"][2] - boxes["body"][0] > 250 and boxes["body"][3] - boxes["body"][1] > 250
+        assert not _cut_captions(page), f"{w}x{h}: captions cut {_cut_captions(page)}"
     pb.record_timings("motion", {"layout_boxes": {f"{w}x{h}": v for (w, h), v in shots.items()}})
     page.set_viewport_size({"width": 1280, "height": 720})
     page.wait_for_timeout(300)
@@ -238,6 +248,15 @@ def test_presenter_view_enlarges_the_animation(page, planar):
         pb.record_timings("motion", {"presenter_view_px": {"before": before, "after": after}})
         assert after["h"] >= 1.1 * before["h"] and after["caption"] > before["caption"], (before, after)
         assert after["play"] >= 18, after
+        cut = {}
+        for w, h in ((1024, 768), (1280, 720), (1920, 1080)):  # the presenter's captions whole at every size
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(600)
+            cut[w] = _cut_captions(page)
+            if w == 1024:
+                _scroll_top(page)
+                page.screenshot(path=str(pb.ARTIFACTS / "page-motion-presenter-1024x768.png"))
+        assert not any(cut.values()), cut
     finally:
         toggle.click()
         page.set_viewport_size({"width": 1280, "height": 720})
