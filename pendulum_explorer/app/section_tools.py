@@ -35,7 +35,7 @@ class ChaosTools:
         self.map_btn = button("chaos map", "pe-chaos-map", icon="th-large", width="120px",
                               tooltip="MEGNO over the chart (≈2 regular, ≫2 chaotic): coarse first, then refined")
         self.map_T = w.BoundedFloatText(value=100.0, min=20.0, max=1000.0, step=20.0, description="map T [s] (20–1000)",
-                                        layout=w.Layout(width="200px"), style={"description_width": "125px"})
+                                        layout=w.Layout(width="220px"), style={"description_width": "145px"})
         self.map_T.add_class("pe-map-t")
         self.po_mode = w.ToggleButton(value=False, description="find periodic orbit", icon="crosshairs",
                                       layout=w.Layout(width="170px"),

@@ -24,7 +24,7 @@ CSS = """<style>
 .pe-app.pe-presenter .widget-inline-hbox .widget-label { width: auto !important; min-width: 0; }
 .pe-app.pe-presenter .pe-body-in-use div, .pe-app.pe-presenter .pe-guide,
 .pe-app.pe-presenter .pe-body-summary { font-size: 20px !important; }
-.pe-app.pe-presenter .widget-button, .pe-app.pe-presenter .widget-toggle-button {
+.pe-app.pe-presenter .widget-button, .pe-app.pe-presenter .widget-toggle-button, .pe-app.pe-presenter .widget-upload {
   width: auto !important; min-width: fit-content; padding: 0 14px; height: 38px; }
 .pe-app.pe-presenter .widget-text, .pe-app.pe-presenter .widget-bounded-text, .pe-app.pe-presenter .widget-dropdown {
   width: auto !important; }

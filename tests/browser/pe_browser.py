@@ -465,6 +465,15 @@ def slow_click(page, px, py, before_up=None):
     page.mouse.up()
 
 
+def cut_texts(page, root):
+    """The visible labels and buttons under ``root`` whose text is cut (wider than the element, shown with an
+    ellipsis or hidden): [[text, text px, element px], ...], [] when every text is whole."""
+    return page.evaluate("""(root) => Array.from(document.querySelectorAll(`${root} .widget-label, ${root} button`))
+        .filter(e => e.offsetParent !== null && e.clientWidth > 0 && e.innerText.trim()
+                     && e.scrollWidth > e.clientWidth + 1)
+        .map(e => [e.innerText.trim(), e.scrollWidth, e.clientWidth])""", root)
+
+
 def element_screenshot(page, selector, name):
     """Screenshot of one element (Voila scrolls inside a container, so full-page shots cut panels)."""
     ARTIFACTS.mkdir(exist_ok=True)

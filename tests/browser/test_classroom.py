@@ -67,6 +67,7 @@ def test_link_opens_fig2c_section_with_a_trajectory(dashboard_server, browser):
         assert page.locator(".pe-section .pe-energy input").first.input_value() == "2.03"
         assert "Fig. 2 body (paper)" in page.locator(".pe-body-in-use").first.inner_text()
         _shot(page, "classroom-link-fig2c-1280x720.png")
+        assert not pb.cut_texts(page, ".pe-section"), pb.cut_texts(page, ".pe-section")  # "map T [s] (20–1000)"
         pb.assert_no_traceback(page, "after opening the Fig. 2 (c) link")
         # the copy button writes this view back as a link (the page's own address + the query)
         page.locator(".pe-copy-link button, button.pe-copy-link").first.click()
@@ -142,6 +143,7 @@ def test_screen_sizes_and_keyboard(dashboard_server, browser):
         geom = pb.axis_geometry(plot)
         assert abs(geom["xrange"][1] - geom["xrange"][0]) < 1.0, geom  # zoomed onto the point
         _shot(page, "classroom-nearby-L2-section-1024x768.png")
+        assert not pb.cut_texts(page, ".pe-section"), pb.cut_texts(page, ".pe-section")  # "map T [s] (20–1000)"
         pb.show_panel(page, "pe-equilibria")
         text = page.locator(".pe-equilibria .pe-message").first.inner_text()
         assert "It is stable, so the motion stays close to it" in text
@@ -160,15 +162,17 @@ def test_presenter_view_1920x1080(dashboard_server, browser):
         size = page.evaluate("""() => parseFloat(getComputedStyle(document.querySelector('.pe-body-in-use div'))
             .fontSize)""")
         assert size >= 18
-        heights = {}
+        heights, cut = {}, {}
         for cls, sel in (("pe-section", f".{pb.CHART}"), ("pe-equilibria", ".pe-equilibria"), ("pe-body", ".pe-body"),
                          ("pe-motion", ".pe-motion")):
             pb.show_panel(page, cls)
             plot = pb.wait_plot(page, sel, timeout=150_000)
             page.wait_for_timeout(1500)
             heights[cls] = plot.evaluate("el => el.getBoundingClientRect().height")
+            cut[cls] = pb.cut_texts(page, f".{cls}")  # "load session (0)" in a 140 px button
             _shot(page, f"classroom-presenter-{cls.removeprefix('pe-')}-1920x1080.png")
         pb.record_timings("classroom", {"presenter_figure_heights_px": heights})
+        assert not any(cut.values()), cut
         # every text of the body's summary is large, its name and description too (they stayed at 14 px)
         pb.show_panel(page, "pe-body")
         sizes = page.evaluate("""() => Array.from(document.querySelectorAll('.pe-body-summary, .pe-body-summary *'))
