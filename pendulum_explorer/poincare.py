@@ -472,6 +472,8 @@ class PoincareSection:
         # a characteristic time: one radian at the speed of kinetic energy ~ energy_scale, times 2 pi
         self.time_scale = 2.0 * math.pi * math.sqrt(Jev[0] / (max(abs(self.energy - self._vmin_rough()), 0.0)
                                                               + mgr + 1e-300))
+        #: how long a trajectory may go without a crossing before it stops, status "no_crossing" [s]
+        self.max_gap = MAX_GAP_SCALES * self.time_scale
         self._chart_cache: dict[tuple[int, int], AccessibleRegion] = {}
         self._region_cache: dict[tuple[int, int], AccessibleRegion] = {}
         self._releq: list[NDArray[np.float64]] | None = None
@@ -839,7 +841,7 @@ class PoincareSection:
         if max_steps is not None:
             max_steps = _v.max_steps(max_steps)
         if max_gap is None:
-            max_gap = MAX_GAP_SCALES * self.time_scale
+            max_gap = self.max_gap
         if t_max is None:
             t_max = (n + 10) * max_gap
         if max_steps is None:

@@ -881,11 +881,17 @@ def test_launch_nearby_explains_an_empty_section(preset, point, crossings, pct):
     assert L.source == "nearby" and len(L.crossings) == crossings
     text = eqp.msg.text
     assert "e+0" not in text
+    sec_text = d.panels["section"].msg.text
     if crossings == 0:
         assert "The Poincaré section shows no point of this motion" in text and "Motion tab" in text
         assert "every return" not in text and "returns spread" not in text and eqp.msg.kind == "info"
+        # the section tab says why too (it said "trajectory #1: 0 crossings ...; open the Motion tab to watch it")
+        assert f"trajectory #{L.id} (E = " in sec_text and "no crossing — the motion did not come back" in sec_text
+        assert "s, so the computation stopped" in sec_text and "a planar swing" in sec_text
+        assert "0 crossings" not in sec_text and "e+0" not in sec_text and d.panels["section"].msg.kind == "info"
     else:
         assert "shows no point" not in text and eqp.msg.kind == "ok" and pct in text
+        assert f"trajectory #{L.id}: 500 crossings" in sec_text
     # a later click on the section does not bring the note back
     eqp.msg.clear()
     sec = d.panels["section"]

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..plotting.sphere import family_name
 from .section_levels import area_percent
+from .section_text import SECTION_RULE
 
 ABOUT = r"""
 <p><b>What is shown.</b> A <i>relative equilibrium</i> is a steady spin: the body turns about the vertical at a
@@ -150,7 +151,6 @@ def launched_nearby(p: Any, eps: float, E: float, mu: float, area: float, zoomed
 def nearby_empty(n: int) -> str:
     """Why a motion launched near an equilibrium has (almost) no points (``n``) on the Poincaré section."""
     got = "no point" if n == 0 else f"only {n} point{'s' if n > 1 else ''}"
-    return (f"The Poincaré section shows {got} of this motion: it marks Γ each time Γ₃ (the component of gravity "
-            f"along the body axis e₃) reaches a turning point while Γ goes round e₃ in the positive sense, and this "
-            f"motion (almost) never does that: it swings in a vertical plane through the pole Γ = ±e₃, or goes "
-            f"round e₃ the other way. Watch it in the Motion tab, or choose another point or a larger tilt.")
+    return (f"The Poincaré section shows {got} of this motion: {SECTION_RULE}, and this motion (almost) never does "
+            f"that: it swings in a vertical plane through the pole Γ = ±e₃, or goes round e₃ the other way. Watch it "
+            f"in the Motion tab, or choose another point or a larger tilt.")

@@ -276,7 +276,11 @@ class SectionPanel:
         self.msg.info(say.computing(launch.id, n, note))
 
         def done():
-            self.msg.ok(say.trajectory_done(launch.id, len(launch.crossings), sec.energy, sec.mu, note))
+            if launch.stopped:  # fewer crossings than asked: say why
+                self.msg.info(say.trajectory_stopped(launch.id, len(launch.crossings), n, launch.stopped, sec.max_gap,
+                                                     sec.energy, sec.mu, note))
+            else:
+                self.msg.ok(say.trajectory_done(launch.id, len(launch.crossings), sec.energy, sec.mu, note))
             self.state.select(launch)
 
         t_click = time.perf_counter() if t_click is None else t_click

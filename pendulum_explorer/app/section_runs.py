@@ -58,6 +58,7 @@ class Runs:
                 chunks = sec.stream((L.Gamma0, L.omega0), n, CHUNK, first=FIRST_CHUNK, seconds=CHUNK_SECONDS)
                 for k, res in enumerate(chunks):
                     L.add_crossings(res.Gamma, restart=k == 0)
+                    L.stopped = "" if res.complete else res.status
                     self.draw_soon(L, sec, now=k == 0 and label is None)
                     if t_click is not None and k == 0:
                         self.timings["click_to_first"] = time.perf_counter() - t_click

@@ -92,6 +92,36 @@ def stopped(launch_id: int, n_crossings: int, status: str) -> str:
     return f"trajectory #{launch_id} stopped after {n_crossings} crossings ({status})"
 
 
+#: what the Poincaré section marks, in plain words (Γ̇₃ = 0 crossed with e₃ᵀ(Γ × Γ̇) > 0)
+SECTION_RULE = ("it marks Γ each time Γ₃ (the component of gravity along the body axis e₃) reaches a turning point "
+                "while Γ goes round e₃ in the positive sense")
+#: the motions that the section never marks
+NEVER_MARKED = ("one that rests at an equilibrium, swings in a vertical plane through the pole Γ = ±e₃ (a planar swing) "
+                "or goes round e₃ the other way")
+
+
+def stop_reason(status: str, max_gap: float) -> str:
+    """Why a trajectory's crossings stopped, in plain words, for a :class:`~pendulum_explorer.poincare.Crossings`
+    status other than "ok" (``max_gap``: the section's time without a crossing before it gives up [s])."""
+    if status == "no_crossing":
+        gap = f"{max_gap:.0f}" if max_gap >= 10 else f"{max_gap:.2g}"
+        return (f"the motion did not come back to the section for {gap} s, so the computation stopped. The section "
+                f"{SECTION_RULE.removeprefix('it ')}, and a motion that never does that has no point on it: for "
+                f"example {NEVER_MARKED}")
+    return {"max_time": "the time bound of the computation was reached",
+            "max_steps": "the step budget of the computation was used up (a very fast motion)",
+            "step_too_small": "the integrator's step became too small to go on",
+            "non_finite": "the computation gave numbers that are not finite"}.get(status, status)
+
+
+def trajectory_stopped(launch_id: int, n_crossings: int, n: int, status: str, max_gap: float, E: float, mu: float,
+                       note: str = "") -> str:
+    """A launch that gave fewer crossings than asked (``status``: why, a Crossings status): what it gave and why."""
+    got = "no crossing" if n_crossings == 0 else f"only {n_crossings} of {n} crossings"
+    return (f"trajectory #{launch_id} (E = {E:.4g} J, μ = {mu:.4g} kg m²/s): {got} — {stop_reason(status, max_gap)}. "
+            f"Watch it in the Motion tab, or click elsewhere in the white region{note}")
+
+
 def crossings_progress(launch_id: int, done: int, n: int) -> str:
     return f"#{launch_id}: {done}/{n} crossings"
 

@@ -30,6 +30,7 @@ class Launch:
     colour: str = "#0072B2"
     R0: np.ndarray | None = None
     omega0: np.ndarray | None = None
+    stopped: str = ""  # why the computation stopped before the crossings asked (a Crossings status), "" if it did not
 
     @classmethod
     def from_seed(cls, id: int, sec: Any, seed: Any, body: str, source: str, colour: str) -> Launch:
