@@ -466,12 +466,25 @@ def slow_click(page, px, py, before_up=None):
 
 
 def cut_texts(page, root):
-    """The visible labels and buttons under ``root`` whose text is cut (wider than the element, shown with an
-    ellipsis or hidden): [[text, text px, element px], ...], [] when every text is whole."""
-    return page.evaluate("""(root) => Array.from(document.querySelectorAll(`${root} .widget-label, ${root} button`))
-        .filter(e => e.offsetParent !== null && e.clientWidth > 0 && e.innerText.trim()
-                     && e.scrollWidth > e.clientWidth + 1)
-        .map(e => [e.innerText.trim(), e.scrollWidth, e.clientWidth])""", root)
+    """The visible labels, buttons and menus under ``root`` whose text is cut (wider than the element, shown with
+    an ellipsis or hidden; a menu: its chosen option with the menu's padding): [[text, text px, element px], ...],
+    [] when every text is whole."""
+    return page.evaluate("""(root) => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        const shown = (e) => e.offsetParent !== null && e.clientWidth > 0;
+        const cut = Array.from(document.querySelectorAll(`${root} .widget-label, ${root} button`))
+            .filter(e => shown(e) && e.innerText.trim() && e.scrollWidth > e.clientWidth + 1)
+            .map(e => [e.innerText.trim(), e.scrollWidth, e.clientWidth]);
+        for (const s of document.querySelectorAll(`${root} select:not([multiple])`)) {
+            const o = s.options[s.selectedIndex];
+            if (!shown(s) || !o) continue;
+            const cs = getComputedStyle(s);
+            ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+            const need = Math.ceil(ctx.measureText(o.text).width + parseFloat(cs.paddingLeft)
+                                   + parseFloat(cs.paddingRight));
+            if (need > s.clientWidth + 1) cut.push([o.text, need, s.clientWidth]);
+        }
+        return cut; }""", root)
 
 
 def element_screenshot(page, selector, name):

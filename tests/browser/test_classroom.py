@@ -104,6 +104,7 @@ def test_screen_sizes_and_keyboard(dashboard_server, browser):
         _shot(page, "classroom-body-1024x768.png")
         for sel in (".pe-app > .widget-hbox", ".pe-body"):
             assert _overflow(page, sel) <= 2, f"{sel} is wider than the 1024 px window"
+        assert not pb.cut_texts(page, ".pe-app"), pb.cut_texts(page, ".pe-app")
         # keyboard: Tab from the preset menu to each accordion header, Enter opens it
         page.locator(".pe-body .pe-preset select").first.focus()
         reached = {}
@@ -128,6 +129,7 @@ def test_screen_sizes_and_keyboard(dashboard_server, browser):
         page.wait_for_timeout(1500)
         _shot(page, "classroom-equilibria-1024x768.png")
         assert _overflow(page, ".pe-equilibria") <= 2, "the equilibria panel is wider than the 1024 px window"
+        assert not pb.cut_texts(page, ".pe-equilibria"), pb.cut_texts(page, ".pe-equilibria")
         # "launch nearby" on the stable L2 family: the section shows the chart around the point, and says why
         choice = page.locator(".pe-equilibria .pe-eq-choice select").first
         l2 = choice.evaluate("s => Array.from(s.options).findIndex(o => o.text.startsWith('L2'))")

@@ -172,6 +172,7 @@ def test_controls_fit_and_work_from_the_keyboard(page, planar):
             assert not overlap, f"{w}x{h}: {a} {A} overlaps {b} {B}"
         assert boxes["body"][2] - boxes["body"][0] > 250 and boxes["body"][3] - boxes["body"][1] > 250
         assert not _cut_captions(page), f"{w}x{h}: captions cut {_cut_captions(page)}"
+        assert not pb.cut_texts(page, MOTION), f"{w}x{h}: {pb.cut_texts(page, MOTION)}"
     pb.record_timings("motion", {"layout_boxes": {f"{w}x{h}": v for (w, h), v in shots.items()}})
     page.set_viewport_size({"width": 1280, "height": 720})
     page.wait_for_timeout(300)
@@ -252,7 +253,7 @@ def test_presenter_view_enlarges_the_animation(page, planar):
         for w, h in ((1024, 768), (1280, 720), (1920, 1080)):  # the presenter's captions whole at every size
             page.set_viewport_size({"width": w, "height": h})
             page.wait_for_timeout(600)
-            cut[w] = _cut_captions(page)
+            cut[w] = _cut_captions(page) + pb.cut_texts(page, MOTION)
             if w == 1024:
                 _scroll_top(page)
                 page.screenshot(path=str(pb.ARTIFACTS / "page-motion-presenter-1024x768.png"))
