@@ -117,6 +117,22 @@ def test_keyboard_launch_at_typed_point(app):
     assert len(ls) == 2 and all(len(x.crossings) == 100 for x in ls)
 
 
+def test_fill_says_which_trajectories_stopped_short_and_why(app):
+    """Planar rod at E = -4.8 J, mu = 0: a seed at the turning point of a planar swing never crosses the section
+    (e3^T (Gamma x Gammadot) = 0).  The end of a fill said "fill done: 2 trajectories"; the stop said "(no_crossing)"."""
+    app.panel("body").preset.value = "planar"
+    sec = app.panel("section")
+    sec.mu.value, sec.E.value = 0.0, -4.8
+    p = app.state.pendulum
+    c = 4.8 / (p.m * p.g * p.rho[2])  # E = -m g rho3 Gamma3 at rest
+    swing = np.array([0.0, np.sqrt(1 - c * c), c, 0.0, 0.0, 0.0])
+    launches = sec._launch_many(np.stack([sec.section.fill_seeds(1)[0], swing]), "fill", n=100)
+    assert [len(L.crossings) for L in launches] == [100, 0] and launches[1].stopped == "no_crossing"
+    assert sec.msg.text.startswith("fill done: 2 trajectories; 1 stopped short of the crossings asked: "
+                                   f"#{launches[1].id} 0 of 100 (it stopped coming back to the section)")
+    assert "a planar swing" in sec.msg.text and sec.msg.kind == "info"
+
+
 def test_history_without_widgets():
     """What the panel sets aside: labels, undo order (latest first, set-asides before the launches under them),
     and the bound on saved levels."""

@@ -296,8 +296,9 @@ class SectionPanel:
         sec, n = self.section, int(self.n_cross.value if n is None else n)
         launches = self.runs.add(sec, seeds, label)
         self.msg.info(say.many_start(label, len(launches), n))
-        self.task.start(self.runs.work(sec, [(L, n) for L in launches], label), label,
-                        on_done=lambda: self.msg.ok(f"{label} done: {len(launches)} trajectories"))
+        items = [(L, n) for L in launches]
+        self.task.start(self.runs.work(sec, items, label), label, on_done=lambda: (self.msg.info if any(L.stopped for L in launches)
+                                         else self.msg.ok)(say.many_done(label, items)))
         return launches
 
     def _guard(self, action, what):

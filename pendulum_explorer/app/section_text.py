@@ -88,16 +88,34 @@ def trajectory_done(launch_id: int, n_crossings: int, E: float, mu: float, note:
             f"Motion tab to watch it{note}")
 
 
-def stopped(launch_id: int, n_crossings: int, status: str) -> str:
-    return f"trajectory #{launch_id} stopped after {n_crossings} crossings ({status})"
-
-
 #: what the Poincaré section marks, in plain words (Γ̇₃ = 0 crossed with e₃ᵀ(Γ × Γ̇) > 0)
 SECTION_RULE = ("it marks Γ each time Γ₃ (the component of gravity along the body axis e₃) reaches a turning point "
                 "while Γ goes round e₃ in the positive sense")
 #: the motions that the section never marks
 NEVER_MARKED = ("one that rests at an equilibrium, swings in a vertical plane through the pole Γ = ±e₃ (a planar swing) "
                 "or goes round e₃ the other way")
+
+
+#: why a trajectory's crossings stopped, in a few words, per Crossings status
+SHORT_REASONS = {"no_crossing": "it stopped coming back to the section", "max_time": "the time bound was reached",
+                 "max_steps": "the step budget was used up", "step_too_small": "the integrator's step became too small",
+                 "non_finite": "the numbers became non-finite"}
+
+
+def stopped(launch_id: int, n_crossings: int, status: str) -> str:
+    return f"trajectory #{launch_id} stopped after {n_crossings} crossings ({SHORT_REASONS.get(status, status)})"
+
+
+def many_done(label: str, items: Sequence[tuple[Any, int]]) -> str:
+    """A fill or a load finished (``items``: (launch, crossings asked)); those that stopped short, and why."""
+    short = [(L, n) for L, n in items if L.stopped]
+    head = f"{label} done: {len(items)} trajectories"
+    if not short:
+        return head
+    parts = ", ".join(f"#{L.id} {len(L.crossings)} of {n} ({SHORT_REASONS.get(L.stopped, L.stopped)})"
+                      for L, n in short)
+    return (f"{head}; {len(short)} stopped short of the crossings asked: {parts}. A motion that never returns to "
+            f"the section (e.g. {NEVER_MARKED}) has no point on it")
 
 
 def stop_reason(status: str, max_gap: float) -> str:
@@ -108,10 +126,7 @@ def stop_reason(status: str, max_gap: float) -> str:
         return (f"the motion did not come back to the section for {gap} s, so the computation stopped. The section "
                 f"{SECTION_RULE.removeprefix('it ')}, and a motion that never does that has no point on it: for "
                 f"example {NEVER_MARKED}")
-    return {"max_time": "the time bound of the computation was reached",
-            "max_steps": "the step budget of the computation was used up (a very fast motion)",
-            "step_too_small": "the integrator's step became too small to go on",
-            "non_finite": "the computation gave numbers that are not finite"}.get(status, status)
+    return SHORT_REASONS.get(status, status)
 
 
 def trajectory_stopped(launch_id: int, n_crossings: int, n: int, status: str, max_gap: float, E: float, mu: float,
