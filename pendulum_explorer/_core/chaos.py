@@ -6,7 +6,7 @@ from .._jit import njit
 from .dop853 import (N_STAGES, N_STAGES_EXTENDED, OK, advance, clip_step, control, dense_eval, dense_prepare,
                      initial_step, integrate_uniform, step_generic)
 from .fields import LP_TAN, _mv, rhs
-from .section import C_DONE, C_NEW, C_PAUSED, N_CTL, PAUSED  # a paused loop and its saved state
+from .section import C_NEW, C_PAUSED, N_CTL, PAUSED, pause_load, pause_save  # a paused loop and its saved state
 
 
 @njit
@@ -175,16 +175,8 @@ def tangent_run(y0, p, t_total, n_out, rtol, atol, max_steps, keep_tangent, ybar
     U = np.empty((3, 6))
     dt_out = t_total / n_out
     if ctl[0] == C_PAUSED:
-        t = ctl[1]
-        h = ctl[2]
-        acc = ctl[3]
-        k_out = int(ctl[4])
-        n_acc = int(ctl[5])
-        n_rej = int(ctl[6])
-        nfev = int(ctl[7])
-        for i in range(n):
-            y[i] = ctl[N_CTL + i]
-            K[0, i] = ctl[N_CTL + n + i]
+        t, h, acc, k_out_f, n_acc, n_rej, nfev, _ = pause_load(ctl, y, K[0], n)
+        k_out = int(k_out_f)
     else:
         for i in range(n):
             y[i] = y0[i]
@@ -256,20 +248,7 @@ def tangent_run(y0, p, t_total, n_out, rtol, atol, max_steps, keep_tangent, ybar
     info[1] = n_acc
     info[2] = n_rej
     info[3] = nfev
-    if status == PAUSED:
-        ctl[0] = C_PAUSED
-        ctl[1] = t
-        ctl[2] = h
-        ctl[3] = acc
-        ctl[4] = k_out
-        ctl[5] = n_acc
-        ctl[6] = n_rej
-        ctl[7] = nfev
-        for i in range(n):
-            ctl[N_CTL + i] = y[i]
-            ctl[N_CTL + n + i] = K[0, i]
-    else:
-        ctl[0] = C_DONE
+    pause_save(ctl, status, t, h, acc, float(k_out), n_acc, n_rej, nfev, np.int64(0), y, K[0], n)
     return status
 
 

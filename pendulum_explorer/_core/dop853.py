@@ -150,9 +150,14 @@ def dense_prepare(model, t, y, y_new, h, p, K, F, ytmp):
 @njit
 def dense_eval(F, y_old, x, out):
     """Evaluate the 7th-order interpolant at ``t_old + x h`` (Hairer's CONTD8 nesting)."""
-    n = y_old.shape[0]
+    dense_eval_range(F, y_old, x, out, np.int64(0), y_old.shape[0])  # (a literal 0 would compile a second version)
+
+
+@njit
+def dense_eval_range(F, y_old, x, out, lo, hi):
+    """:func:`dense_eval` for the components ``lo <= i < hi`` only."""
     x1 = 1.0 - x
-    for i in range(n):
+    for i in range(lo, hi):
         v = F[6, i] * x + F[5, i]
         v = v * x1 + F[4, i]
         v = v * x + F[3, i]

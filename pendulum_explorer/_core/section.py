@@ -40,7 +40,7 @@ import numpy as np
 
 from .._jit import njit
 from .dop853 import (MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL, advance, clip_step, control,  # noqa: F401
-                     dense_eval, dense_prepare,
+                     dense_eval, dense_eval_range, dense_prepare,
                      initial_step, step)
 from .dop853_tableau import N_STAGES, N_STAGES_EXTENDED
 from .fields import LP, LP_TAN, LR, P_MU, _energy, _mv, lr_omega, rhs
@@ -59,6 +59,39 @@ N_CTL = 9
 C_NEW = 0.0
 C_PAUSED = 1.0
 C_DONE = 2.0
+
+
+@njit
+def pause_save(ctl, status, t, h, a3, a4, n_acc, n_rej, nfev, found, y, K0, n):
+    """At the end of a call of a pausable loop: keep its state in ``ctl`` (layout :data:`N_CTL`: the phase,
+    t, h, two loop-specific values, the counters, then y[:n] and K0) if it paused, else mark it done."""
+    if status != PAUSED:
+        ctl[0] = C_DONE
+        return
+    ctl[0] = C_PAUSED
+    ctl[1] = t
+    ctl[2] = h
+    ctl[3] = a3
+    ctl[4] = a4
+    ctl[5] = n_acc
+    ctl[6] = n_rej
+    ctl[7] = nfev
+    ctl[8] = found
+    for i in range(n):
+        ctl[N_CTL + i] = y[i]
+    for i in range(K0.shape[0]):
+        ctl[N_CTL + n + i] = K0[i]
+
+
+@njit
+def pause_load(ctl, y, K0, n):
+    """The state :func:`pause_save` kept: y[:n] and K0 filled in place; returns
+    ``(t, h, a3, a4, n_acc, n_rej, nfev, found)``."""
+    for i in range(n):
+        y[i] = ctl[N_CTL + i]
+    for i in range(K0.shape[0]):
+        K0[i] = ctl[N_CTL + n + i]
+    return ctl[1], ctl[2], ctl[3], ctl[4], int(ctl[5]), int(ctl[6]), int(ctl[7]), int(ctl[8])
 
 
 @njit
@@ -108,21 +141,13 @@ def _side(model, y):
 @njit
 def _dense_g(model, F, y_old, x, out):
     """g of the interpolant at fraction x (evaluates only the components g needs)."""
-    x1 = 1.0 - x
     if model == LR:
         lo = 5
         hi = 6
     else:
         lo = 0
         hi = 5
-    for i in range(lo, hi):
-        v = F[6, i] * x + F[5, i]
-        v = v * x1 + F[4, i]
-        v = v * x + F[3, i]
-        v = v * x1 + F[2, i]
-        v = v * x + F[1, i]
-        v = v * x1 + F[0, i]
-        out[i] = y_old[i] + v * x
+    dense_eval_range(F, y_old, x, out, lo, hi)
     return _g(model, out)
 
 
@@ -179,17 +204,7 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
     """
     dim = y0.shape[0]
     if ctl[0] == C_PAUSED:
-        t = ctl[1]
-        h = ctl[2]
-        t_last = ctl[3]
-        g_old = ctl[4]
-        n_acc = int(ctl[5])
-        n_rej = int(ctl[6])
-        nfev = int(ctl[7])
-        found = int(ctl[8])
-        for i in range(dim):
-            y[i] = ctl[N_CTL + i]
-            K[0, i] = ctl[N_CTL + dim + i]
+        t, h, t_last, g_old, n_acc, n_rej, nfev, found = pause_load(ctl, y, K[0], dim)
     else:
         for i in range(dim):
             y[i] = y0[i]
@@ -281,21 +296,7 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
     info[3] = n_rej
     info[4] = nfev
     info[5] = 0
-    if status == PAUSED:
-        ctl[0] = C_PAUSED
-        ctl[1] = t
-        ctl[2] = h
-        ctl[3] = t_last
-        ctl[4] = g_old
-        ctl[5] = n_acc
-        ctl[6] = n_rej
-        ctl[7] = nfev
-        ctl[8] = found
-        for i in range(dim):
-            ctl[N_CTL + i] = y[i]
-            ctl[N_CTL + dim + i] = K[0, i]
-    else:
-        ctl[0] = C_DONE
+    pause_save(ctl, status, t, h, t_last, g_old, n_acc, n_rej, nfev, found, y, K[0], dim)
     return found
 
 

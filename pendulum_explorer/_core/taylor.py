@@ -51,7 +51,8 @@ import numpy as np
 
 from .._jit import njit
 from .cauchy import make_horner, make_sums
-from .section import C_DONE, C_PAUSED, N_CTL, PAUSED, loop_guard  # a paused crossing loop and its saved state
+from .section import (C_DONE, C_PAUSED, PAUSED, loop_guard, pause_load,  # a paused crossing loop and its state
+                      pause_save)
 
 # status codes (as in dop853)
 OK = 0
@@ -391,13 +392,7 @@ def crossings_one_taylor(y0, q, c, order, n, t_max, max_gap, max_steps, X, gc, t
     for i in range(dim, N_STATE):
         X[0, i] = 0.0
     if ctl[0] == C_PAUSED:
-        for i in range(dim):
-            X[0, i] = ctl[N_CTL + i]
-        t = ctl[1]
-        t_last = ctl[3]
-        g_old = ctl[4]
-        n_steps = int(ctl[5])
-        found = int(ctl[8])
+        t, _h, t_last, g_old, n_steps, _r, _f, found = pause_load(ctl, X[0], X[0, :0], dim)
     else:
         for i in range(dim):
             X[0, i] = y0[i]
@@ -446,17 +441,7 @@ def crossings_one_taylor(y0, q, c, order, n, t_max, max_gap, max_steps, X, gc, t
     info[3] = 0
     info[4] = n_steps * order
     info[5] = 0
-    if status == PAUSED:
-        ctl[0] = C_PAUSED
-        ctl[1] = t
-        ctl[3] = t_last
-        ctl[4] = g_old
-        ctl[5] = n_steps
-        ctl[8] = found
-        for i in range(dim):
-            ctl[N_CTL + i] = X[0, i]
-    else:
-        ctl[0] = C_DONE
+    pause_save(ctl, status, t, 0.0, t_last, g_old, n_steps, np.int64(0), np.int64(0), found, X[0], X[0, :0], dim)
     return found
 
 
