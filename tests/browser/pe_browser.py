@@ -454,6 +454,16 @@ def data_to_pixel(geom, x, y):
     return px, py
 
 
+def wait_plots_quiet(page, quiet_ms=800, timeout_ms=60_000):
+    """Wait until no Plotly call has ended, and no button or key was pressed, in the last ``quiet_ms``: a chart
+    redrawn between mouse down and up loses the click (the page defers streamed redraws 400 ms after a press
+    outside a figure, so one can land right in a click that follows a button)."""
+    page.wait_for_function("""(q) => { const L = window.__pePlotLog || [];
+        const last = L.length ? L[L.length - 1][0] + L[L.length - 1][1] : 0;
+        return performance.now() - Math.max(last, window.__peInputAt || 0) > q; }""",
+                           arg=quiet_ms, timeout=timeout_ms, polling=100)
+
+
 def slow_click(page, px, py, before_up=None):
     """Plotly-friendly click: move -> 150 ms -> down -> 50 ms -> up.  ``before_up`` runs just before up."""
     page.mouse.move(px, py)

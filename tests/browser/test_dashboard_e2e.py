@@ -669,7 +669,10 @@ def test_find_periodic_orbit_click_near_the_fig2e_island(visit):
         .some(e => /trajectory #\\d+: \\d+ crossings/.test(e.innerText))""", timeout=120_000, polling=250)
     errors_before = _panel_errors(page, "pe-section")
     page.locator(".pe-section .pe-find-orbit").first.click()
+    page.wait_for_function("() => document.querySelector('.pe-section .pe-find-orbit').classList"
+                           ".contains('mod-active')", timeout=30_000, polling=100)
     plot.scroll_into_view_if_needed()
+    pb.wait_plots_quiet(page)  # the deferred redraw after the toggle press landed inside the click (CI, 1 in ~4)
     px, py = pb.data_to_pixel(pb.axis_geometry(plot), math.pi / 2 + 0.05, 0.94)
     pb.slow_click(page, px, py)
     try:
