@@ -548,7 +548,7 @@ def test_copy_link_round_trip():
     sec.E.value = 1.0
     phi, z = _accessible_point(sec)
     sec.launch_at(phi, z, n=100)
-    d._on_copy_link()
+    d.links.copy()
     q = d.link_text.value
     assert q.startswith("?") and "J=" in q and "m=2" in q and "tab=section" in q and "launch=" in q
     d2 = _dash(q)

@@ -3,7 +3,8 @@
 Widgets and wiring only.  The section, its levels, seeds and chunked crossings are :class:`PoincareSection`'s
 (:mod:`pendulum_explorer.poincare`); the panel's parts are :mod:`.section_levels` (E, μ controls),
 :mod:`.section_chart` (the chart's traces), :mod:`.section_runs` (launches and their crossings, streamed in a
-task), :mod:`.section_tools` (chaos map and periodic orbits; files and the paper's presets), :mod:`.history`
+task), :mod:`.section_tools` (chaos map and periodic orbits; files and the paper's presets), :mod:`.section_side`
+(the energy–momentum diagram and the crossings on the sphere), :mod:`.history`
 (what a level change set aside) and :mod:`.section_text` (what the panel says).  Public methods for other
 panels and links: :meth:`SectionPanel.set_level`, :meth:`SectionPanel.default_mu`, :meth:`SectionPanel.launch`,
 :meth:`SectionPanel.launch_at`, :meth:`SectionPanel.fill`.
@@ -16,17 +17,17 @@ import time
 import ipywidgets as w
 
 from ..errors import InaccessibleError
-from ..plotting.diagrams import energy_momentum_figure
-from ..plotting.section import section_sphere_figure, zoom_chart
-from ..poincare import PoincareSection, default_level, sphere_from_chart
+from ..plotting.section import zoom_chart
+from ..poincare import PoincareSection, default_level
 from . import section_text as say
 from .common import Messages, Task, about, body_title, figure_output, guarded, report_error
 from .history import History
 from .section_chart import SectionChart
 from .section_levels import LevelControls
 from .section_runs import Runs
+from .section_side import SideFigures
 from .section_text import ABOUT
-from .section_tools import ChaosTools, LaunchControls, SessionFiles, UndoControls, button
+from .section_tools import ChaosTools, LaunchControls, SessionFiles, UndoControls
 
 
 class SectionPanel:
@@ -52,35 +53,32 @@ class SectionPanel:
         self.runs = Runs(state, self.traces, self.msg, self.history, lambda: self.section, self._busy)
         self.timings = self.runs.timings
         self.maps, self.files = ChaosTools(self), SessionFiles(self)
-        self.po_mode, self.po_k, self.map_T = self.maps.po_mode, self.maps.po_k, self.maps.map_T
-        self.export_btn, self.paper = self.files.export_btn, self.files.paper
-
-        self.inputs, self.undos = LaunchControls(), UndoControls(self)
-        self.n_cross, self.n_fill, self.fill_btn, self.phi_in, self.z_in, self.launch_btn = (
-            self.inputs.n_cross, self.inputs.n_fill, self.inputs.fill_btn, self.inputs.phi_in, self.inputs.z_in,
-            self.inputs.launch_btn)
-        self.saved, self.undo_btn, self.clear_btn = self.undos.saved, self.undos.undo_btn, self.undos.clear_btn
-        self.em_out, self.sphere_out = figure_output("300px"), figure_output("300px")
-        self.sphere_btn = button("draw on sphere", "pe-sphere", icon="globe", width="150px")
+        self.inputs, self.undos, self.side = LaunchControls(), UndoControls(self), SideFigures(state, self.msg)
+        # the parts' controls that other panels, links and tests use, by their names on the panel
+        self.po_mode, self.po_k, self.export_btn, self.saved, self.em_out = (
+            self.maps.po_mode, self.maps.po_k, self.files.export_btn, self.undos.saved, self.side.em_out)
+        self.n_cross, self.phi_in, self.z_in, self.launch_btn = (self.inputs.n_cross, self.inputs.phi_in,
+                                                                 self.inputs.z_in, self.inputs.launch_btn)
 
         self.task.bar.layout.width = "160px"
         # one message slot of fixed height under the level controls: the page does not move when a message appears
         messages = w.VBox([self.level_msg, self.msg], layout=w.Layout(height="3.6em", overflow="auto"))
         self.level_msg.layout.min_height = self.msg.layout.min_height = "0"
-        right = w.VBox([self.inputs.keys, self.saved, self.em_out, self.sphere_btn, self.sphere_out],
+        right = w.VBox([self.inputs.keys, self.saved, *self.side.widgets],
                        layout=w.Layout(width="40%"))
         self.widget = w.VBox([
-            w.HBox([self.E, self.E_slider, self.mu, self.mu_slider, self.paper]), messages,
+            w.HBox([self.E, self.E_slider, self.mu, self.mu_slider, self.files.paper]), messages,
             # two lines of room: the range line and the progress bar (hidden or not, the chart does not move)
             w.HBox([self.ranges, self.task.widget], layout=w.Layout(flex_flow="row wrap", align_items="center",
                                                                     min_height="76px")),
-            w.HBox([self.n_cross, self.fill_btn, self.n_fill, self.undo_btn, self.clear_btn, self.export_btn,
-                    self.files.load], layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([self.n_cross, self.inputs.fill_btn, self.inputs.n_fill, self.undos.undo_btn, self.undos.clear_btn,
+                    self.export_btn, self.files.load], layout=w.Layout(flex_flow="row wrap")),
             self.maps.widget, w.HBox([w.VBox([self.chart], layout=w.Layout(width="60%")), right]),
             self.files.downloads, about(ABOUT, "About: the Poincaré section")])
 
         self.chart.on_click(self._on_chart_click)
-        for b, action in ((self.fill_btn, lambda: self.fill(int(self.n_fill.value))), (self.sphere_btn, self.draw_sphere),
+        for b, action in ((self.inputs.fill_btn, lambda: self.fill(int(self.inputs.n_fill.value))),
+                          (self.side.sphere_btn, self.draw_sphere),
                           (self.launch_btn, lambda: self.launch([(self.phi_in.value, self.z_in.value)]))):
             b.on_click(lambda _b, action=action, what=b.description: self._guard(action, what))
         state.observe("body", self._on_body)
@@ -89,7 +87,7 @@ class SectionPanel:
         self.chaos_map, self.find_orbit = self.maps.chaos_map, self.maps.find_orbit
         self.paper_preset, self.load_session = self.files.paper_preset, self.files.load_session
         self.export_csv, self.export_json = self.files.export_csv, self.files.export_json
-        self.clear, self.undo, self.restore = self.undos.clear, self.undos.undo, self.undos.restore
+        self.clear, self.undo = self.undos.clear, self.undos.undo
         self.set_level(*self._default_level())
 
     # ================================================================== level (E, mu), body
@@ -128,7 +126,7 @@ class SectionPanel:
             self.levels.show(sec, self.region, sec.critical_energies(self.state.equilibria()))
             self._show_launches(self.state.launches)
             self.runs.colour_index = len(self.state.launches)
-        self._draw_em()
+        self.side.draw_em()
         self.level_msg.clear()
         if not keep:
             self.msg.info(say.new_level(sec.energy, sec.mu, aside))
@@ -201,7 +199,7 @@ class SectionPanel:
             with self._busy:
                 self.chart.layout.min_height = f"{self.state.size(450)}px"
                 self._redraw()
-            self._draw_em()
+            self.side.draw_em()
 
     def zoom_to(self, phi0, phi1, z0, z1):
         """Show the chart window phi0..phi1, Gamma_3 = z0..z1 (a launch near a stable equilibrium: its crossings
@@ -217,21 +215,13 @@ class SectionPanel:
         self._shown = (self.state.body, launches)
         self._redraw()
 
-    def _draw_em(self):
-        self._guard(lambda: self.em_out.show(self.state.present(energy_momentum_figure(
-            self.state.equilibria(), marker=(self.state.mu, self.state.E), height=self.state.size(300)))),
-            "drawing the energy-momentum diagram")
-
     def crossing_traces(self):
         """The chart traces that hold crossings (tests)."""
         return self.traces.traces()
 
     def draw_sphere(self):
-        launches = list(self.state.launches)
-        self.sphere_out.show(section_sphere_figure(
-            self.section, [L.crossings for L in launches], region=self.region, names=[f"#{L.id}" for L in launches],
-            colours=[L.colour for L in launches], height=330, showlegend=False,
-            title="the same crossings on the sphere (body frame)"))
+        """The crossings shown on the chart, on the sphere ("draw on sphere")."""
+        self.side.draw_sphere(self.section, self.region)
 
     # ================================================================== launching
     def _on_chart_click(self, x, y, trace_index=None):
@@ -247,45 +237,21 @@ class SectionPanel:
         """Launch the trajectory through the section point at chart coordinates (phi, z) (``n`` crossings,
         default: the box); a pole is moved to the nearest point where motion is possible."""
         t_click = time.perf_counter()
-        found = self._seed_at(phi, z)
+        found = self.runs.seed_at(self.section, phi, z)
         return None if found is None else self.launch_seed(found[0], "click", n=n, t_click=t_click, note=found[1])
 
     def launch(self, points, n=None, source="typed"):
         """Launch at chart points ``[(φ, Γ₃), ...]`` (typed, or from a link), all in one task; returns the
         launches (a refused point is reported in the message and skipped)."""
-        found = [x for x in (self._seed_at(float(p), float(z)) for p, z in points) if x is not None]
+        found = [x for x in (self.runs.seed_at(self.section, float(p), float(z)) for p, z in points) if x is not None]
         if len(found) == 1:
             return [self.launch_seed(found[0][0], source, n=n, note=found[0][1])]
         return self._launch_many([self.section.check_seed(st) for st, _ in found], source, n) if found else []
 
-    def _seed_at(self, phi, z):
-        """``(section state, note)`` at the chart point (:meth:`PoincareSection.seed_at`: a pole is moved to the
-        nearest admissible point, the note says so); None when the point is not accessible (the message says why)."""
-        sec = self.section
-        try:
-            state, moved = sec.seed_at(phi, z)
-        except InaccessibleError:
-            self.msg.error(say.inaccessible(phi, z, sec.energy, float(sec.amended_potential(sphere_from_chart(phi, z)))))
-            return None
-        return state, ("" if moved is None else say.pole_note(phi, z, moved))
-
     def launch_seed(self, seed, source="click", n=None, t_click=None, note=""):
         """Launch from a section state or an LP pair (Gamma, omega) on the current level."""
-        sec, n = self.section, int(self.n_cross.value if n is None else n)
-        (launch,) = self.runs.add(sec, [sec.check_seed(seed)], source)  # check_seed: a clear message if off level
-        self.msg.info(say.computing(launch.id, n, note))
-
-        def done():
-            if launch.stopped:  # fewer crossings than asked: say why
-                self.msg.info(say.trajectory_stopped(launch.id, len(launch.crossings), n, launch.stopped, sec.max_gap,
-                                                     sec.energy, sec.mu, note))
-            else:
-                self.msg.ok(say.trajectory_done(launch.id, len(launch.crossings), sec.energy, sec.mu, note))
-            self.state.select(launch)
-
-        t_click = time.perf_counter() if t_click is None else t_click
-        self.task.start(self.runs.work(sec, [(launch, n)], None, t_click), f"trajectory #{launch.id}", done)
-        return launch
+        sec = self.section  # check_seed: a clear message if off level
+        return self.runs.start_one(self.task, sec, sec.check_seed(seed), source, self._n(n), note, t_click)
 
     def fill(self, n_seeds=12, n=None):
         """Seeds spread over the accessible region (:meth:`PoincareSection.fill_seeds`), streamed one by one."""
@@ -293,13 +259,11 @@ class SectionPanel:
 
     def _launch_many(self, seeds, label, n=None):
         """Launches from LP seeds (k, 6) on the current level, computed one after the other in one task."""
-        sec, n = self.section, int(self.n_cross.value if n is None else n)
-        launches = self.runs.add(sec, seeds, label)
-        self.msg.info(say.many_start(label, len(launches), n))
-        items = [(L, n) for L in launches]
-        self.task.start(self.runs.work(sec, items, label), label, on_done=lambda: (self.msg.info if any(L.stopped for L in launches)
-                                         else self.msg.ok)(say.many_done(label, items)))
-        return launches
+        return self.runs.start_many(self.task, self.section, seeds, label, self._n(n))
+
+    def _n(self, n):
+        """The crossings asked per trajectory: ``n``, else the box's."""
+        return int(self.n_cross.value if n is None else n)
 
     def _guard(self, action, what):
         """Run a user action; an exception becomes the panel's message (never a traceback on the page)."""

@@ -1,6 +1,7 @@
-"""The section panel's launches and the computation of their crossings: new launches with their colours and
-empty traces, and the task body that streams each trajectory's crossings (:meth:`PoincareSection.stream`) into
-its trace, checks cancel between chunks and says what was kept.  No widgets of its own: it draws through the
+"""The section panel's launches and the computation of their crossings: the seed at a chart point, new launches
+with their colours and empty traces, their start in the panel's task (what the message says at the start and at
+the end), and the task body that streams each trajectory's crossings (:meth:`PoincareSection.stream`) into its
+trace, checks cancel between chunks and says what was kept.  No widgets of its own: it draws through the
 panel's :class:`~.section_chart.SectionChart` and speaks through the panel's message area."""
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..chaos import megno
-from ..errors import IntegrationFailedError
+from ..errors import InaccessibleError, IntegrationFailedError
+from ..poincare import sphere_from_chart
 from . import section_text as say
 from .common import PALETTE
 from .state import Launch
@@ -34,6 +36,16 @@ class Runs:
         self._dirty: dict[int, Any] = {}  # launches with crossings not yet sent to the browser
         self._drawn_at = 0.0
 
+    def seed_at(self, sec: Any, phi: float, z: float) -> tuple[Any, str] | None:
+        """``(section state, note)`` at the chart point (:meth:`PoincareSection.seed_at`: a pole is moved to the
+        nearest admissible point, the note says so); None when the point is not accessible (the message says why)."""
+        try:
+            state, moved = sec.seed_at(phi, z)
+        except InaccessibleError:
+            self.msg.error(say.inaccessible(phi, z, sec.energy, float(sec.amended_potential(sphere_from_chart(phi, z)))))
+            return None
+        return state, ("" if moved is None else say.pole_note(phi, z, moved))
+
     def add(self, sec: Any, seeds: Any, source: str) -> list[Launch]:
         """New launches (and their empty traces) for LP seeds (k, 6) on the section ``sec``."""
         out = []
@@ -46,6 +58,34 @@ class Runs:
             self.traces.add(out)
         self.history.launched(out)
         return out
+
+    def start_one(self, task: Any, sec: Any, seed: Any, source: str, n: int, note: str = "",
+                  t_click: float | None = None) -> Launch:
+        """One launch from the checked LP seed, its ``n`` crossings computed in ``task``; the message says what is
+        being computed, then what came of it (or why it stopped short), and the launch is selected."""
+        (launch,) = self.add(sec, [seed], source)
+        self.msg.info(say.computing(launch.id, n, note))
+
+        def done() -> None:
+            if launch.stopped:  # fewer crossings than asked: say why
+                self.msg.info(say.trajectory_stopped(launch.id, len(launch.crossings), n, launch.stopped, sec.max_gap,
+                                                     sec.energy, sec.mu, note))
+            else:
+                self.msg.ok(say.trajectory_done(launch.id, len(launch.crossings), sec.energy, sec.mu, note))
+            self.state.select(launch)
+
+        t_click = time.perf_counter() if t_click is None else t_click
+        task.start(self.work(sec, [(launch, n)], None, t_click), f"trajectory #{launch.id}", done)
+        return launch
+
+    def start_many(self, task: Any, sec: Any, seeds: Any, label: str, n: int) -> list[Launch]:
+        """Launches from LP seeds (k, 6) (a fill or a typed list), computed one after the other in ``task``."""
+        launches = self.add(sec, seeds, label)
+        self.msg.info(say.many_start(label, len(launches), n))
+        items = [(L, n) for L in launches]
+        task.start(self.work(sec, items, label), label, on_done=lambda: (
+            self.msg.info if any(L.stopped for L in launches) else self.msg.ok)(say.many_done(label, items)))
+        return launches
 
     def work(self, sec: Any, items: Sequence[tuple[Any, int]], label: str | None,
              t_click: float | None = None) -> Callable[[Any], None]:

@@ -42,6 +42,10 @@ section</b>: click in the white region to start a motion and watch where it retu
 moving along the last trajectory. Every tab has an “About” box below (Tab and Enter open it).</div>"""
 
 #: the title line (with the style sheet: one HTML widget)
+#: the dashboard's tabs: (key, title) in their order (the keys are the link parameter ``tab``'s values)
+TABS = [("body", "Body"), ("equilibria", "Equilibria"), ("section", "Poincaré section"), ("motion", "Motion")]
+TAB_TITLES = dict(TABS)
+
 TITLE = (CSS + "<div style='font-size:18px;font-weight:600;margin:2px 0 0 2px'>Pendulum Explorer <span "
          "style='font-weight:400;font-size:14px;color:#555'>— the 3D pendulum: a rigid body on a fixed pivot in "
          "gravity</span></div>")

@@ -1,0 +1,109 @@
+"""The dashboard's links, wired to its panels: reading the link the page was opened with, opening the view it asks
+for (presenter view, the Motion tab's ω₀ and duration, the tab, the section level and its seeds) and "copy link to
+this view".  Parsing and writing query strings is :mod:`.links`', the body of a link and the link of a view
+:mod:`.link_view`'s, the wording :mod:`.shell_text`'s."""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from . import shell_text as say
+from .common import body_title, guarded, report_error
+from .link_view import body_from_link, link_of_view
+from .links import ViewLink, build_query, parse_query
+from .shell_text import TAB_TITLES, TABS
+
+
+def read_link(query: str | None) -> tuple[ViewLink, Any, str | None]:
+    """``(link, body, problem)`` for a page's query string: the parsed link and the body it asks for (None: the
+    default body); a link that cannot be opened gives the default view and ``problem`` says why."""
+    try:
+        link = parse_query(query)
+        return link, body_from_link(link), None
+    except ValueError as exc:
+        return ViewLink(), None, str(exc)
+
+
+class LinkActions:
+    """Links of the dashboard ``dash`` (its state, panels, tabs, header, page bridge and message area)."""
+
+    def __init__(self, dash: Any) -> None:
+        self.dash = dash
+        self.msg = dash.msg
+
+    def open(self, link: ViewLink) -> None:
+        """Show the view ``link`` asks for; the section's work runs in a thread (inline when ``dash.synchronous``)."""
+        d = self.dash
+        if link.presenter:
+            d.header.presenter.value = True
+        motion = link.omega0 is not None or link.T is not None
+        if motion:
+            d.panel("motion").set_motion(link.omega0, link.T)
+        tab = link.tab if link.tab is not None else ("motion" if motion else None)
+        if tab is not None:
+            d.show(tab)
+        if link.E is None and not link.launch:
+            if not link.is_default:
+                mot = d.panels.get("motion")
+                what = "" if not (motion and mot is not None) else say.link_motion(
+                    [b.value for b in mot.omega0], mot.t_final.value)
+                self.msg.info(say.link_opened(body_title(d.state.body), TAB_TITLES.get(tab or ""), motion=what))
+            return
+        sec = d.panel("section")
+        if d.synchronous and hasattr(sec, "task"):
+            sec.task.synchronous = True
+        if d.synchronous:
+            self._open_section(sec, link)
+        else:
+            threading.Thread(target=self._open_section, args=(sec, link), name="pe-link", daemon=True).start()
+
+    def _open_section(self, sec: Any, link: ViewLink) -> None:
+        """The section part of a link: the level, then the seeds one after the other."""
+        try:
+            if link.E is not None:
+                mu = link.mu if link.mu is not None else sec.default_mu(link.E)
+                try:
+                    sec.set_level(link.E, mu)
+                except ValueError as exc:
+                    self.msg.error(f"This link's level cannot be shown: {exc}")
+                    return
+            launched = 0
+            for phi, z in link.launch:
+                L = sec.launch_at(phi, z)
+                if L is not None:
+                    launched += 1
+                    sec.task.wait()
+            level = f"E = {sec.section.energy:.5g} J, μ = {sec.section.mu:.4g} kg m²/s"
+            self.msg.info(say.link_opened(body_title(self.dash.state.body), level=level, launched=launched,
+                                          asked=len(link.launch)))
+        except Exception as exc:  # noqa: BLE001 - the page must stay usable
+            report_error(self.msg, exc, "opening the link")
+
+    def current(self) -> ViewLink:
+        """The view shown now (what "copy link to this view" writes)."""
+        d = self.dash
+        tab = TABS[d.tabs.selected_index or 0][0]
+        sec, mot = d.panels.get("section"), d.panels.get("motion")
+        shown = sec is not None and getattr(sec, "section", None) is not None and d.state.E is not None
+        motion = None
+        if tab == "motion" and mot is not None and mot.choice.value == 0:  # the motion "ω₀ below"
+            motion = (tuple(float(b.value) for b in mot.omega0), float(mot.t_final.value))
+        return link_of_view(d.state.body, tab, d.state.presenter, (d.state.E, d.state.mu) if shown else None,
+                            list(d.state.launches), motion)
+
+    @guarded(what="making the link")
+    def copy(self, _b: Any = None) -> None:
+        """"copy link to this view": the link in the header's box, then to the clipboard (through the page)."""
+        query = build_query(self.current())
+        base = self.dash.bridge.base_url
+        self.dash.header.show_link((base + "?" + query) if base else "?" + query)
+        self.dash.bridge.copy(query)
+        n = len(self.current().launch)
+        self.msg.info("Link to this view below" + (f" ({n} trajectories as seeds)" if n else "")
+                      + "; copying it to the clipboard…")
+
+    def copied(self, url: str, ok: bool) -> None:
+        """The page's answer to a copy: the full URL (the page knows its address) and whether copying worked."""
+        self.dash.header.link_text.value = url
+        self.msg.ok("Link copied to the clipboard (also in the box above)." if ok else
+                    "The browser did not allow copying: select the link in the box above and copy it.")
