@@ -40,9 +40,10 @@ def test_warmup_compiles_each_kernel_once():
                          check=True)
     sigs = json.loads(res.stdout.strip().splitlines()[-1])
     assert len(sigs) > 40 and sum(map(len, sigs.values())) > 40  # the warm-up really ran the kernels
-    for name in ("dop853.integrate_uniform", "dop853_lp.step_lp", "section.crossings_serial",
+    for name in ("dop853.integrate_uniform", "dop853_lp.step_lp", "section.crossings_one",
                  "lgvi.integrate_lgvi", "chaos.lyapunov_benettin",
-                 "taylor.integrate_uniform_taylor", "taylor.crossings_serial_taylor", "linearize.lr_jacobian_batch"):
+                 "taylor.integrate_uniform_taylor", "taylor.crossings_one_taylor", "chaos.tangent_run",
+                 "linearize.lr_jacobian_batch"):
         assert len(sigs[name]) == 1, name
     extra = {k: v for k, v in sigs.items() if len(v) > LITERAL_OFFSET_HELPERS.get(k, 1)}
     assert not extra, f"kernels compiled more than once by the warm-up: {json.dumps(extra, indent=1)}"

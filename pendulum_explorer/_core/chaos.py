@@ -149,7 +149,7 @@ def initial_deviation(y, p, keep_tangent, U):
     y[n - 1] = 0.0
 
 
-@njit
+@njit(nogil=True)
 def tangent_run(y0, p, t_total, n_out, rtol, atol, max_steps, keep_tangent, ybar, lyap, info, ctl, pause_steps):
     """Integrate the LP_TAN state ``y0`` (one deviation vector, already set) from 0 to ``t_total``.
 
@@ -252,26 +252,23 @@ def tangent_run(y0, p, t_total, n_out, rtol, atol, max_steps, keep_tangent, ybar
     return status
 
 
-@njit(nogil=True)
 def tangent_many(Y0, p, t_total, rtol, atol, max_steps, keep_tangent, ybar, lyap, info):
     """MEGNO and Lyapunov estimate at ``t_total`` for each LP state (Gamma, omega) in the rows of ``Y0`` (m x 6),
-    one after the other (releases the GIL: the model layer runs chunks in threads).  Rows whose first entry is
-    NaN are skipped (their outputs NaN, status 0).  ``info`` is (m x N_TAN_INFO)."""
-    m = Y0.shape[0]
+    one after the other.  Rows whose first entry is NaN are skipped (their outputs NaN, status 0).  ``info`` is
+    (m x N_TAN_INFO).  Plain Python around the compiled :func:`tangent_run`, which releases the GIL (the model
+    layer runs chunks in threads); a compiled loop here would compile the whole tangent integration again."""
     y = np.empty(14)
     U = np.empty((3, 6))
     yb = np.empty(1)
     ly = np.empty(1)
     ctl = np.zeros(N_CTL + 2 * y.shape[0])
-    for k in range(m):
+    for k in range(Y0.shape[0]):
         if not np.isfinite(Y0[k, 0]):
             ybar[k] = np.nan
             lyap[k] = np.nan
-            for i in range(info.shape[1]):
-                info[k, i] = 0
+            info[k] = 0
             continue
-        for i in range(6):
-            y[i] = Y0[k, i]
+        y[:6] = Y0[k]
         initial_deviation(y, p, keep_tangent, U)
         ctl[0] = C_NEW
         tangent_run(y, p, t_total, yb.shape[0], rtol, atol, max_steps, keep_tangent, yb, ly, info[k], ctl,

@@ -32,6 +32,9 @@ from the end of the accepted step, so locating a crossing never perturbs the tra
 
 All work arrays are allocated once per trajectory, outside the step loop.
 
+The loop (:func:`crossings_one`) is the compiled kernel; the entry points that run it for a list of seeds
+(:func:`crossings_serial`) or on the tangent model (:func:`crossings_tangent`) are plain Python around it.
+
 Status codes (per trajectory): ``OK`` (all n crossings found), ``MAX_STEPS``, ``STEP_TOO_SMALL``,
 ``NON_FINITE`` (as in :mod:`dop853`), ``MAX_TIME`` (``t_max`` reached) and ``NO_CROSSING`` (no crossing
 for longer than ``max_gap``: trapped near a pole, on a relative equilibrium or at rest).
@@ -187,7 +190,7 @@ def _illinois(model, F, y_old, g0, g1, yc):
     return a if abs(fa) < abs(fb) and a > 0.0 else b
 
 
-@njit
+@njit(nogil=True)
 def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
                   Yc, Tc, K, Kp, F, y, y_new, ytmp, yp, yc, f1, info, ctl, pause_steps):
     """Integrate from ``y0`` and store the next ``n`` section crossings in ``Yc`` (n x dim) and ``Tc``.
@@ -321,30 +324,39 @@ def _to_gamma_omega(model, Yc, p, start, count, G, W, D):
 
 
 # ------------------------------------------------------------------------------------------------
-# return map with the tangent dynamics (periodic orbits)
+# the entry points: plain Python around the compiled loop
 # ------------------------------------------------------------------------------------------------
-_TAN_MODEL = np.array([LP_TAN], dtype=np.int64)  # run-time model id (a literal would compile copies)
+# A compiled wrapper around crossings_one would link the whole crossing loop (DOP853 steps, every model's
+# right-hand side, dense output) into its own module and compile it again: ~1 s of the cold start per wrapper.
+# These loops over seeds cost a few microseconds per trajectory in Python.
 
-
-@njit
-def crossings_tangent(y0, p, n, t_max, max_gap, max_steps, rtol, atol, Yc, Tc, info):
-    """:func:`crossings_one` for the tangent model LP_TAN: ``y0`` carries (Gamma, omega), k deviation vectors
-    and the MEGNO integrals (size 8 + 6k); the rows of ``Yc`` (n x size) receive the whole state at each
-    crossing, so the deviations there are the flow's Jacobian applied to the initial ones (no projection onto
-    the section: the caller adds the return-time correction).  Returns the number of crossings found."""
-    model = _TAN_MODEL[0]
-    dim = y0.shape[0]
-    K = np.empty((N_STAGES_EXTENDED, dim))
-    Kp = np.empty((N_STAGES_EXTENDED, dim))
-    F = np.empty((7, dim))
+def _work(dim):
+    """The work arrays of :func:`crossings_one` for a state of size ``dim``: K, Kp, F and six vectors."""
     work = np.empty((6, dim))
-    ctl = np.zeros(N_CTL + 2 * dim)
-    return crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
-                         Yc, Tc, K, Kp, F, work[0], work[1], work[2], work[3], work[4], work[5], info, ctl,
-                         max_steps + 1)
+    return (np.empty((N_STAGES_EXTENDED, dim)), np.empty((N_STAGES_EXTENDED, dim)), np.empty((7, dim)),
+            work[0], work[1], work[2], work[3], work[4], work[5])
 
 
-@njit(nogil=True)
+def run_serial(one, ctl, info, pause_steps):
+    """Run the resumable crossing loop ``one(k, left)`` (trajectory k, at most ``left`` steps) for each trajectory
+    not yet done (``ctl[k, 0]``), one after the other, for at most about ``pause_steps`` steps in all.  ``info``
+    (m x N_INFO) counts the steps of each (accepted in column 2, rejected in 3, over all calls).  Returns 1 when
+    the allowance ran out before every trajectory was done (call again with the same arrays: the result is that
+    of one call), else 0.  Shared by :func:`crossings_serial` and :func:`.taylor.crossings_serial_taylor`."""
+    left = pause_steps
+    for k in range(ctl.shape[0]):
+        if ctl[k, 0] == C_DONE:
+            continue
+        if left <= 0:
+            return 1
+        used = int(ctl[k, 5] + ctl[k, 6]) if ctl[k, 0] == C_PAUSED else 0
+        one(k, left)
+        left -= int(info[k, 2] + info[k, 3]) - used
+        if ctl[k, 0] != C_DONE:
+            return 1
+    return 0
+
+
 def crossings_serial(model, Y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, W, D, T, info, ctl, pause_steps,
                      Yc):
     """The next ``n`` crossings of each trajectory starting at a row of ``Y0``, one after the other, for at most
@@ -354,33 +366,28 @@ def crossings_serial(model, Y0, p, n, t_max, max_gap, max_steps, rtol, atol, G, 
     (m x n), ``info`` (m x N_INFO).  ``ctl`` (m x (N_CTL + 2 dim), zeros before the first call) keeps each
     trajectory's loop state and ``Yc`` (n x dim) is a work array, both kept by the caller between calls.
     Returns 1 when the step allowance ran out before every trajectory was done (call again with the same
-    arrays: the result is that of one call), else 0.  Releases the GIL, so the model layer runs chunks of
-    seeds in threads.
+    arrays: the result is that of one call), else 0.  The compiled loop releases the GIL, so the model layer
+    runs chunks of seeds in threads.
     """
-    dim = Y0.shape[1]
-    K = np.empty((N_STAGES_EXTENDED, dim))
-    Kp = np.empty((N_STAGES_EXTENDED, dim))
-    F = np.empty((7, dim))
-    work = np.empty((6, dim))
-    left = pause_steps
-    for k in range(Y0.shape[0]):
-        if ctl[k, 0] == C_DONE:
-            continue
-        if left <= 0:
-            return 1
-        start = 0
-        used = 0
-        if ctl[k, 0] == C_PAUSED:
-            start = int(ctl[k, 8])
-            used = int(ctl[k, 5] + ctl[k, 6])
-        found = crossings_one(model, Y0[k], p, n, t_max, max_gap, max_steps, rtol, atol,
-                              Yc, T[k], K, Kp, F, work[0], work[1], work[2], work[3], work[4], work[5], info[k],
+    work = _work(Y0.shape[1])
+
+    def one(k, left):
+        start = int(ctl[k, 8]) if ctl[k, 0] == C_PAUSED else 0
+        found = crossings_one(model, Y0[k], p, n, t_max, max_gap, max_steps, rtol, atol, Yc, T[k], *work, info[k],
                               ctl[k], left)
         _to_gamma_omega(model, Yc, p, start, found, G[k], W[k], D[k])
-        left -= info[k, 2] + info[k, 3] - used
-        if ctl[k, 0] != C_DONE:
-            return 1
-    return 0
+
+    return run_serial(one, ctl, info, pause_steps)
+
+
+def crossings_tangent(y0, p, n, t_max, max_gap, max_steps, rtol, atol, Yc, Tc, info):
+    """:func:`crossings_one` for the tangent model LP_TAN: ``y0`` carries (Gamma, omega), k deviation vectors
+    and the MEGNO integrals (size 8 + 6k); the rows of ``Yc`` (n x size) receive the whole state at each
+    crossing, so the deviations there are the flow's Jacobian applied to the initial ones (no projection onto
+    the section: the caller adds the return-time correction).  Returns the number of crossings found."""
+    ctl = np.zeros(N_CTL + 2 * y0.shape[0])
+    return crossings_one(LP_TAN, y0, p, n, t_max, max_gap, max_steps, rtol, atol, Yc, Tc, *_work(y0.shape[0]),
+                         info, ctl, max_steps + 1)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -51,8 +51,8 @@ import numpy as np
 
 from .._jit import njit
 from .cauchy import make_horner, make_sums
-from .section import (C_DONE, C_PAUSED, PAUSED, loop_guard, pause_load,  # a paused crossing loop and its state
-                      pause_save)
+from .section import (C_PAUSED, PAUSED, loop_guard, pause_load,  # a paused crossing loop and its state
+                      pause_save, run_serial)
 
 # status codes (as in dop853)
 OK = 0
@@ -381,7 +381,7 @@ def polynomial_root(gc, order, h, ga, gb):
     return x
 
 
-@njit
+@njit(nogil=True)
 def crossings_one_taylor(y0, q, c, order, n, t_max, max_gap, max_steps, X, gc, tmp, Yc, Tc, info, ctl, pause_steps):
     """Integrate from the LP state ``y0`` (principal frame) and store the next ``n`` crossings of
     ``{c^T Gamma' = 0, c^T (Gamma x Gamma') > 0}`` in ``Yc`` (n x 6) and ``Tc`` (the contract of
@@ -445,25 +445,18 @@ def crossings_one_taylor(y0, q, c, order, n, t_max, max_gap, max_steps, X, gc, t
     return found
 
 
-@njit(nogil=True)
 def crossings_serial_taylor(Y0, q, c, order, n, t_max, max_gap, max_steps, Yout, T, info, ctl, pause_steps):
     """:func:`crossings_one_taylor` for each row of ``Y0`` (m x 6); ``Yout`` (m x n x 6) receives the LP
     states (principal frame), ``T`` (m x n) the times, ``info`` (m x N_INFO); at most about ``pause_steps``
     steps in this call, ``ctl`` (m x (N_CTL + 12)) keeps the loops' state: returns 1 when called again is
-    needed (as :func:`section.crossings_serial`), else 0.  Releases the GIL."""
+    needed (as :func:`section.crossings_serial`, plain Python around the compiled loop), else 0.  The loop
+    releases the GIL."""
     X = np.zeros((order + 1, NCOL))
     gc = np.empty(order)
     tmp = np.empty(N_STATE)
-    left = pause_steps
-    for k in range(Y0.shape[0]):
-        if ctl[k, 0] == C_DONE:
-            continue
-        if left <= 0:
-            return 1
-        used = int(ctl[k, 5]) if ctl[k, 0] == C_PAUSED else 0
+
+    def one(k, left):
         crossings_one_taylor(Y0[k], q, c, order, n, t_max, max_gap, max_steps, X, gc, tmp, Yout[k], T[k], info[k],
                              ctl[k], left)
-        left -= info[k, 2] - used
-        if ctl[k, 0] != C_DONE:
-            return 1
-    return 0
+
+    return run_serial(one, ctl, info, pause_steps)
