@@ -3,8 +3,8 @@ and Benettin's two-trajectory estimate."""
 import numpy as np
 
 from .._jit import njit
-from .dop853 import (N_STAGES, N_STAGES_EXTENDED, OK, advance, clip_step, control, dense_eval, dense_prepare,
-                     initial_step, integrate_uniform, step_generic)
+from .dop853 import (N_STAGES, N_STAGES_EXTENDED, N_START_RHS, OK, advance, attempt, dense_eval, dense_prepare,
+                     end_of_step, initial_step, integrate_uniform, step_generic)
 from .fields import LP_TAN, _mv, rhs
 from .section import C_NEW, C_PAUSED, N_CTL, PAUSED, pause_load, pause_save  # a paused loop and its saved state
 
@@ -183,10 +183,8 @@ def tangent_run(y0, p, t_total, n_out, rtol, atol, max_steps, keep_tangent, ybar
         t = 0.0
         acc = 0.0
         k_out = 0
-        rhs(model, t, y, p, K[0])
-        nfev = 1
         h = initial_step(model, t, y, K[0], p, rtol, atol, t_total, ytmp, f1)
-        nfev += 1
+        nfev = N_START_RHS
         n_acc = 0
         n_rej = 0
     status = OK
@@ -195,20 +193,12 @@ def tangent_run(y0, p, t_total, n_out, rtol, atol, max_steps, keep_tangent, ybar
         if n_acc + n_rej >= stop:
             status = PAUSED
             break
-        h, status = clip_step(t, t_total, h, n_acc + n_rej, max_steps)
+        status, accepted, h, h_next, n_rej, nfev = attempt(step_generic, model, t, t_total, y, h, p, K, y_new, ytmp,
+                                                           rtol, atol, n_acc, n_rej, max_steps, nfev)  # no LP step
         if status != OK:
             break
-        err = step_generic(model, t, y, h, p, K, y_new, ytmp, rtol, atol)  # LP_TAN: no generated step
-        accepted, h_next, st = control(err, h, t)
-        nfev += N_STAGES
-        if st != OK:
-            n_rej += 1
-            status = st
-            break
         if accepted:
-            t_new = t + h
-            if t_total - t_new < 1e-12 * max(1.0, t_total):
-                t_new = t_total
+            t_new = end_of_step(t, h, t_total)
             need_dense = False
             while k_out < n_out and (k_out + 1) * dt_out <= t_new * (1.0 + 1e-15):
                 ts = (k_out + 1) * dt_out
@@ -241,13 +231,8 @@ def tangent_run(y0, p, t_total, n_out, rtol, atol, max_steps, keep_tangent, ybar
                     y[i] /= d
                 rhs(model, t, y, p, K[0])
                 nfev += 1
-        else:
-            n_rej += 1
         h = h_next
-    info[0] = status
-    info[1] = n_acc
-    info[2] = n_rej
-    info[3] = nfev
+    info[0], info[1], info[2], info[3] = status, n_acc, n_rej, nfev
     pause_save(ctl, status, t, h, acc, float(k_out), n_acc, n_rej, nfev, np.int64(0), y, K[0], n)
     return status
 

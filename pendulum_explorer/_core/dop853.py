@@ -183,9 +183,14 @@ def error_size(model, n):
     return 6 if model == LP_ROW else n
 
 
+N_START_RHS = 2  # right-hand sides evaluated by initial_step
+
+
 @njit
 def initial_step(model, t, y, f0, p, rtol, atol, h_max, ytmp, f1):
-    """Hairer's starting step-size heuristic for an 8th-order method."""
+    """The start of every adaptive loop: ``f0 = f(t, y)`` (the first stage, ``K[0]``), then Hairer's starting
+    step-size heuristic for an 8th-order method (``N_START_RHS`` right-hand sides in all)."""
+    rhs(model, t, y, p, f0)
     n = error_size(model, y.shape[0])
     d0 = _rms(y, y, rtol, atol, n)
     d1 = _rms(f0, y, rtol, atol, n)
@@ -228,6 +233,16 @@ def clip_step(t, t_end, h, n_attempts, max_steps):
 
 
 @njit
+def end_of_step(t, h, t_end):
+    """``t + h``, made exactly ``t_end`` when within 1e-12 (relative) of it: the time after an accepted step of the
+    loops that sample up to ``t_end``.  Scalars only."""
+    t_new = t + h
+    if t_end - t_new < 1e-12 * max(1.0, t_end):
+        t_new = t_end
+    return t_new
+
+
+@njit
 def control(err, h, t):
     """Hairer's step-size control from the error norm ``err`` of a trial step of size ``h`` at ``t``; shared by
     every adaptive loop.
@@ -242,6 +257,37 @@ def control(err, h, t):
     if err <= 1.0:
         return True, h * (MAX_FACTOR if err == 0.0 else min(MAX_FACTOR, SAFETY * err ** ERR_EXP)), OK
     return False, h * max(MIN_FACTOR, SAFETY * err ** ERR_EXP), OK
+
+
+@njit(inline="always")
+def attempt(step_fn, model, t, t_end, y, h, p, K, y_new, ytmp, rtol, atol, n_acc, n_rej, max_steps, nfev):
+    """One attempt of an adaptive step loop (every DOP853 loop: :func:`integrate_uniform`,
+    ``section.crossings_one``, ``chaos.tangent_run``): ``h`` clipped to end at ``t_end`` (:func:`clip_step`), the
+    trial step ``step_fn(model, t, y, h, p, K, y_new, ytmp, rtol, atol)`` (:func:`step` or one of its
+    branches) and Hairer's control (:func:`control`).
+
+    Returns ``(status, accepted, h, h_next, n_rej, nfev)``: a status other than ``OK`` stops the loop; ``h`` is the
+    step tried (clipped), ``h_next`` the next one to try; a rejected or failed attempt counts in ``n_rej``, every
+    trial step in ``nfev``.  Inlined at numba's IR level (like :func:`step`, whose call it holds): each loop
+    compiles only the step it passes, so the tangent loop does not link the generated LP step.
+    """
+    h, status = clip_step(t, t_end, h, n_acc + n_rej, max_steps)
+    if status != OK:
+        return status, False, h, h, n_rej, nfev
+    err = step_fn(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
+    accepted, h_next, status = control(err, h, t)
+    if not accepted:
+        n_rej += 1
+    return status, accepted, h, h_next, n_rej, nfev + N_STAGES
+
+
+@njit(inline="always")
+def step_uniform(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
+    """:func:`step` of :func:`integrate_uniform`, which also takes the LP_ROW model (``simulate``) to its generated
+    step (only there: the other step loops never carry the attitude row)."""
+    if model == LP_ROW:
+        return step_lp_row(y, h, p, K, y_new, rtol, atol)
+    return step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
 
 
 @njit
@@ -275,31 +321,18 @@ def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
         Y[0, i] = y0[i]
     k_out = 1
     dt_out = t_final / (n_out - 1) if n_out > 1 else t_final
-    rhs(model, t, y, p, K[0])
-    nfev = 1
     h = initial_step(model, t, y, K[0], p, rtol, atol, t_final, ytmp, f1)
-    nfev += 1
+    nfev = N_START_RHS
     n_acc = 0
     n_rej = 0
     status = OK
     while t < t_final and k_out < n_out:
-        h, status = clip_step(t, t_final, h, n_acc + n_rej, max_steps)
+        status, accepted, h, h_next, n_rej, nfev = attempt(step_uniform, model, t, t_final, y, h, p, K, y_new, ytmp,
+                                                           rtol, atol, n_acc, n_rej, max_steps, nfev)
         if status != OK:
             break
-        if model == LP_ROW:  # (only here: the other step loops never carry the attitude row)
-            err = step_lp_row(y, h, p, K, y_new, rtol, atol)
-        else:
-            err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
-        accepted, h_next, st = control(err, h, t)
-        nfev += N_STAGES
-        if st != OK:
-            n_rej += 1
-            status = st
-            break
         if accepted:
-            t_new = t + h
-            if t_final - t_new < 1e-12 * max(1.0, t_final):
-                t_new = t_final
+            t_new = end_of_step(t, h, t_final)
             # samples inside (t, t_new]
             need_dense = False
             while k_out < n_out and k_out * dt_out <= t_new * (1.0 + 1e-15):
@@ -316,14 +349,8 @@ def integrate_uniform(model, y0, t_final, n_out, p, rtol, atol, max_steps, Y):
             t = t_new
             advance(model, y, y_new, K)
             n_acc += 1
-        else:
-            n_rej += 1
         h = h_next
-    stats[0] = n_acc
-    stats[1] = n_rej
-    stats[2] = nfev
-    stats[3] = status
-    stats[4] = k_out
+    stats[0], stats[1], stats[2], stats[3], stats[4] = n_acc, n_rej, nfev, status, k_out
     return stats
 
 

@@ -127,13 +127,7 @@ def lp_field(G0, G1, G2, w0, w1, w2, p):
 @njit
 def _lp_into(y, p, dy):
     """Eqs (31)-(32) of the state's first six components (Gamma, omega) into dy[0:6]."""
-    d0, d1, d2, a0, a1, a2 = lp_field(y[0], y[1], y[2], y[3], y[4], y[5], p)
-    dy[0] = d0
-    dy[1] = d1
-    dy[2] = d2
-    dy[3] = a0
-    dy[4] = a1
-    dy[5] = a2
+    dy[0], dy[1], dy[2], dy[3], dy[4], dy[5] = lp_field(y[0], y[1], y[2], y[3], y[4], y[5], p)
 
 
 @njit
@@ -219,13 +213,8 @@ def rhs(model, t, y, p, dy):
     else:  # LR, LR_REC
         G0, G1, G2 = y[0], y[1], y[2]
         D0, D1, D2 = y[3], y[4], y[5]
-        a0, a1, a2 = _lr_acc(G0, G1, G2, D0, D1, D2, p)
-        dy[0] = D0
-        dy[1] = D1
-        dy[2] = D2
-        dy[3] = a0
-        dy[4] = a1
-        dy[5] = a2
+        dy[0], dy[1], dy[2] = D0, D1, D2
+        dy[3], dy[4], dy[5] = _lr_acc(G0, G1, G2, D0, D1, D2, p)
         if model == LR_REC:
             u0, u1, u2, JG0, JG1, JG2, gJg, b, nu = _lr_b_nu(G0, G1, G2, D0, D1, D2, p)
             # Eq (66): omega_hor = Gammadot x Gamma - b Gamma, Eq (65): R_hor' = R_hor hat(omega_hor)
@@ -257,19 +246,13 @@ def project(model, y):
 @njit
 def lr_accel(Gamma, Gammadot, p, out):
     """Eq (62) on arrays (the same code as the integrators use)."""
-    a0, a1, a2 = _lr_acc(Gamma[0], Gamma[1], Gamma[2], Gammadot[0], Gammadot[1], Gammadot[2], p)
-    out[0] = a0
-    out[1] = a1
-    out[2] = a2
+    out[0], out[1], out[2] = _lr_acc(Gamma[0], Gamma[1], Gamma[2], Gammadot[0], Gammadot[1], Gammadot[2], p)
 
 
 @njit
 def euler_omegadot(Gamma, omega, p, out):
     """Eq (31) on arrays."""
-    a0, a1, a2 = _euler(Gamma[0], Gamma[1], Gamma[2], omega[0], omega[1], omega[2], p)
-    out[0] = a0
-    out[1] = a1
-    out[2] = a2
+    out[0], out[1], out[2] = _euler(Gamma[0], Gamma[1], Gamma[2], omega[0], omega[1], omega[2], p)
 
 
 @njit

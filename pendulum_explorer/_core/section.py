@@ -42,9 +42,8 @@ for longer than ``max_gap``: trapped near a pole, on a relative equilibrium or a
 import numpy as np
 
 from .._jit import njit
-from .dop853 import (MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL, advance, clip_step, control,  # noqa: F401
-                     dense_eval, dense_eval_range, dense_prepare,
-                     initial_step, step)
+from .dop853 import (MAX_STEPS, N_START_RHS, NON_FINITE, OK, STEP_TOO_SMALL, advance, attempt,  # noqa: F401
+                     dense_eval, dense_eval_range, dense_prepare, initial_step, step)
 from .dop853_tableau import N_STAGES, N_STAGES_EXTENDED
 from .fields import LP, LP_TAN, LR, P_MU, _energy, _mv, lr_omega, rhs
 
@@ -71,15 +70,8 @@ def pause_save(ctl, status, t, h, a3, a4, n_acc, n_rej, nfev, found, y, K0, n):
     if status != PAUSED:
         ctl[0] = C_DONE
         return
-    ctl[0] = C_PAUSED
-    ctl[1] = t
-    ctl[2] = h
-    ctl[3] = a3
-    ctl[4] = a4
-    ctl[5] = n_acc
-    ctl[6] = n_rej
-    ctl[7] = nfev
-    ctl[8] = found
+    ctl[0], ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6], ctl[7], ctl[8] = (C_PAUSED, t, h, a3, a4, n_acc, n_rej,
+                                                                              nfev, found)
     for i in range(n):
         ctl[N_CTL + i] = y[i]
     for i in range(K0.shape[0]):
@@ -212,10 +204,8 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
         for i in range(dim):
             y[i] = y0[i]
         t = 0.0
-        rhs(model, t, y, p, K[0])
-        nfev = 1
         h = initial_step(model, t, y, K[0], p, rtol, atol, min(t_max, max_gap), ytmp, f1)
-        nfev += 1
+        nfev = N_START_RHS
         n_acc = 0
         n_rej = 0
         found = 0
@@ -230,18 +220,11 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
         status = loop_guard(n_acc + n_rej, stop, t, t_max, t_last, max_gap)
         if status != OK:
             break
-        h, status = clip_step(t, t_max, h, n_acc + n_rej, max_steps)
+        status, accepted, h, h_next, n_rej, nfev = attempt(step, model, t, t_max, y, h, p, K, y_new, ytmp, rtol, atol,
+                                                           n_acc, n_rej, max_steps, nfev)
         if status != OK:
             break
-        err = step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
-        accepted, h_next, st = control(err, h, t)
-        nfev += N_STAGES
-        if st != OK:
-            n_rej += 1
-            status = st
-            break
         if not accepted:
-            n_rej += 1
             h = h_next
             continue
         # ---- accepted step t -> t + h --------------------------------------------------------
@@ -293,12 +276,7 @@ def crossings_one(model, y0, p, n, t_max, max_gap, max_steps, rtol, atol,
         g_old = g_new
         n_acc += 1
         h = h_next
-    info[0] = found
-    info[1] = status
-    info[2] = n_acc
-    info[3] = n_rej
-    info[4] = nfev
-    info[5] = 0
+    info[0], info[1], info[2], info[3], info[4], info[5] = found, status, n_acc, n_rej, nfev, 0
     pause_save(ctl, status, t, h, t_last, g_old, n_acc, n_rej, nfev, found, y, K[0], dim)
     return found
 
