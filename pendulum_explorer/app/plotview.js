@@ -58,15 +58,30 @@ const INPUT_FIRST_MS = 400;
 if (!window.__peInputHook) {
   window.__peInputHook = true;
   window.__peInputAt = -1e9;
+  window.__pePressAt = -1e9;   // a button held down on a chart since then (-1e9: none)
   const onInput = (ev) => {
     const t = ev.target;
-    if (t && t.closest && t.closest(".pe-plotly")) return;   // a click on a chart wants its own update at once
+    if (t && t.closest && t.closest(".pe-plotly")) {   // a click on a chart wants its own update at once...
+      if (ev.type === "pointerdown") window.__pePressAt = performance.now();
+      return;
+    }
     window.__peInputAt = performance.now();
   };
+  const onRelease = () => { window.__pePressAt = -1e9; };
   document.addEventListener("pointerdown", onInput, { capture: true, passive: true });
   document.addEventListener("keydown", onInput, { capture: true, passive: true });
+  document.addEventListener("pointerup", onRelease, { capture: true, passive: true });
+  document.addEventListener("pointercancel", onRelease, { capture: true, passive: true });
 }
 const inputAt = () => window.__peInputAt;
+// ...but not a redraw while its button is down: Plotly rebuilds the layer under the pointer and the click is
+// lost.  Plotly redraws wait while a button is held on a chart, at most PRESS_MAX_MS (a release outside the
+// window may never be seen)
+const PRESS_MAX_MS = 2000;
+const pressed = () => performance.now() - window.__pePressAt < PRESS_MAX_MS;
+// streamed points (``extend`` of a scattergl marker trace) are painted at once on a 2D canvas over the plot
+// (StreamLayer) and handed to Plotly in one redraw when the stream has been quiet for STREAM_QUIET_MS
+const STREAM_QUIET_MS = 1000;
 
 function concat(a, b) {                 // arrays (plain or typed) end to end, as a Float64Array when typed
   if (!a || !a.length) return b;
@@ -75,6 +90,110 @@ function concat(a, b) {                 // arrays (plain or typed) end to end, a
   out.set(a, 0);
   out.set(b, a.length);
   return out;
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// StreamLayer: the points streamed into scattergl marker traces, painted on a 2D canvas over the plot area until
+// Plotly draws them.  In a software-rendered browser (SwiftShader: no GPU driver, CI, many classroom laptops)
+// every Plotly redraw of a scattergl chart repaints every point in WebGL and the page's main thread waits for it
+// (the compositor reads the canvas back): 3-9 us per point, ~0.6 s for the 200 000 crossings of a fill, once per
+// streamed update.  Clicks and the kernel's answers (cancel) waited behind these redraws, and a redraw between a
+// click's mouse down and up lost the click.  Painting only the new points on a canvas costs microseconds per
+// update; Plotly redraws once when the stream stops (hover on the new points from then on).
+// ------------------------------------------------------------------------------------------------------------
+class StreamLayer {
+  constructor(gd) {
+    this.gd = gd;
+    this.canvas = document.createElement("canvas");
+    this.canvas.className = "pe-stream-layer";
+    this.canvas.style.cssText = "position:absolute;left:0;top:0;pointer-events:none";
+    this.from = new Map();      // trace index -> first point not drawn by Plotly (the layer paints from there)
+    this.shown = new Map();     // trace index -> points painted so far (from .. shown)
+    this.sprites = new Map();
+    this.geom = "";
+    this.painted = 0;           // points painted since the page opened (tests)
+  }
+  // a trace the layer can paint: scattergl markers of one size and one colour on the x/y axes
+  static paintable(tr) {
+    const m = tr && tr.marker;
+    return !!(tr && tr.type === "scattergl" && String(tr.mode || "markers").startsWith("markers") && m
+              && typeof m.size === "number" && typeof m.color === "string" && (tr.xaxis || "x") === "x"
+              && (tr.yaxis || "y") === "y" && tr.visible !== false);
+  }
+  get active() { return this.from.size > 0; }
+  // the layer on top of the plot's data, under its hover labels and toolbar; sized to the figure; false when the
+  // figure has no x/y axes yet.  A new size, axis range or layout clears it (repaint from ``from``)
+  place() {
+    const fl = this.gd._fullLayout;
+    if (!fl || !fl.xaxis || !fl.yaxis || typeof fl.xaxis.c2p !== "function" || !fl._toppaper) return false;
+    const top = fl._toppaper.node();
+    if (this.canvas.parentNode !== top.parentNode || this.canvas.nextSibling !== top) top.parentNode.insertBefore(this.canvas, top);
+    const dpr = window.devicePixelRatio || 1, xa = fl.xaxis, ya = fl.yaxis;
+    const g = [fl.width, fl.height, dpr, xa._offset, xa._length, ya._offset, ya._length, xa.range, ya.range].join();
+    if (g !== this.geom) {
+      this.geom = g;
+      this.canvas.width = Math.round(fl.width * dpr); this.canvas.height = Math.round(fl.height * dpr);
+      this.canvas.style.width = fl.width + "px"; this.canvas.style.height = fl.height + "px";
+      for (const i of this.shown.keys()) this.shown.set(i, this.from.get(i));   // all to paint again
+    }
+    return true;
+  }
+  sprite(colour, size, dpr) {            // a marker (filled circle of diameter ``size`` CSS px) drawn once
+    const key = colour + "|" + size + "|" + dpr;
+    let sp = this.sprites.get(key);
+    if (!sp) {
+      sp = document.createElement("canvas");
+      const d = Math.max(1, Math.ceil(size * dpr)) + 2;
+      sp.width = sp.height = d;
+      const c = sp.getContext("2d");
+      c.fillStyle = colour;
+      c.beginPath(); c.arc(d / 2, d / 2, Math.max(0.5, size * dpr / 2), 0, 2 * Math.PI); c.fill();
+      this.sprites.set(key, sp);
+    }
+    return sp;
+  }
+  // trace i gets points beyond n0 (the points before n0 are drawn by Plotly or already painted)
+  add(i, n0) { if (!this.from.has(i)) { this.from.set(i, n0); this.shown.set(i, n0); } }
+  // paint the points of the layer's traces not painted yet (traces: the model's figure data)
+  paint(traces) {
+    if (!this.place()) return 0;
+    const fl = this.gd._fullLayout, xa = fl.xaxis, ya = fl.yaxis, dpr = window.devicePixelRatio || 1;
+    const ctx = this.canvas.getContext("2d");
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.save();
+    ctx.beginPath(); ctx.rect(xa._offset, ya._offset, xa._length, ya._length); ctx.clip();
+    let n = 0;
+    for (const [i, k0] of this.shown) {
+      const tr = traces[i];
+      if (!StreamLayer.paintable(tr)) continue;
+      const X = tr.x, Y = tr.y, k1 = Math.min(X.length, Y.length);
+      if (k1 <= k0) continue;
+      const size = tr.marker.size, sp = this.sprite(tr.marker.color, size, dpr), h = sp.width / dpr / 2;
+      for (let k = k0; k < k1; k++) {
+        const px = xa._offset + xa.c2p(X[k]), py = ya._offset + ya.c2p(Y[k]);
+        if (px === px && py === py) ctx.drawImage(sp, px - h, py - h, 2 * h, 2 * h);
+      }
+      n += k1 - k0;
+      this.shown.set(i, k1);
+    }
+    ctx.restore();
+    this.painted += n;
+    return n;
+  }
+  // Plotly now draws the first ``upto[i]`` points of trace i: the layer keeps (and repaints) only the rest
+  handed(upto) {
+    for (const [i, n] of Object.entries(upto)) {
+      const idx = Number(i);
+      if (!this.from.has(idx)) continue;
+      if (n >= this.shown.get(idx)) { this.from.delete(idx); this.shown.delete(idx); }
+      else { this.from.set(idx, n); this.shown.set(idx, n); }
+    }
+    this.clearCanvas();
+    for (const i of this.shown.keys()) this.shown.set(i, this.from.get(i));
+  }
+  reset() { this.from.clear(); this.shown.clear(); this.clearCanvas(); }
+  clearCanvas() { this.canvas.getContext("2d").clearRect(0, 0, this.canvas.width, this.canvas.height); }
+  dispose() { this.reset(); this.canvas.remove(); }
 }
 
 function render({ model, el }) {
@@ -91,6 +210,9 @@ function render({ model, el }) {
   let drawn = false;
   let lastWidth = 0;
   let disposed = false;
+  let layer = null;        // the StreamLayer (created by the first stream)
+  let streamAt = -1e9;     // when the last streamed points were painted
+  gd.__peStream = () => ({ painted: layer ? layer.painted : 0, held: layer ? layer.from.size : 0 });   // tests
 
   const visible = () => el.isConnected && el.offsetWidth > 0 && el.getClientRects().length > 0;
 
@@ -107,6 +229,7 @@ function render({ model, el }) {
       const t0 = performance.now();
       await Plotly.react(gd, obj);
       logged("react", gd, t0);
+      if (layer) layer.reset();   // the figure drawn holds every point streamed so far
       if (!drawn) { drawn = true; bindEvents(); }
       if (player) { player.Plotly = Plotly; player.plotDrawn(); }
       lastWidth = el.offsetWidth;
@@ -121,6 +244,8 @@ function render({ model, el }) {
   }
 
   function bindEvents() {
+    // a new size or layout moves the points: the layer paints them again at the new geometry
+    gd.on("plotly_afterplot", () => { if (layer && layer.active) layer.paint(model.get("figure").data); });
     gd.on("plotly_click", (ev) => {
       if (!model.get("clicks") || !ev || !ev.points || !ev.points.length) return;
       const p = ev.points[0];
@@ -142,8 +267,18 @@ function render({ model, el }) {
     if (msg.op === "restyle" || msg.op === "extend") {
       const tr = fig.data[msg.index];
       if (!tr) return;
+      const n0 = tr.x && tr.x.length !== undefined ? tr.x.length : 0;
       if (msg.op === "restyle") Object.assign(tr, msg.update);
       else for (const k of Object.keys(msg.update)) tr[k] = concat(tr[k], msg.update[k]);
+      if (msg.op === "extend" && drawn && !busy && !stale && visible() && StreamLayer.paintable(tr)) {
+        // painted now, drawn by Plotly when the stream is quiet (see StreamLayer)
+        const t0 = performance.now();
+        layer = layer || new StreamLayer(gd);
+        layer.add(msg.index, n0);
+        const n = layer.paint(fig.data);
+        logged("stream " + n, gd, t0);
+        streamAt = performance.now();
+      }
       // coalesced: one Plotly.restyle for all the traces updated since the last one, paced (see flush). A
       // scattergl redraw repaints every trace; one per message fell behind a fill (one message per trajectory),
       // and the page then answered clicks and showed widget updates (cancel) tens of seconds late
@@ -155,11 +290,14 @@ function render({ model, el }) {
     }
     if (msg.op === "add_traces") {
       fig.data.push(...msg.traces);
+      if (layer && layer.active) { added = true; schedule(); return; }   // drawn with the stream's points
     } else if (msg.op === "delete_traces") {
       const drop = new Set(msg.indices);
       fig.data = fig.data.filter((_, i) => !drop.has(i));
     }
-    if (pending) { pending = null; stale = true; }  // trace indices shift: draw the updated copy whole
+    if (pending || added || (layer && layer.active)) {   // trace indices shift: draw the updated copy whole
+      pending = null; added = false; stale = true;
+    }
     if (!drawn || busy || stale || !visible()) { stale = true; draw(); return; }
     const P = Plotly;
     let p;
@@ -175,6 +313,7 @@ function render({ model, el }) {
   }
   // restyles not drawn yet ({index: {property: value}}), a flush scheduled, the earliest time of the next one
   let pending = null, flushing = false, nextFlush = 0;
+  let added = false;   // traces added to the model while streaming, not drawn yet (the next flush draws all)
   function schedule() {
     if (flushing) return;
     flushing = true;
@@ -184,20 +323,29 @@ function render({ model, el }) {
   }
   function flush() {
     flushing = false;
-    if (!pending) return;
+    if (!pending && !added) return;
     if (performance.now() < inputAt() + INPUT_FIRST_MS) { schedule(); return; }   // a click came meanwhile
+    const quiet = streamAt + STREAM_QUIET_MS - performance.now();
+    if (quiet > 0 && layer && layer.active) { flushing = true; setTimeout(flush, quiet); return; }   // streaming
+    if (pressed()) { flushing = true; setTimeout(flush, 50); return; }   // a click on a chart is under way
     const upd = pending;
     pending = null;
-    if (!drawn || busy || stale || !visible()) { stale = true; draw(); return; }
+    if (added || !drawn || busy || stale || !visible()) { added = false; stale = true; draw(); return; }
     const idx = Object.keys(upd).map(Number);
     const keys = Array.from(new Set(idx.flatMap((i) => Object.keys(upd[i]))));
     const fig = model.get("figure");
     const u = {};
     // one restyle for every trace: a property not updated on a trace is given its current value (no change)
     for (const k of keys) u[k] = idx.map((i) => (k in upd[i] ? upd[i][k] : fig.data[i][k]));
+    const upto = {};
+    for (const i of idx) if ("x" in upd[i]) upto[i] = upd[i].x.length;
     const t0 = performance.now();
     const p = Plotly.restyle(gd, u, idx);
     const cost = performance.now() - t0;
+    if (layer && layer.active) {   // Plotly draws these points now: off the layer (in the same frame)
+      layer.handed(upto);
+      layer.paint(fig.data);
+    }
     logged("restyle " + keys.join(","), gd, t0);
     // paced: the page stays free at least PACE times as long as it spent drawing, so that clicks, the kernel's
     // answers and the other widgets are handled between two redraws even when a redraw takes a second
@@ -221,6 +369,7 @@ function render({ model, el }) {
     disposed = true;
     ro.disconnect();
     if (player) player.dispose();
+    if (layer) layer.dispose();
     model.off("change:figure", onChange);
     model.off("change:revision", onChange);
     model.off("msg:custom", onMsg);

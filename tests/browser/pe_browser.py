@@ -544,3 +544,46 @@ def fmt(v):
     if isinstance(v, float):
         return f"{v:.3f}"
     return json.dumps(v, default=str) if isinstance(v, (dict, list)) else str(v)
+
+
+# ------------------------------------------------------------------------------------------------
+# the section tab with the paper's Fig. 2 (c) and a long fill (cancel, clicks during a fill)
+# ------------------------------------------------------------------------------------------------
+MESSAGES_JS = "() => Array.from(document.querySelectorAll('.pe-section .pe-message')).map(e => e.innerText).join(' ')"
+
+
+def open_fig2c(browser, server, size=None):
+    """A new page on the section tab with the paper's Fig. 2 preset (c) (E = 2.03) and its trajectory drawn."""
+    page = browser.new_page()
+    page.set_viewport_size(size or VIEWPORT)
+    page.goto(server.url, wait_until="commit", timeout=60_000)
+    wait_for_panels(page, timeout=150_000)
+    show_panel(page, "pe-section")
+    wait_plot(page, f".{CHART}", timeout=120_000)
+    page.locator(".pe-section .pe-paper-preset select").first.select_option(label="(c) E = 2.03")
+    page.wait_for_function("""() => Array.from(document.querySelectorAll('.pe-section .pe-message'))
+        .some(e => /trajectory #\\d+: \\d+ crossings/.test(e.innerText))""", timeout=120_000, polling=200)
+    return page
+
+
+def set_fill(page, n_crossings, n_seeds):
+    """Type the crossing count and the number of fill seeds into their boxes."""
+    for sel, value in ((".pe-section .pe-n-crossings input", str(n_crossings)),
+                       (".pe-section .pe-n-fill input", str(n_seeds))):
+        page.locator(sel).first.fill(value)
+        page.locator(sel).first.press("Tab")
+    page.wait_for_function("""([a, b]) => document.querySelector('.pe-section .pe-n-crossings input').value == a
+        && document.querySelector('.pe-section .pe-n-fill input').value == b""", arg=[str(n_crossings), str(n_seeds)])
+
+
+def start_fill(page, n_seeds, n_crossings, drawn=True):
+    """Click "fill" and wait for its message; with ``drawn``, also until the page has drawn some of the fill's
+    crossings (a Plotly redraw of them or a paint of the stream layer after the click): the fill is streaming."""
+    t = page.evaluate("() => performance.now()")
+    page.locator(".pe-section button.pe-fill").first.click()
+    page.wait_for_function(f"""() => Array.from(document.querySelectorAll('.pe-section .pe-message'))
+        .some(e => /fill: {n_seeds} trajectories × {n_crossings} crossings/.test(e.innerText))""",
+                           timeout=30_000, polling=50)
+    if drawn:
+        page.wait_for_function("""(t) => (window.__pePlotLog || []).some(e => e[0] > t &&
+            (e[2].startsWith('restyle x') || e[2].startsWith('stream')))""", arg=t, timeout=60_000, polling=50)

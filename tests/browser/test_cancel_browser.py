@@ -13,7 +13,10 @@ History (issue 11 item 2): 50.8 s from the click to the answer (one scattergl re
 of seconds behind the kernel); 0.13-11 s and 9-20 s after coalescing the restyles per animation frame; then the
 streamed crossings were appended (only new points sent), the redraws paced (the page stays free twice as long as a
 redraw took) and deferred for 0.4 s after a click outside a figure, so the kernel's answer is not queued behind a
-chart redraw: 0.09-0.14 s at load 7-9 (the 0.5 s of the issue).
+chart redraw: 0.09-0.14 s at load 7-9 (the 0.5 s of the issue), but 0.44-0.78 s in other runs: each streamed
+update still redrew every crossing in WebGL (SwiftShader: 3-9 us per point, the main thread waits for it), a page
+task of up to 1.2 s that the click waited behind.  The streamed points are now painted on a 2D canvas over the chart
+(plotview.js StreamLayer) and Plotly draws them once when the stream stops: no WebGL redraw during the fill.
 """
 from __future__ import annotations
 
@@ -83,12 +86,20 @@ def test_cancel_stops_a_long_fill_and_says_what_was_kept(dashboard_server, brows
             page.locator(sel).first.press("Tab")
         page.wait_for_timeout(500)
         before = _drawn(page)  # the preset's trajectory
+        t_fill = page.evaluate("() => performance.now()")
         page.locator(".pe-section button.pe-fill").first.click()
         page.wait_for_function("""() => Array.from(document.querySelectorAll('.pe-section .pe-message'))
             .some(e => /fill: 60 trajectories × 5000 crossings/.test(e.innerText))""", timeout=30_000, polling=50)
         # let the fill run (chunks drawn, at least one redraw of the chart) before cancelling; the whole fill takes
         # ~5-15 s of kernel time on the 2-core test machine, so cancel comes early
         page.wait_for_timeout(1500)
+        # the streamed crossings are painted on the chart's stream layer, not redrawn by Plotly: a WebGL redraw of
+        # every crossing held the page's main thread 0.3-1.2 s per streamed update in a software-rendered browser
+        # (the cancel click waited behind it: 0.44-0.78 s from the click to the message)
+        redraws = page.evaluate("""(t) => (window.__pePlotLog || []).filter(e => e[0] > t && (e[2].startsWith('restyle x')
+            || e[2] === 'react'))""", t_fill)
+        assert not redraws, f"the chart was redrawn by Plotly while the fill streamed: {redraws}"
+        assert page.evaluate("() => document.querySelector('.pe-section-chart .js-plotly-plot').__peStream().painted") > 0
         n_bars = page.evaluate(WATCH_JS)
         assert n_bars >= 1, "no progress bar (.pe-progress) in the section panel"
         cancel = page.locator(".pe-section button.pe-cancel").first
