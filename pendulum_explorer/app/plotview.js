@@ -213,6 +213,10 @@ function render({ model, el }) {
   let layer = null;        // the StreamLayer (created by the first stream)
   let streamAt = -1e9;     // when the last streamed points were painted
   gd.__peStream = () => ({ painted: layer ? layer.painted : 0, held: layer ? layer.from.size : 0 });   // tests
+  // the views with a redraw to come (updates held back, streamed points not drawn by Plotly yet): tests wait for none
+  const views = (window.__peViews = window.__peViews || new Set());
+  const waiting = () => visible() && !!(pending || added || busy || (layer && layer.active));
+  views.add(waiting);
 
   const visible = () => el.isConnected && el.offsetWidth > 0 && el.getClientRects().length > 0;
 
@@ -367,6 +371,7 @@ function render({ model, el }) {
   draw();
   return () => {
     disposed = true;
+    views.delete(waiting);
     ro.disconnect();
     if (player) player.dispose();
     if (layer) layer.dispose();

@@ -455,11 +455,13 @@ def data_to_pixel(geom, x, y):
 
 
 def wait_plots_quiet(page, quiet_ms=800, timeout_ms=60_000):
-    """Wait until no Plotly call has ended, and no button or key was pressed, in the last ``quiet_ms``: a chart
-    redrawn between mouse down and up loses the click (the page defers streamed redraws 400 ms after a press
-    outside a figure, so one can land right in a click that follows a button)."""
+    """Wait until no Plotly call has ended, and no button or key was pressed, in the last ``quiet_ms``, and no view
+    holds a redraw to come: a chart redrawn between mouse down and up loses the click (the page defers streamed
+    redraws 400 ms after a press outside a figure, and draws streamed points 1 s after the stream stops, so one
+    can land right in a click that follows)."""
     page.wait_for_function("""(q) => { const L = window.__pePlotLog || [];
         const last = L.length ? L[L.length - 1][0] + L[L.length - 1][1] : 0;
+        if (window.__peViews && Array.from(window.__peViews).some(f => f())) return false;
         return performance.now() - Math.max(last, window.__peInputAt || 0) > q; }""",
                            arg=quiet_ms, timeout=timeout_ms, polling=100)
 
