@@ -169,3 +169,43 @@ def test_area_wording_never_says_0_percent_for_a_non_empty_section():
         reg = PoincareSection(P, lo + dE * P.mgrho_norm, 0.3).chart_region()
         assert not reg.empty and reg.area_fraction == pytest.approx(frac, abs=1e-9)
         assert area_percent(reg.area_fraction, reg.empty) == "<1%"
+
+
+def test_the_end_of_a_task_tells_the_browser_to_draw_the_streamed_crossings(app):
+    """The chart's browser side paints streamed crossings on a layer and lets Plotly draw them when the task says it
+    has ended: a cancelled fill, a launch and a fill each end with "settle" after their last crossings."""
+    sec = app.panel("section")
+    sec.mu.value, sec.E.value = 0.0, 1.0
+    sent = []
+    sec.chart.send = lambda msg, *a, **k: sent.append(msg.get("op"))
+    real_extend = sec.chart.extend
+
+    def extend_then_cancel(*a, **k):  # cancel pressed when the first crossings are drawn
+        real_extend(*a, **k)
+        sec.task.cancel()
+
+    sec.chart.extend = extend_then_cancel
+    sec.fill(4, n=3000)
+    assert sec.msg.text.startswith("cancelled: kept") and sent[-1] == "settle" and sent.count("settle") == 1
+    sec.chart.extend = real_extend
+    for start in (lambda: sec.launch_at(0.5, 0.3, n=200), lambda: sec.fill(3, n=100)):
+        sent.clear()
+        start()
+        assert "extend" in sent and sent[-1] == "settle" and sent.count("settle") == 1, sent
+
+
+def test_a_new_launch_speaks_after_the_task_it_cancels(app):
+    """A fill started while a trajectory computes cancels it; the trajectory's "cancelled: kept ..." comes before
+    the fill's "fill: ..." (it came after it and stayed on the page while the fill ran)."""
+    sec = app.panel("section")
+    sec.mu.value, sec.E.value = 0.0, 1.0
+    sec.task.synchronous = False
+    said = []
+    show = sec.msg.show
+    sec.msg.show = lambda text, kind="info": (said.append(str(text)), show(text, kind))
+    sec.launch_at(0.5, 0.3, n=100_000)
+    sec.fill(2, n=100)
+    sec.task.wait()
+    i_cancel = next(i for i, t in enumerate(said) if t.startswith("cancelled: kept 1 trajectory"))
+    i_fill = next(i for i, t in enumerate(said) if t.startswith("fill: 2 trajectories"))
+    assert i_cancel < i_fill, said

@@ -181,11 +181,16 @@ class Task:
         if text is not None:
             self.label.value = text
 
-    def start(self, fn, what, on_done=None):
-        """Run ``fn(self)``; a running task is cancelled first and waited for."""
+    def stop(self, timeout=10):
+        """Cancel the running task (if any) and wait for it: its last words (what a cancel kept) come before what
+        the caller says next."""
         if self.running:
             self.cancel()
-            self._thread.join(timeout=10)
+            self._thread.join(timeout=timeout)
+
+    def start(self, fn, what, on_done=None):
+        """Run ``fn(self)``; a running task is cancelled first and waited for."""
+        self.stop()
         self._cancel = threading.Event()
         self.last_error = None
         self.bar.value = 0.0

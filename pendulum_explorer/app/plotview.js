@@ -80,8 +80,9 @@ const inputAt = () => window.__peInputAt;
 const PRESS_MAX_MS = 2000;
 const pressed = () => performance.now() - window.__pePressAt < PRESS_MAX_MS;
 // streamed points (``extend`` of a scattergl marker trace) are painted at once on a 2D canvas over the plot
-// (StreamLayer) and handed to Plotly in one redraw when the stream has been quiet for STREAM_QUIET_MS
-const STREAM_QUIET_MS = 1000;
+// (StreamLayer) and handed to Plotly in one redraw when Python says the stream has ended (``settle``), or when it
+// has been quiet for STREAM_QUIET_MS (the kernel sends a growing trace about once a second)
+const STREAM_QUIET_MS = 3000;
 
 function concat(a, b) {                 // arrays (plain or typed) end to end, as a Float64Array when typed
   if (!a || !a.length) return b;
@@ -263,6 +264,11 @@ function render({ model, el }) {
 
   function onMsg(msg) {
     if (!msg || !msg.op) return;
+    if (msg.op === "settle") {   // the stream has ended: Plotly draws its points now (hover on them)
+      streamAt = -1e9;
+      requestAnimationFrame(flush);
+      return;
+    }
     if (msg.update) msg.update = decode(msg.update);
     if (msg.traces) msg.traces = decode(msg.traces);
     const fig = model.get("figure");

@@ -23,7 +23,8 @@ the page already has (the jupyterlab-plotly extension loads it and plotly.js reg
   button is held on a chart, whose click a redraw would lose), so that a long redraw in a software-rendered
   browser does not delay the answer to a click (cancel) behind it;
 * paints the points streamed into a scattergl marker trace at once on a 2D canvas over the plot (the stream
-  layer) and lets Plotly draw them in one redraw when the stream has been quiet for 1 s: in software WebGL a
+  layer) and lets Plotly draw them in one redraw when the stream ends (:meth:`PlotlyView.settle`, or 3 s
+  without an update): in software WebGL a
   redraw repaints every point (3-9 us each, ~0.6 s for the 200 000 crossings of a fill) and the page's main
   thread waits for it, so one redraw per streamed update held clicks and the kernel's answers for up to 1.2 s;
 * optionally sends plotly click events to Python (:meth:`PlotlyView.on_click`).
@@ -121,6 +122,11 @@ class PlotlyView(anywidget.AnyWidget):
             tr[k] = full[k]
         self.figure["data"][index].update({k: jsonable(v) for k, v in full.items()})
         self.send({"op": "extend", "index": int(index), "update": {k: jsonable(v) for k, v in props.items()}})
+
+    def settle(self):
+        """The updates streamed so far are complete: the browser draws the points it holds on its stream layer now
+        (otherwise when no update has come for a few seconds)."""
+        self.send({"op": "settle"})
 
     def add_traces(self, traces):
         traces = list(traces)

@@ -77,6 +77,10 @@ class SectionChart:
         elif len(xy) > n:
             self.view.extend(i, x=xy[n:, 0], y=xy[n:, 1])
 
+    def settle(self) -> None:
+        """The crossings streamed so far are complete (a task ended): the browser draws them on the chart now."""
+        self.view.settle()
+
     def show_megno(self, launch: Any, sec: Any) -> None:
         """The launch's hover gains its mean MEGNO ``launch.megno`` = (Ybar, T) (only while ``sec`` is drawn)."""
         i = self._index(launch) if sec is self.section else None

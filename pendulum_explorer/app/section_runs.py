@@ -63,6 +63,7 @@ class Runs:
                   t_click: float | None = None) -> Launch:
         """One launch from the checked LP seed, its ``n`` crossings computed in ``task``; the message says what is
         being computed, then what came of it (or why it stopped short), and the launch is selected."""
+        task.stop()  # the running task's last message ("cancelled: kept ...") first, then this launch's
         (launch,) = self.add(sec, [seed], source)
         self.msg.info(say.computing(launch.id, n, note))
 
@@ -80,6 +81,7 @@ class Runs:
 
     def start_many(self, task: Any, sec: Any, seeds: Any, label: str, n: int) -> list[Launch]:
         """Launches from LP seeds (k, 6) (a fill or a typed list), computed one after the other in ``task``."""
+        task.stop()  # the running task's last message first, then this one's
         launches = self.add(sec, seeds, label)
         self.msg.info(say.many_start(label, len(launches), n))
         items = [(L, n) for L in launches]
@@ -94,6 +96,12 @@ class Runs:
         None for one launch (progress counts crossings)."""
 
         def work(task: Any) -> None:
+            try:
+                stream(task)
+            finally:  # the browser draws the streamed crossings on the chart (hover on them) now
+                self.traces.settle()
+
+        def stream(task: Any) -> None:
             for i, (L, n) in enumerate(items):
                 chunks = sec.stream((L.Gamma0, L.omega0), n, CHUNK, first=FIRST_CHUNK, seconds=CHUNK_SECONDS)
                 for k, res in enumerate(chunks):
@@ -125,7 +133,8 @@ class Runs:
 
     def draw_soon(self, launch: Any, sec: Any, now: bool = False) -> None:
         """Show the launch's crossings so far with the other updated launches, at most every REDRAW_SECONDS (the
-        browser redraws the whole chart for each update: more often, it falls behind and answers clicks late)."""
+        browser paints each update on the chart's stream layer; before that layer it redrew the whole chart for
+        each update, fell behind and answered clicks late)."""
         if launch is not None:
             self._dirty[launch.id] = launch
         if now or time.perf_counter() - self._drawn_at > REDRAW_SECONDS:

@@ -96,10 +96,12 @@ def test_cancel_stops_a_long_fill_and_says_what_was_kept(dashboard_server, brows
         # the streamed crossings are painted on the chart's stream layer, not redrawn by Plotly: a WebGL redraw of
         # every crossing held the page's main thread 0.3-1.2 s per streamed update in a software-rendered browser
         # (the cancel click waited behind it: 0.44-0.78 s from the click to the message)
-        redraws = page.evaluate("""(t) => (window.__pePlotLog || []).filter(e => e[0] > t && (e[2].startsWith('restyle x')
-            || e[2] === 'react'))""", t_fill)
+        # (from the fill's first streamed points on: the redraw of what came before may come first)
+        log = page.evaluate("(t) => (window.__pePlotLog || []).filter(e => e[0] > t)", t_fill)
+        first = next((e[0] for e in log if e[2].startswith(("stream", "restyle x"))), None)
+        assert first is not None, f"no crossings of the fill drawn in 1.5 s: {log}"
+        redraws = [e for e in log if e[0] >= first and (e[2].startswith("restyle x") or e[2] == "react")]
         assert not redraws, f"the chart was redrawn by Plotly while the fill streamed: {redraws}"
-        assert page.evaluate("() => document.querySelector('.pe-section-chart .js-plotly-plot').__peStream().painted") > 0
         n_bars = page.evaluate(WATCH_JS)
         assert n_bars >= 1, "no progress bar (.pe-progress) in the section panel"
         cancel = page.locator(".pe-section button.pe-cancel").first
@@ -125,9 +127,13 @@ def test_cancel_stops_a_long_fill_and_says_what_was_kept(dashboard_server, brows
         print(f"[cancel] click at {t_click:.3f}, page saw mousedown {w['down_wall'] / 1000 - t_click:.3f} s later",
               flush=True)
         near = [d for a, d in w["long"] if -2000 <= a - w["click"] <= 2000]
+        # what the click could wait behind: the tasks that started in the 2 s before it (those after it include the
+        # chart's catching up, which comes after the answer by design)
+        before_click = [d for a, d in w["long"] if -2000 <= a - w["click"] <= 0]
         pb.record_timings("cancel", {"click_to_bar_hidden_s": hidden_s, "click_to_message_s": said_s,
                                      "click_to_mousedown_in_page_s": w["down_wall"] / 1000 - t_click,
-                                     "longest_page_task_within_2s_of_click_ms": max(near, default=0)})
+                                     "longest_page_task_within_2s_of_click_ms": max(near, default=0),
+                                     "longest_page_task_in_2s_before_click_ms": max(before_click, default=0)})
         print(f"[cancel] click -> bar hidden {hidden_s} s, -> message {said_s} s: {w['text']!r}", flush=True)
         assert "cancelled: kept" in w["text"] and "crossings:" in w["text"], w["text"]
         # the fill stopped early (before the fix the page showed the answer 51 s late, after the fill had ended)
