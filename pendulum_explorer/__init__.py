@@ -9,6 +9,9 @@ geometric_phase, find_equilibria / equilibria_at_mu / energy_momentum_data (Prop
 ``pendulum_explorer.equilibria`` is the module (``import pendulum_explorer.equilibria as m`` gives it); its main
 function ``equilibria.equilibria`` is exported here as :func:`find_equilibria`.
 """
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from . import errors, geometry, presets
 from .bodies import Body, Mesh, Pendulum, box, build_body, ellipsoid, elliptic_cylinder
 from .errors import (
@@ -20,14 +23,43 @@ from .errors import (
     InvalidStateError,
     PendulumError,
 )
-from .chaos import LyapunovResult, MegnoResult, lyapunov_exponent, megno
 from .amended import amended_potential
-from . import equilibria
-from .equilibria import energy_momentum_data, equilibria_at_mu
-from .equilibria import equilibria as find_equilibria
-from .poincare import PoincareSection, chart_from_sphere, paper_initial_state, sphere_from_chart
 from .reduction import attitude_from_gamma, geometric_phase, lp_from_lr, lr_from_lp, simulate_lr
 from .trajectory import Trajectory, simulate
+
+if TYPE_CHECKING:
+    from . import chaos, equilibria, poincare
+    from .chaos import LyapunovResult, MegnoResult, lyapunov_exponent, megno
+    from .equilibria import energy_momentum_data, equilibria_at_mu
+    from .equilibria import equilibria as find_equilibria
+    from .poincare import PoincareSection, chart_from_sphere, paper_initial_state, sphere_from_chart
+
+#: names of the modules imported on first use (``pendulum_explorer.X``): the dashboard's first view (the Body
+#: tab) needs none of them, and its kernel does not import them before the page is drawn
+_LAZY = {
+    "equilibria": ("equilibria", None), "poincare": ("poincare", None), "chaos": ("chaos", None),
+    "find_equilibria": ("equilibria", "equilibria"),
+    "energy_momentum_data": ("equilibria", "energy_momentum_data"), "equilibria_at_mu": ("equilibria", "equilibria_at_mu"),
+    "LyapunovResult": ("chaos", "LyapunovResult"), "MegnoResult": ("chaos", "MegnoResult"),
+    "lyapunov_exponent": ("chaos", "lyapunov_exponent"), "megno": ("chaos", "megno"),
+    "PoincareSection": ("poincare", "PoincareSection"), "chart_from_sphere": ("poincare", "chart_from_sphere"),
+    "paper_initial_state": ("poincare", "paper_initial_state"), "sphere_from_chart": ("poincare", "sphere_from_chart"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The names of :data:`_LAZY`, from their module imported now (PEP 562)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attr = _LAZY[name]
+    mod = importlib.import_module(f"{__name__}.{module}")
+    value = mod if attr is None else getattr(mod, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 __version__ = "0.1.0"
 

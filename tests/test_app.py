@@ -950,11 +950,30 @@ def test_first_view_loads_no_compiled_kernel_and_no_scipy():
     from pathlib import Path
 
     code = ("import sys\nfrom pendulum_explorer.app import build_app\nbuild_app(prewarm=False)\n"
+            "print(sorted(m for m in ('pendulum_explorer.poincare', 'pendulum_explorer.equilibria',\n"
+            "                         'pendulum_explorer.chaos') if m in sys.modules))\n"
             "print(sorted(m for m in ('scipy.linalg', 'numba.np.linalg') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
                          cwd=str(Path(__file__).resolve().parents[1]))
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
+    # nor the modules of the other tabs (section, equilibria, chaos: ~50 ms of the kernel's CPU before the first
+    # view; the panels' warm-up imports them once the page has drawn it)
+    assert out.stdout.strip().splitlines()[-2] == "[]", out.stdout
+
+
+def test_the_package_offers_its_lazy_names():
+    """``pendulum_explorer.PoincareSection`` and the other names of the modules imported on first use are the
+    modules' own objects, listed by dir() and importable with ``from pendulum_explorer import ...``."""
+    import pendulum_explorer as pe
+    from pendulum_explorer import PoincareSection as PS
+    from pendulum_explorer import chaos, equilibria, poincare
+
+    assert PS is pe.PoincareSection is poincare.PoincareSection and pe.poincare is poincare
+    assert pe.find_equilibria is equilibria.equilibria and pe.equilibria is equilibria and pe.megno is chaos.megno
+    assert set(pe.__all__) <= set(dir(pe)) and all(getattr(pe, n) is not None for n in pe.__all__)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        pe.no_such_name  # noqa: B018
 
 
 def test_section_chart_streams_only_new_points():
@@ -998,3 +1017,41 @@ def test_section_chart_compiles_webgl_before_the_first_click(app):
     lo, hi = sorted(sec.chart.fig.layout.xaxis.range)
     assert not any(lo <= x <= hi for x in warm[0].x)
     assert sec.crossing_traces() == [t for t in sec.chart.data if (t.name or "").startswith("#")]
+
+
+def test_prewarm_waits_for_the_page_to_draw_the_first_view(monkeypatch):
+    """The background warm-up of the other panels (imports, the body's equilibria: ~0.5 s of CPU and +47 MB)
+    starts PREWARM_DELAY after the page reports the body preview's first draw, once, and not on a timer from the
+    first view being sent: that timer (6 s) could end while a slow page was still drawing the first view, and the
+    kernel memory read right after the first view then held the warm-up (256 MB instead of ~213 MB)."""
+    import threading
+
+    import pendulum_explorer.app as app_mod
+
+    monkeypatch.setattr(app_mod, "PREWARM_DELAY", 0.0)
+    monkeypatch.setattr(app_mod, "PREWARM_FALLBACK", 3600.0)
+    ran = []
+    done = threading.Event()
+    monkeypatch.setattr(app_mod.Dashboard, "_prewarm", lambda self: (ran.append(self), done.set()))
+    timers = []
+    start = app_mod.Dashboard._start_prewarm
+    monkeypatch.setattr(app_mod.Dashboard, "_start_prewarm", lambda self, delay: (timers.append(delay),
+                                                                                 start(self, delay)))
+    d = build_app(prewarm=True)
+    preview = d.panels["body"].preview
+    assert timers == [3600.0] and not preview.drawn
+    assert not done.wait(0.2) and ran == []  # nothing ran it before the page drew
+    preview._on_frontend_msg(preview, {"event": "drawn"}, [])
+    assert done.wait(30) and ran == [d] and preview.drawn and timers == [3600.0, 0.0]
+    preview._on_frontend_msg(preview, {"event": "drawn"}, [])  # a later draw report starts nothing
+    assert timers == [3600.0, 0.0]
+
+
+def test_prewarm_runs_once():
+    """Of the two timers (after the first draw, and the fallback) only the first to end runs the warm-up."""
+    d = build_app(prewarm=False)
+    calls = []
+    d.state.equilibria = lambda: calls.append(1)
+    d._prewarm()
+    d._prewarm()
+    assert calls == [1]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 
 import ipywidgets as w
 
@@ -24,8 +23,11 @@ from .shell_links import LinkActions, read_link
 from .shell_text import TAB_TITLES, TABS  # noqa: F401 - part of this module's offer (tests, links)
 from .state import AppState
 
-#: seconds between the first view being sent and the background warm-up of the other panels
-PREWARM_DELAY = 6.0
+#: seconds between the page's first draw of the body preview (the first view shown) and the background warm-up
+#: of the other panels; PREWARM_FALLBACK seconds after the first view was sent if the page never says so (a link
+#: that opens another tab)
+PREWARM_DELAY = 3.0
+PREWARM_FALLBACK = 30.0
 
 
 def _panel_class(key):
@@ -92,8 +94,10 @@ class Dashboard(w.VBox):
             self.msg.error(f"This link could not be opened: {self.link_problem}. Showing the start view instead.")
         else:
             self.links.open(link)
+        self._prewarm_once = threading.Lock()  # held by the prewarm that runs
         if prewarm:
-            threading.Thread(target=self._prewarm, name="pe-prewarm", daemon=True).start()
+            self.panels["body"].preview.on_drawn(lambda: self._start_prewarm(PREWARM_DELAY))
+            self._start_prewarm(PREWARM_FALLBACK)
 
     def current_link(self) -> ViewLink:
         """The view shown now, as a :class:`~.links.ViewLink` (what "copy link to this view" writes)."""
@@ -133,11 +137,18 @@ class Dashboard(w.VBox):
         self.header.show_guide(True)
 
     # ------------------------------------------------------------------ panels and tabs
+    def _start_prewarm(self, delay):
+        """:meth:`_prewarm` in a thread after ``delay`` seconds (once: the first of the two timers to end runs it)."""
+        timer = threading.Timer(delay, self._prewarm)
+        timer.name, timer.daemon = "pe-prewarm", True
+        timer.start()
+
     def _prewarm(self):
         """While the user looks at the body panel: import what the other panels need and compute the default
-        body's equilibria.  It waits until the browser has had time to draw the first view, so the two do not
-        compete for the CPU."""
-        time.sleep(PREWARM_DELAY)
+        body's equilibria.  It starts a few seconds after the page has drawn the first view (a timer from the
+        first view being sent could end while a slow page was still drawing, and the two competed for the CPU)."""
+        if not self._prewarm_once.acquire(blocking=False):
+            return
         try:
             from . import equilibria_panel, motion_panel, section_panel  # noqa: F401
 

@@ -9,7 +9,6 @@ import numpy as np
 
 from .. import presets
 from ..bodies import Body, Pendulum, equivalent_body
-from ..poincare import chart_from_sphere
 from .links import MAX_LAUNCH, ViewLink
 from .plausible import check_plausible_pendulum
 
@@ -49,6 +48,8 @@ def link_of_view(body: Body, tab: str, presenter: bool, level: tuple[float, floa
     if level is not None:
         E, mu = level
         kw.update(E=float(E), mu=float(mu))
+        from ..poincare import chart_from_sphere  # here: a link's body (the first view) does not import poincare
+
         seeds = []
         for L in list(launches):
             if L.E != E or L.mu != mu or L.body != body.name:

@@ -235,7 +235,7 @@ function render({ model, el }) {
       await Plotly.react(gd, obj);
       logged("react", gd, t0);
       if (layer) layer.reset();   // the figure drawn holds every point streamed so far
-      if (!drawn) { drawn = true; bindEvents(); }
+      if (!drawn) { drawn = true; bindEvents(); model.send({ event: "drawn" }); }
       if (player) { player.Plotly = Plotly; player.plotDrawn(); }
       lastWidth = el.offsetWidth;
       gd.dataset.peRevision = String(model.get("revision"));

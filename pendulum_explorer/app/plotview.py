@@ -85,6 +85,8 @@ class PlotlyView(anywidget.AnyWidget):
         super().__init__(layout=w.Layout(min_height=min_height, width="100%"), **kw)
         self.fig = None
         self._click_handlers = []
+        self._drawn_handlers = []
+        self.drawn = False  # the page has drawn a figure of this view (it says so once, at its first draw)
         self.on_msg(self._on_frontend_msg)
 
     # ------------------------------------------------------------------ whole figures
@@ -147,14 +149,24 @@ class PlotlyView(anywidget.AnyWidget):
         self._click_handlers.append(callback)
         self.clicks = True
 
+    def on_drawn(self, callback):
+        """``callback()`` once, when the page has drawn this view's first figure."""
+        self._drawn_handlers.append(callback)
+
     def _on_frontend_msg(self, _widget, content, _buffers):
-        if not isinstance(content, dict) or content.get("event") != "click":
+        event = content.get("event") if isinstance(content, dict) else None
+        if event == "drawn" and not self.drawn:
+            self.drawn = True
+            calls = [(cb, ()) for cb in self._drawn_handlers]
+        elif event == "click":
+            calls = [(cb, (content.get("x"), content.get("y"), content.get("curve"))) for cb in self._click_handlers]
+        else:
             return
-        for cb in list(self._click_handlers):
+        for cb, args in calls:
             try:
-                cb(content.get("x"), content.get("y"), content.get("curve"))
+                cb(*args)
             except Exception:  # noqa: BLE001 - the handlers report their own errors; never break the comm
-                log.exception("click handler")
+                log.exception("%s handler", event)
 
 
 class MotionView(PlotlyView):

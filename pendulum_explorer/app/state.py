@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 
 from .. import presets
-from ..poincare import chart_from_sphere
 from ..reduction import attitude_from_gamma
 from .common import log
 
@@ -41,6 +40,8 @@ class Launch:
 
     def add_crossings(self, Gamma: np.ndarray, restart: bool = False) -> None:
         """Append crossings ``Gamma`` (k, 3) and their chart points; ``restart``: replace the ones held."""
+        from ..poincare import chart_from_sphere  # here: the first view (no section yet) does not import poincare
+
         Gamma = np.asarray(Gamma, dtype=float).reshape(-1, 3)
         keep = 0 if restart else len(self.crossings)
         self.crossings = np.concatenate([self.crossings[:keep], Gamma])
