@@ -9,7 +9,9 @@ import plotly.graph_objects as go
 
 from ..plotting.section import crossings_trace, periodic_orbit_trace, section_chart_figure
 
-HEIGHT = 450
+#: the chart's height [px] (the presenter view: ``AppState.size``); whole in the first screen at 1280x720 beside
+#: the controls' column
+HEIGHT = 420
 #: where the chart's invisible WebGL warm-up point sits (outside the fixed axis range -pi ... pi)
 WARM_X = -10.0
 

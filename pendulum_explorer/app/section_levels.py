@@ -62,7 +62,7 @@ class LevelControls:
             _set_range(self.mu_slider, -lim, lim, lim / 200, mu)
             self.E.value, self.mu.value = _digits(E), _digits(mu)  # the boxes: 6 digits (the level keeps all)
             self.ranges.value = (
-                f"<span style='font-size:13px;color:#333'>admissible at this μ: E &gt; min V<sub>μ</sub> = "
+                f"<span style='font-size:13px;color:#333;display:block;line-height:1.4'>admissible at this μ: E &gt; min V<sub>μ</sub> = "
                 f"<b>{lo:.5g}</b> J (whole sphere above {region.energy_all:.5g} J); at this E: |μ| &lt; "
                 f"{mu_max:.4g} kg m²/s · area {area_percent(region.area_fraction, region.empty)} · "
                 f"E slider {a:.4g} … {b:.4g} J"

@@ -22,6 +22,7 @@ from ..poincare import PoincareSection, default_level
 from . import section_text as say
 from .common import Messages, Task, about, body_title, figure_output, guarded, report_error
 from .history import History
+from .section_chart import HEIGHT as CHART_HEIGHT
 from .section_chart import SectionChart
 from .section_levels import LevelControls
 from .section_runs import Runs
@@ -47,7 +48,7 @@ class SectionPanel:
         self._busy = threading.RLock()
         self._shown = None  # (body, launches list) the chart shows
         self._level_after_body = None  # (E, mu) for the next body event instead of the default level
-        self.chart = figure_output("450px")  # clicks on it launch trajectories
+        self.chart = figure_output(f"{CHART_HEIGHT}px")  # clicks on it launch trajectories
         self.chart.add_class("pe-section-chart")
         self.traces = SectionChart(self.chart, state)
         self.runs = Runs(state, self.traces, self.msg, self.history, lambda: self.section, self._busy)
@@ -61,19 +62,22 @@ class SectionPanel:
                                                                  self.inputs.z_in, self.inputs.launch_btn)
 
         self.task.bar.layout.width = "160px"
-        # one message slot of fixed height under the level controls: the page does not move when a message appears
-        messages = w.VBox([self.level_msg, self.msg], layout=w.Layout(height="3.6em", overflow="auto"))
+        # the chart first, under the level row only, and beside it a column with the messages, the progress bar and
+        # the controls: at 1024x768 and 1280x720 the whole chart is in the first screen (with the controls above it,
+        # its top was at y = 400-465).  The message slot and the progress row keep their height, shown or not: the
+        # chart does not move when a message or the progress bar appears
+        messages = w.VBox([self.level_msg, self.msg], layout=w.Layout(height="5em", overflow="auto"))
         self.level_msg.layout.min_height = self.msg.layout.min_height = "0"
-        right = w.VBox([self.inputs.keys, self.saved, *self.side.widgets],
-                       layout=w.Layout(width="40%"))
+        row = dict(flex_flow="row wrap", align_items="center")
+        controls = w.VBox([
+            messages, w.HBox([self.task.widget], layout=w.Layout(min_height="40px", **row)),
+            w.HBox([self.n_cross, self.inputs.fill_btn, self.inputs.n_fill], layout=w.Layout(**row)),
+            w.HBox([self.undos.undo_btn, self.undos.clear_btn, self.export_btn, self.files.load], layout=w.Layout(**row)),
+            self.maps.widget, self.inputs.keys, self.saved, self.ranges, *self.side.widgets],
+            layout=w.Layout(width="40%", padding="0 0 0 10px"))
         self.widget = w.VBox([
-            w.HBox([self.E, self.E_slider, self.mu, self.mu_slider, self.files.paper]), messages,
-            # two lines of room: the range line and the progress bar (hidden or not, the chart does not move)
-            w.HBox([self.ranges, self.task.widget], layout=w.Layout(flex_flow="row wrap", align_items="center",
-                                                                    min_height="76px")),
-            w.HBox([self.n_cross, self.inputs.fill_btn, self.inputs.n_fill, self.undos.undo_btn, self.undos.clear_btn,
-                    self.export_btn, self.files.load], layout=w.Layout(flex_flow="row wrap")),
-            self.maps.widget, w.HBox([w.VBox([self.chart], layout=w.Layout(width="60%")), right]),
+            w.HBox([self.E, self.E_slider, self.mu, self.mu_slider, self.files.paper], layout=w.Layout(**row)),
+            w.HBox([w.VBox([self.chart], layout=w.Layout(width="60%")), controls]),
             self.files.downloads, about(ABOUT, "About: the Poincaré section")])
 
         self.chart.on_click(self._on_chart_click)
@@ -197,7 +201,7 @@ class SectionPanel:
         """The presenter view: the chart and the diagram larger, the crossings' markers bigger."""
         if self.section is not None:
             with self._busy:
-                self.chart.layout.min_height = f"{self.state.size(450)}px"
+                self.chart.layout.min_height = f"{self.state.size(CHART_HEIGHT)}px"
                 self._redraw()
             self.side.draw_em()
 

@@ -1,0 +1,74 @@
+"""The section tab fits the screen (issue 11, item 7): on opening the tab at 1024x768 and 1280x720 the whole
+Poincaré chart is in the first screen, and it does not move when a message or the progress bar appears (item 4);
+in the presenter view at 1920x1080 the chart is large (>= 600 px), whole on the screen, with no cut text.
+
+Before: the level row, a message slot, the range line and two button rows sat above the chart, whose top was at
+y = 400-465 (530 in the presenter view): most of the chart was below the fold.
+"""
+from __future__ import annotations
+
+import pytest
+
+import pe_browser as pb
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHART_BOX_JS = """() => { const gd = document.querySelector('.pe-section-chart .js-plotly-plot');
+    const r = gd.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height,
+            viewport: [window.innerWidth, window.innerHeight]}; }"""
+
+
+def _open_section(browser, server, size, query=""):
+    page = browser.new_page()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(server.url + (f"?{query}" if query else ""), wait_until="commit", timeout=60_000)
+    pb.wait_for_panels(page, timeout=150_000)
+    pb.show_panel(page, "pe-section")
+    pb.wait_plot(page, f".{pb.CHART}", timeout=120_000)
+    pb.wait_plots_quiet(page)
+    return page
+
+
+def _chart_box(page):
+    return page.evaluate(CHART_BOX_JS)
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)], ids=["1024x768", "1280x720"])
+def test_section_chart_in_the_first_screen(dashboard_server, browser, size):
+    page = _open_section(browser, dashboard_server, size)
+    try:
+        box = _chart_box(page)
+        pb.record_timings("section_layout", {f"chart_top_bottom_{size[0]}x{size[1]}": [box["top"], box["bottom"]]})
+        page.screenshot(path=str(pb.ARTIFACTS / f"classroom-section-{size[0]}x{size[1]}.png"))
+        assert box["top"] >= 0 and box["bottom"] <= size[1], f"the chart is not whole in the first screen: {box}"
+        assert box["right"] <= size[0], box
+        assert not pb.cut_texts(page, ".pe-section"), pb.cut_texts(page, ".pe-section")
+        # the chart stays put when a message and the progress bar appear (a fill) and when they go
+        pb.set_fill(page, 300, 4)
+        pb.start_fill(page, 4, 300, drawn=False)
+        page.wait_for_function("""() => Array.from(document.querySelectorAll('.pe-section .pe-progress'))
+            .some(e => getComputedStyle(e).visibility === 'visible')""", timeout=30_000, polling=20)
+        during = _chart_box(page)
+        page.wait_for_function("() => /fill done/.test((%s)())" % pb.MESSAGES_JS, timeout=120_000, polling=100)
+        after = _chart_box(page)
+        assert during["top"] == box["top"] == after["top"], (box, during, after)
+        pb.assert_no_traceback(page, f"on the section tab at {size}")
+    finally:
+        page.close()
+
+
+def test_section_presenter_1920x1080(dashboard_server, browser):
+    page = _open_section(browser, dashboard_server, (1920, 1080), "presenter=1")
+    try:
+        assert page.locator(".pe-app.pe-presenter").count() == 1
+        box = _chart_box(page)
+        pb.record_timings("section_layout", {"chart_top_bottom_presenter_1920x1080": [box["top"], box["bottom"]]})
+        page.screenshot(path=str(pb.ARTIFACTS / "classroom-section-presenter-1920x1080.png"))
+        assert box["height"] >= 600 and box["top"] >= 0 and box["bottom"] <= 1080, box
+        assert not pb.cut_texts(page, ".pe-section"), pb.cut_texts(page, ".pe-section")
+        size = page.evaluate("""() => parseFloat(getComputedStyle(document.querySelector(
+            '.pe-section .pe-n-crossings .widget-label, .pe-section .pe-n-crossings label')).fontSize)""")
+        assert size >= 18, size
+    finally:
+        page.close()
