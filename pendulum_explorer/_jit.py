@@ -1,6 +1,7 @@
 """The one place where numba is configured.
 
-Every compiled kernel in :mod:`pendulum_explorer._core` is decorated with :func:`njit` from this module.
+Every compiled kernel in :mod:`pendulum_explorer._core` is decorated with :func:`njit` from this module
+(``@njit(inner=True)`` for the helpers only other kernels call: no Python entry point is compiled for them).
 
 Environment switches
 --------------------
@@ -72,7 +73,7 @@ def prune_stale_caches(current: str | None = None) -> list[str]:
 
 
 if JIT_DISABLED:
-    def njit(*args: Any, **kwargs: Any) -> Any:
+    def njit(*args: Any, inner: bool = False, **kwargs: Any) -> Any:
         """Identity decorator used when JIT is disabled."""
         if len(args) == 1 and callable(args[0]) and not kwargs:
             return args[0]
@@ -84,17 +85,39 @@ else:
     if CACHE:
         numba.config.CACHE_DIR = cache_dir()
 
-    def njit(*args: Any, **kwargs: Any) -> Any:
-        """``numba.njit`` with the project's defaults (``cache=True``, no fastmath, no C-callable wrapper)."""
-        kwargs.setdefault("cache", CACHE)
+    from numba.core.registry import CPUDispatcher
+
+    class InnerDispatcher(CPUDispatcher):
+        """A kernel for calls from other kernels only: compiled without the CPython and C entry points."""
+
+        def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            raise TypeError(f"{self.py_func.__qualname__} is compiled for calls from compiled kernels only")
+
+    def njit(*args: Any, inner: bool = False, **kwargs: Any) -> Any:
+        """``numba.njit`` with the project's defaults (``cache=True``, no fastmath, no C-callable wrapper).
+
+        ``inner=True``: a kernel called only by other kernels, compiled without numba's CPython entry point
+        either (numba builds and compiles one for every kernel; for the ~50 helpers that only compiled code calls
+        that was ~1-3 s of the cold start).  Calling it from Python raises ``TypeError``.
+        """
+        cache = kwargs.pop("cache", CACHE)
         kwargs.setdefault("fastmath", False)
         kwargs.setdefault("error_model", "numpy")
         # no C-callable entry point (for first-class function use, which no kernel makes): numba otherwise
         # builds and compiles one for every kernel, ~1.5 s of the cold start
         kwargs.setdefault("no_cfunc_wrapper", True)
+        if inner:
+            def deco(f: Any) -> Any:
+                d = InnerDispatcher(py_func=f, locals={},
+                                    targetoptions=dict(nopython=True, no_cpython_wrapper=True, **kwargs))
+                if cache:
+                    d.enable_caching()
+                return d
+        else:
+            deco = numba.njit(cache=cache, **kwargs)
         if len(args) == 1 and callable(args[0]):
-            return numba.njit(**kwargs)(args[0])
-        return numba.njit(*args, **kwargs)
+            return deco(args[0])
+        return deco
 
 
 __all__ = ["njit", "JIT_DISABLED", "CACHE"]

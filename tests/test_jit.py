@@ -93,3 +93,17 @@ def test_no_jit_switch_runs_the_same_numerics_as_plain_python():
     for key in ("dop", "lgvi", "taylor", "sec"):
         assert np.asarray(plain[key]).shape == np.asarray(jit[key]).shape
         np.testing.assert_allclose(plain[key], jit[key], rtol=0, atol=1e-12, err_msg=key)
+
+
+@pytest.mark.skipif(os.environ.get("PENDULUM_EXPLORER_NO_JIT") == "1", reason="needs numba")
+def test_inner_kernels_refuse_calls_from_python_and_serve_kernels():
+    """``njit(inner=True)`` compiles no Python entry point: a call from Python raises (instead of jumping to a
+    missing wrapper), while the kernels that call it work."""
+    import numpy as np
+
+    from pendulum_explorer._core import fields as F
+
+    p = F.pack_params(np.diag([1.0, 2.0, 3.0]), [0.0, 0.0, 1.0])
+    with pytest.raises(TypeError, match="compiled kernels only"):
+        F._energy(0.0, 0.0, 1.0, 1.0, 0.0, 0.0, p)
+    assert F.energy_lp(np.array([0.0, 0.0, 1.0]), np.array([1.0, 0.0, 0.0]), p) == 0.5 - 1.0

@@ -41,14 +41,14 @@ def _call(fn, terms, lead=""):
     return f"{fn}{len(terms)}({lead}" + ", ".join(f"{c!r}, {k}" for c, k in terms) + ")"
 
 
-def _step(T, name, n, doc):
+def _step(T, name, n, doc, deco="@njit"):
     """The generated trial step ``name`` for ``n`` = 6 (LP) or 9 (LP + the first row r of R, ``r' = r x omega``,
     Eq 2): stage sums of all ``n`` components, error norm over the six LP components only."""
     ys = [f"y{i}" for i in range(n)]
     out = [
         "",
         "",
-        "@njit",
+        deco,
         f"def {name}(y, h, p, K, y_new, rtol, atol):",
         *doc,
         "    " + ", ".join(ys) + " = " + ", ".join(f"y[{i}]" for i in range(n)),
@@ -122,14 +122,14 @@ def source():
     for m in n_lin:
         args = ", ".join(f"c{j}, k{j}" for j in range(m))
         body = " + ".join(f"c{j} * k{j}" for j in range(m))
-        out += ["", "", "@njit", f"def _lin{m}(y, h, {args}):", f"    return y + h * ({body})"]
+        out += ["", "", "@njit(inner=True)", f"def _lin{m}(y, h, {args}):", f"    return y + h * ({body})"]
     for m in n_dot:
         args = ", ".join(f"c{j}, k{j}" for j in range(m))
         body = " + ".join(f"c{j} * k{j}" for j in range(m))
-        out += ["", "", "@njit", f"def _dot{m}({args}):", f"    return {body}"]
+        out += ["", "", "@njit(inner=True)", f"def _dot{m}({args}):", f"    return {body}"]
     out += _step(T, "step_lp", N, [
         '    """One trial step from ``y`` (6) with ``K[0] = f(y)``; fills ``K[1:13]`` and ``y_new`` and returns the',
-        '    scaled error norm (see :func:`pendulum_explorer._core.dop853.step`)."""'])
+        '    scaled error norm (see :func:`pendulum_explorer._core.dop853.step`)."""'], deco="@njit(inner=True)")
     out += _step(T, "step_lp_row", N + 3, [
         '    """:func:`step_lp` carrying the first row of R, ``r = R^T e1`` (``y[6:9]``, ``r\' = r x omega``, Eq 2): the',
         "    same stages on r, which does not enter the error norm, so the LP components and the step sizes are",

@@ -53,7 +53,7 @@ N_TAN_INFO = 4  # status, n_accepted, n_rejected, n_rhs
 _TAN_MODEL = np.array([LP_TAN], dtype=np.int64)
 
 
-@njit
+@njit(inner=True)
 def project_to_level(y, o, p, U):
     """Remove from the deviation ``y[o:o+6]`` its components across the level set of the first integrals of
     Eqs (31)-(32): |Gamma|^2, E (Eq 34) and mu (Eq 56).  It is projected orthogonally (in R^6) onto the common
@@ -113,7 +113,7 @@ def project_to_level(y, o, p, U):
             y[o + i] -= c * U[a, i]
 
 
-@njit
+@njit(inner=True)
 def _dev_norm(y):
     s = 0.0
     for i in range(6, 12):

@@ -66,7 +66,7 @@ C_STAGE = C.copy()
 STAGE_RANGES = np.array([[1, N_STAGES + 1], [N_STAGES + 1, N_STAGES_EXTENDED]], dtype=np.int64)
 
 
-@njit
+@njit(inner=True)
 def _combine(row, K, i):
     """``sum_j T[row, j] K[j, i]`` for row ``row`` of the extra table (error estimates, dense output)."""
     acc = 0.0
@@ -75,7 +75,7 @@ def _combine(row, K, i):
     return acc
 
 
-@njit
+@njit(inner=True)
 def _stages(model, t, y, h, p, K, s0, s1, ytmp, y_new):
     """Fill K[s0:s1] with the Runge-Kutta stages (K[0:s0] already known), 1 <= s0 < s1 <= 16.
 
@@ -132,7 +132,7 @@ def step_generic(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
     return abs(h) * err5 / np.sqrt(denom * n)
 
 
-@njit
+@njit(inner=True)
 def dense_prepare(model, t, y, y_new, h, p, K, F, ytmp):
     """Interpolation coefficients ``F`` (7 x n) of the accepted step ``t -> t + h``."""
     n = y.shape[0]
@@ -147,13 +147,13 @@ def dense_prepare(model, t, y, y_new, h, p, K, F, ytmp):
             F[3 + r, i] = h * _combine(EXTRA_ROWS[2] + r, K, i)
 
 
-@njit
+@njit(inner=True)
 def dense_eval(F, y_old, x, out):
     """Evaluate the 7th-order interpolant at ``t_old + x h`` (Hairer's CONTD8 nesting)."""
     dense_eval_range(F, y_old, x, out, np.int64(0), y_old.shape[0])  # (a literal 0 would compile a second version)
 
 
-@njit
+@njit(inner=True)
 def dense_eval_range(F, y_old, x, out, lo, hi):
     """:func:`dense_eval` for the components ``lo <= i < hi`` only."""
     x1 = 1.0 - x
@@ -167,7 +167,7 @@ def dense_eval_range(F, y_old, x, out, lo, hi):
         out[i] = y_old[i] + v * x
 
 
-@njit
+@njit(inner=True)
 def _rms(v, y, rtol, atol, n):
     s = 0.0
     for i in range(n):
@@ -176,7 +176,7 @@ def _rms(v, y, rtol, atol, n):
     return np.sqrt(s / n)
 
 
-@njit
+@njit(inner=True)
 def error_size(model, n):
     """How many leading components of a state of size ``n`` enter the error norms: all of them, except for
     LP_ROW, whose attitude row does not steer the step (so its (Gamma, omega) are those of LP to the bit)."""
@@ -186,7 +186,7 @@ def error_size(model, n):
 N_START_RHS = 2  # right-hand sides evaluated by initial_step
 
 
-@njit
+@njit(inner=True)
 def initial_step(model, t, y, f0, p, rtol, atol, h_max, ytmp, f1):
     """The start of every adaptive loop: ``f0 = f(t, y)`` (the first stage, ``K[0]``), then Hairer's starting
     step-size heuristic for an 8th-order method (``N_START_RHS`` right-hand sides in all)."""
@@ -220,7 +220,7 @@ def _all_finite(y):
     return True
 
 
-@njit
+@njit(inner=True)
 def clip_step(t, t_end, h, n_attempts, max_steps):
     """The checks every adaptive loop makes before an attempt: ``(h, status)`` with ``h`` clipped to end at
     ``t_end``; status ``MAX_STEPS`` or ``STEP_TOO_SMALL`` stops the loop.  Scalars only (free to inline)."""
@@ -232,7 +232,7 @@ def clip_step(t, t_end, h, n_attempts, max_steps):
     return h, OK
 
 
-@njit
+@njit(inner=True)
 def end_of_step(t, h, t_end):
     """``t + h``, made exactly ``t_end`` when within 1e-12 (relative) of it: the time after an accepted step of the
     loops that sample up to ``t_end``.  Scalars only."""
@@ -242,7 +242,7 @@ def end_of_step(t, h, t_end):
     return t_new
 
 
-@njit
+@njit(inner=True)
 def control(err, h, t):
     """Hairer's step-size control from the error norm ``err`` of a trial step of size ``h`` at ``t``; shared by
     every adaptive loop.
@@ -290,7 +290,7 @@ def step_uniform(model, t, y, h, p, K, y_new, ytmp, rtol, atol):
     return step(model, t, y, h, p, K, y_new, ytmp, rtol, atol)
 
 
-@njit
+@njit(inner=True)
 def advance(model, y, y_new, K):
     """Accept a step: ``y <- y_new`` and ``K[0] <- K[12]`` (first-same-as-last); a Lagrange-Routh state is
     put back on TS^2 (:func:`fields.project`)."""

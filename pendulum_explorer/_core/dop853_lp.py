@@ -14,57 +14,57 @@ from .._jit import njit
 from .fields import _cr, lp_field
 
 
-@njit
+@njit(inner=True)
 def _lin1(y, h, c0, k0):
     return y + h * (c0 * k0)
 
 
-@njit
+@njit(inner=True)
 def _lin2(y, h, c0, k0, c1, k1):
     return y + h * (c0 * k0 + c1 * k1)
 
 
-@njit
+@njit(inner=True)
 def _lin3(y, h, c0, k0, c1, k1, c2, k2):
     return y + h * (c0 * k0 + c1 * k1 + c2 * k2)
 
 
-@njit
+@njit(inner=True)
 def _lin4(y, h, c0, k0, c1, k1, c2, k2, c3, k3):
     return y + h * (c0 * k0 + c1 * k1 + c2 * k2 + c3 * k3)
 
 
-@njit
+@njit(inner=True)
 def _lin5(y, h, c0, k0, c1, k1, c2, k2, c3, k3, c4, k4):
     return y + h * (c0 * k0 + c1 * k1 + c2 * k2 + c3 * k3 + c4 * k4)
 
 
-@njit
+@njit(inner=True)
 def _lin6(y, h, c0, k0, c1, k1, c2, k2, c3, k3, c4, k4, c5, k5):
     return y + h * (c0 * k0 + c1 * k1 + c2 * k2 + c3 * k3 + c4 * k4 + c5 * k5)
 
 
-@njit
+@njit(inner=True)
 def _lin7(y, h, c0, k0, c1, k1, c2, k2, c3, k3, c4, k4, c5, k5, c6, k6):
     return y + h * (c0 * k0 + c1 * k1 + c2 * k2 + c3 * k3 + c4 * k4 + c5 * k5 + c6 * k6)
 
 
-@njit
+@njit(inner=True)
 def _lin8(y, h, c0, k0, c1, k1, c2, k2, c3, k3, c4, k4, c5, k5, c6, k6, c7, k7):
     return y + h * (c0 * k0 + c1 * k1 + c2 * k2 + c3 * k3 + c4 * k4 + c5 * k5 + c6 * k6 + c7 * k7)
 
 
-@njit
+@njit(inner=True)
 def _lin9(y, h, c0, k0, c1, k1, c2, k2, c3, k3, c4, k4, c5, k5, c6, k6, c7, k7, c8, k8):
     return y + h * (c0 * k0 + c1 * k1 + c2 * k2 + c3 * k3 + c4 * k4 + c5 * k5 + c6 * k6 + c7 * k7 + c8 * k8)
 
 
-@njit
+@njit(inner=True)
 def _dot8(c0, k0, c1, k1, c2, k2, c3, k3, c4, k4, c5, k5, c6, k6, c7, k7):
     return c0 * k0 + c1 * k1 + c2 * k2 + c3 * k3 + c4 * k4 + c5 * k5 + c6 * k6 + c7 * k7
 
 
-@njit
+@njit(inner=True)
 def step_lp(y, h, p, K, y_new, rtol, atol):
     """One trial step from ``y`` (6) with ``K[0] = f(y)``; fills ``K[1:13]`` and ``y_new`` and returns the
     scaled error norm (see :func:`pendulum_explorer._core.dop853.step`)."""

@@ -62,19 +62,19 @@ def pack_params(J, mgrho, mu=0.0):
 
 # ---- scalar building blocks (tuples live on the stack: no heap allocation in the hot loop) ----
 
-@njit
+@njit(inner=True)
 def _cr(a0, a1, a2, b0, b1, b2):
     return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
 
 
-@njit
+@njit(inner=True)
 def _mv(p, off, x0, x1, x2):
     return (p[off] * x0 + p[off + 1] * x1 + p[off + 2] * x2,
             p[off + 3] * x0 + p[off + 4] * x1 + p[off + 5] * x2,
             p[off + 6] * x0 + p[off + 7] * x1 + p[off + 8] * x2)
 
 
-@njit
+@njit(inner=True)
 def _euler(G0, G1, G2, w0, w1, w2, p):
     """Eq (1)/(31): omega_dot = J^{-1} (J omega x omega + m g rho x Gamma)."""
     Jw0, Jw1, Jw2 = _mv(p, P_J, w0, w1, w2)
@@ -83,7 +83,7 @@ def _euler(G0, G1, G2, w0, w1, w2, p):
     return _mv(p, P_JINV, t0 + s0, t1 + s1, t2 + s2)
 
 
-@njit
+@njit(inner=True)
 def _lr_b_nu(G0, G1, G2, D0, D1, D2, p):
     """u = Gammadot x Gamma, J Gamma, Gamma.J Gamma, and b, nu of Eq (64)."""
     u0, u1, u2 = _cr(D0, D1, D2, G0, G1, G2)
@@ -94,7 +94,7 @@ def _lr_b_nu(G0, G1, G2, D0, D1, D2, p):
     return u0, u1, u2, JG0, JG1, JG2, gJg, b, nu
 
 
-@njit
+@njit(inner=True)
 def _lr_acc(G0, G1, G2, D0, D1, D2, p):
     """Eq (62) with Sigma, c, b, nu of Eqs (63)-(64)."""
     u0, u1, u2, JG0, JG1, JG2, gJg, b, nu = _lr_b_nu(G0, G1, G2, D0, D1, D2, p)
@@ -124,13 +124,13 @@ def lp_field(G0, G1, G2, w0, w1, w2, p):
     return d0, d1, d2, a0, a1, a2
 
 
-@njit
+@njit(inner=True)
 def _lp_into(y, p, dy):
     """Eqs (31)-(32) of the state's first six components (Gamma, omega) into dy[0:6]."""
     dy[0], dy[1], dy[2], dy[3], dy[4], dy[5] = lp_field(y[0], y[1], y[2], y[3], y[4], y[5], p)
 
 
-@njit
+@njit(inner=True)
 def _rot_rate(y, off, w0, w1, w2, dy):
     """dR = R hat(w) for R stored row-major at y[off:off+9] (Eq 2)."""
     for i in range(3):
@@ -142,7 +142,7 @@ def _rot_rate(y, off, w0, w1, w2, dy):
         dy[off + 3 * i + 2] = r0 * w1 - r1 * w0
 
 
-@njit
+@njit(inner=True)
 def tangent_lp(t, y, p, dy):
     """Eqs (31)-(32), their variational equations and the MEGNO integrals (state layout LP_TAN).
 
@@ -270,13 +270,13 @@ def lr_omega(Gamma, Gammadot, p, out):
     return b, nu
 
 
-@njit
+@njit(inner=True)
 def _energy(G0, G1, G2, w0, w1, w2, p):
     Jw0, Jw1, Jw2 = _mv(p, P_J, w0, w1, w2)
     return 0.5 * (w0 * Jw0 + w1 * Jw1 + w2 * Jw2) - (p[P_MGRHO] * G0 + p[P_MGRHO + 1] * G1 + p[P_MGRHO + 2] * G2)
 
 
-@njit
+@njit(inner=True)
 def _mu(G0, G1, G2, w0, w1, w2, p):
     JG0, JG1, JG2 = _mv(p, P_J, G0, G1, G2)
     return w0 * JG0 + w1 * JG1 + w2 * JG2
@@ -302,7 +302,7 @@ def energy_lr(Gamma, Gammadot, p):
     return energy_lp(Gamma, w, p)
 
 
-@njit
+@njit(inner=True)
 def state_gamma_omega(model, y, p, Gamma, omega):
     """Extract (Gamma, omega) from a state of any model."""
     if model == FULL:

@@ -17,7 +17,7 @@ from .._jit import njit
 from .fields import P_MGRHO
 
 
-@njit
+@njit(inner=True)
 def _newton_cayley(g0, g1, g2, J0, J1, J2, J3, J4, J5, J6, J7, J8, f0, f1, f2):
     """Newton's method for ``phi(f) = g + g x f + (g.f) f - 2 J f = 0`` from the guess ``f``; ``J0..J8`` is J
     row-major (scalars, so that the inlined code carries no array references).
@@ -71,7 +71,7 @@ def _solve_cayley(g0, g1, g2, p, f0, f1, f2):
     return _newton_cayley(g0, g1, g2, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], f0, f1, f2)
 
 
-@njit
+@njit(inner=True)
 def _cayley(f0, f1, f2):
     """cay(f) = I + 2/(1+|f|^2) (hat f + hat f^2) as a row-major 9-tuple."""
     s = 2.0 / (1.0 + f0 * f0 + f1 * f1 + f2 * f2)
@@ -80,7 +80,7 @@ def _cayley(f0, f1, f2):
             s * (-f1 + f0 * f2), s * (f0 + f1 * f2), 1.0 - s * (f0 * f0 + f1 * f1))
 
 
-@njit
+@njit(inner=True)
 def _step_scalar(R, Pi0, Pi1, Pi2, f0, f1, f2, h, J, m0, m1, m2):
     """One LGVI step on scalars: ``R`` and ``J`` are row-major 9-tuples, ``m = m g rho``.
 

@@ -63,7 +63,7 @@ C_PAUSED = 1.0
 C_DONE = 2.0
 
 
-@njit
+@njit(inner=True)
 def pause_save(ctl, status, t, h, a3, a4, n_acc, n_rej, nfev, found, y, K0, n):
     """At the end of a call of a pausable loop: keep its state in ``ctl`` (layout :data:`N_CTL`: the phase,
     t, h, two loop-specific values, the counters, then y[:n] and K0) if it paused, else mark it done."""
@@ -78,7 +78,7 @@ def pause_save(ctl, status, t, h, a3, a4, n_acc, n_rej, nfev, found, y, K0, n):
         ctl[N_CTL + n + i] = K0[i]
 
 
-@njit
+@njit(inner=True)
 def pause_load(ctl, y, K0, n):
     """The state :func:`pause_save` kept: y[:n] and K0 filled in place; returns
     ``(t, h, a3, a4, n_acc, n_rej, nfev, found)``."""
@@ -89,7 +89,7 @@ def pause_load(ctl, y, K0, n):
     return ctl[1], ctl[2], ctl[3], ctl[4], int(ctl[5]), int(ctl[6]), int(ctl[7]), int(ctl[8])
 
 
-@njit
+@njit(inner=True)
 def loop_guard(n_done, stop, t, t_max, t_last, max_gap):
     """Why a crossing loop (this module's and ``taylor.crossings_one_taylor``) stops before its next step:
     ``PAUSED`` (``stop`` steps done in this call), ``MAX_TIME``, ``NO_CROSSING`` (``max_gap`` without a
@@ -106,7 +106,7 @@ def loop_guard(n_done, stop, t, t_max, t_last, max_gap):
 # ------------------------------------------------------------------------------------------------
 # section function and its orientation
 # ------------------------------------------------------------------------------------------------
-@njit
+@njit(inner=True)
 def _g(model, y):
     """e3^T Gammadot."""
     if model == LR:
@@ -114,7 +114,7 @@ def _g(model, y):
     return y[0] * y[4] - y[1] * y[3]  # (Gamma x omega)_3
 
 
-@njit
+@njit(inner=True)
 def _gdot(model, y, f):
     """d/dt e3^T Gammadot from the state and its derivative ``f``."""
     if model == LR:
@@ -122,7 +122,7 @@ def _gdot(model, y, f):
     return f[0] * y[4] + y[0] * f[4] - f[1] * y[3] - y[1] * f[3]
 
 
-@njit
+@njit(inner=True)
 def _side(model, y):
     """e3^T (Gamma x Gammadot)."""
     if model == LR:
@@ -133,7 +133,7 @@ def _side(model, y):
     return y[2] * gw - y[5] * gg
 
 
-@njit
+@njit(inner=True)
 def _dense_g(model, F, y_old, x, out):
     """g of the interpolant at fraction x (evaluates only the components g needs)."""
     if model == LR:
@@ -146,7 +146,7 @@ def _dense_g(model, F, y_old, x, out):
     return _g(model, out)
 
 
-@njit
+@njit(inner=True)
 def _illinois(model, F, y_old, g0, g1, yc):
     """Root in (0, 1] of g on the interpolant, g0 = g(0), g1 = g(1) of opposite signs (or g1 == 0)."""
     if g1 == 0.0:
@@ -371,7 +371,7 @@ def crossings_tangent(y0, p, n, t_max, max_gap, max_steps, rtol, atol, Yc, Tc, i
 # ------------------------------------------------------------------------------------------------
 # amended potential and section states
 # ------------------------------------------------------------------------------------------------
-@njit
+@njit(inner=True)
 def _v_mu(G0, G1, G2, p):
     """Amended potential V_mu(Gamma) = mu^2 / (2 Gamma^T J Gamma) - m g rho^T Gamma, evaluated as the energy
     (Eq 34) of the state whose angular velocity is the locked rotation omega = nu Gamma, nu = mu / Gamma^T J Gamma."""

@@ -106,7 +106,7 @@ _sums_lp, _finish_lp = make_sums(LP_BLOCKS, N_SUMS)
 _sums_all, _finish_all = make_sums(LP_BLOCKS + ATT_BLOCKS, N_SUMS)
 
 
-@njit
+@njit(inner=True)
 def _operands(X, n, attitude):
     """The sums, differences and copies of order n that the products use (columns 9-22)."""
     w0 = X[n, 3]
@@ -129,7 +129,7 @@ def _operands(X, n, attitude):
     X[n, 22] = w2
 
 
-@njit
+@njit(inner=True)
 def _next(X, n, q, S, attitude):
     """Order n + 1 of Gamma, omega (Eqs 31-32) and r (Eq 2) from the order-n sums ``S`` of the products."""
     inv = 1.0 / (n + 1)
@@ -202,7 +202,7 @@ _horner_lp = make_horner(2, 12)  # columns 0-7 (Gamma, omega and two unused)
 _horner_all = make_horner(3, 12)  # columns 0-11 (Gamma, omega, r and three unused)
 
 
-@njit
+@njit(inner=True)
 def horner(X, order, tau, ncol, out):
     """``out[i] = sum_j X[j, i] tau^j`` for i < ncol (6: Gamma, omega; 9: and the first row of R).
 
@@ -216,7 +216,7 @@ def horner(X, order, tau, ncol, out):
         out[i] = v[i]
 
 
-@njit
+@njit(inner=True)
 def attitude_rows(G0, G1, G2, r0, r1, r2, out, off):
     """Write R (row-major: r, Gamma x r, Gamma) into ``out[off:off+9]``."""
     out[off] = r0
@@ -230,7 +230,7 @@ def attitude_rows(G0, G1, G2, r0, r1, r2, out, off):
     out[off + 8] = G2
 
 
-@njit
+@njit(inner=True)
 def _write_output(X, order, tau, attitude, ncol, out, tmp):
     """The state at ``t + tau`` (``ncol`` Taylor columns) into the output row ``out``."""
     horner(X, order, tau, ncol, tmp)
@@ -240,7 +240,7 @@ def _write_output(X, order, tau, attitude, ncol, out, tmp):
         attitude_rows(tmp[0], tmp[1], tmp[2], tmp[6], tmp[7], tmp[8], out, 6)
 
 
-@njit
+@njit(inner=True)
 def _all_finite(X):
     for i in range(N_STATE):
         if not np.isfinite(X[0, i]):
@@ -248,7 +248,7 @@ def _all_finite(X):
     return True
 
 
-@njit
+@njit(inner=True)
 def _expand(X, order, q, attitude, t, steps_left):
     """The series at the state ``X[0]`` (time ``t``) and its step: ``(h, status)``, status ``MAX_STEPS`` (no
     step left), ``NON_FINITE`` or ``STEP_TOO_SMALL`` stops the loop.  ``h`` is inf at an equilibrium (every
@@ -332,14 +332,14 @@ N_INFO = 6  # as section.N_INFO: n_found, status, n_steps, 0, n_series_orders, 0
 G_ZERO = 1e-12
 
 
-@njit
+@njit(inner=True)
 def _gpoly(X, order, c, gc):
     """Coefficients of ``g(tau) = c^T Gamma'(t + tau)`` (degree order - 1) into ``gc``."""
     for j in range(order):
         gc[j] = (j + 1) * (c[0] * X[j + 1, 0] + c[1] * X[j + 1, 1] + c[2] * X[j + 1, 2])
 
 
-@njit
+@njit(inner=True)
 def _geval(gc, order, x):
     """g(x) and g'(x) by Horner."""
     v = gc[order - 1]
@@ -350,7 +350,7 @@ def _geval(gc, order, x):
     return v, d
 
 
-@njit
+@njit(inner=True)
 def polynomial_root(gc, order, h, ga, gb):
     """The root in (0, h] of the polynomial g (``ga = g(0)``, ``gb = g(h)`` of opposite signs or ``gb == 0``):
     Newton on the polynomial, kept inside a shrinking bracket (bisection when Newton leaves it)."""
