@@ -196,3 +196,32 @@ def test_labels_at_the_same_point_are_stacked():
                     assert abs(x.ay - y.ay) >= LABEL_STEP, (x.text, y.text)
     far = energy_momentum_figure(equilibria(paper_fig1().pendulum)).layout.annotations
     assert [x.ay for x in far if x.text == "<b>L1</b>"] == [-20]  # a label with no neighbour keeps its place
+
+
+def test_sphere_labels_do_not_cover_each_other_where_the_page_draws_them():
+    """On the paper's Fig. 1 sphere (3D view) "hanging" covered "L2" (boxes 272-331 x 571-593 and 294-316 x
+    558-580 px at 1024x768).  Where project_to_screen puts them (checked against the page to 1-2 px: the anchors of
+    "hanging" and "L2" at (18, -98.5) and (85.5, -67.5) px from the scene's centre, scene 414 px high), no two
+    labels' boxes overlap, for every preset and view, at the dashboard's two heights."""
+    from pendulum_explorer.plotting.sphere import CAMERAS, SPHERE_MARGIN_T, label_size, project_to_screen
+    from pendulum_explorer.presets import lagrange_top, paper_fig2, planar
+
+    eq1 = equilibria(paper_fig1().pendulum)
+    a = {x.text: x for x in equilibria_sphere_figure(eq1, height=470).layout.scene.annotations}
+    P = project_to_screen([[a[k].x, a[k].y, a[k].z] for k in ("<b>hanging</b>", "<b>L2</b>")], CAMERAS["3d"], 414)
+    assert np.allclose(P, [[18.0, -98.5], [85.5, -67.5]], atol=2.0), P
+    for body in (paper_fig1, paper_fig2, planar, lagrange_top):
+        eq = eq1 if body is paper_fig1 else equilibria(body().pendulum)
+        for view in CAMERAS:
+            for height in (470, 752):
+                anns = list(equilibria_sphere_figure(eq, view=view, height=height).layout.scene.annotations)
+                P = project_to_screen([[x.x, x.y, x.z] for x in anns], CAMERAS[view], height - SPHERE_MARGIN_T)
+                boxes = []
+                for x, p in zip(anns, P):
+                    w, h = label_size(x.text)
+                    boxes.append((p[0] + x.ax - w / 2, p[1] + x.ay - h / 2, p[0] + x.ax + w / 2, p[1] + x.ay + h / 2))
+                for i, b in enumerate(boxes):
+                    for j in range(i + 1, len(boxes)):
+                        c = boxes[j]
+                        assert not (b[0] < c[2] and c[0] < b[2] and b[1] < c[3] and c[1] < b[3]), (
+                            body.__name__, view, height, anns[i].text, anns[j].text)

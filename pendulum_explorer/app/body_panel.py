@@ -13,6 +13,8 @@ from .common import PRESET_TITLES, Messages, about, body_title, figure_output, g
 from .plausible import BALANCED, G_MAX, check_plausible_pendulum, check_plausible_shape, check_range
 
 PRESET_LABELS = [(t, k) for k, t in PRESET_TITLES.items()]
+#: the preview's height [px]: the 3D scene and the legend's rows under it
+PREVIEW_HEIGHT = 430
 
 SHAPES = [("elliptic cylinder (a, b semi-axes, h height)", "elliptic_cylinder"),
           ("box (side lengths)", "box"), ("ellipsoid (semi-axes)", "ellipsoid")]
@@ -70,7 +72,7 @@ class BodyPanel:
         for k, t in self.J.items():
             t.add_class(f"pe-{k.lower()}")
         self.summary = w.HTML()
-        self.preview = figure_output("380px")
+        self.preview = figure_output(f"{PREVIEW_HEIGHT}px")
         self.preview.add_class("pe-body-preview")
 
         shape_box = w.VBox([self.shape_kind, _caption("dimensions [m]"), w.HBox(self.dims),
@@ -253,6 +255,6 @@ class BodyPanel:
     def refresh(self):
         body = self.state.body
         self.summary.value = body_summary_html(body)
-        self.preview.layout.min_height = f"{self.state.size(380)}px"
+        self.preview.layout.min_height = f"{self.state.size(PREVIEW_HEIGHT)}px"
         self.preview.show(self.state.present(
-            body_preview_figure(body, title=body_title(body), height=self.state.size(380))))
+            body_preview_figure(body, title=body_title(body), height=self.state.size(PREVIEW_HEIGHT))))

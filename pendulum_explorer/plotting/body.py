@@ -104,7 +104,9 @@ def body_preview_figure(body: Body, R: ArrayLike | None = None, height: int = 38
     fig.add_trace(_gravity_trace(L))
     fig.update_layout(scene=_scene(L), height=height, margin=dict(l=0, r=0, t=30, b=0),
                       title=dict(text=body.name if title is None else title, x=0.02, y=0.98, font=dict(size=14)),
-                      legend=dict(x=0, y=0, bgcolor="rgba(255,255,255,0.6)", font=dict(size=13)),
+                      # the legend in rows under the scene (plotly makes room for it): at the lower left of the
+                      # scene it covered the axes and part of the body in a 500 px wide preview (1024x768)
+                      legend=dict(orientation="h", x=0, xanchor="left", y=0, yanchor="top", font=dict(size=13)),
                       uirevision="body")
     return fig
 

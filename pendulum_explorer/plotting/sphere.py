@@ -105,6 +105,9 @@ def _annotation3d(G: ArrayLike, text: str, colour: str, right: bool = True) -> d
                 bordercolor=colour, borderwidth=1.5, borderpad=2)
 
 
+#: the sphere figure's top margin [px] (its two title lines)
+SPHERE_MARGIN_T = 56
+
 #: pixels between two labels stacked at (nearly) the same point
 LABEL_STEP = 24
 
@@ -126,11 +129,76 @@ def stack_labels(annotations: list[dict[str, Any]], box: Sequence[float]) -> Non
         placed.append((p, ay))
 
 
-def sphere_labels(eq: EquilibriumSet, families: Collection[str] | None = None) -> list[dict[str, Any]]:
-    """The scene annotations of :func:`equilibria_sphere_figure`: each family drawn and the isolated points."""
+#: plotly's 3D view: the vertical field of view of its perspective projection; the sphere's axes span
+#: [-AXIS_HALF, AXIS_HALF] and plotly draws that range as a cube of side 1 (scene units, the camera's eye is in them)
+FOVY = np.pi / 4
+AXIS_HALF = 1.05
+#: a label's box as the page draws it (bold 14 px text, 2 px padding, 1.5 px border): width per character and
+#: fixed part, height [px]; and the room kept around boxes and points [px]
+LABEL_CHAR_PX, LABEL_PAD_PX, LABEL_HEIGHT_PX, LABEL_GAP_PX = 7.6, 8.0, 22.0, 4.0
+
+
+def project_to_screen(points: ArrayLike, camera: dict[str, Any], plot_height: float) -> NDArray[np.float64]:
+    """Where plotly's 3D scene draws ``points`` (n, 3) (data units, axes over [-AXIS_HALF, AXIS_HALF], aspect
+    "cube"): pixels from the scene's centre, x to the right and y down, for a scene ``plot_height`` px high seen
+    by ``camera`` (``eye``, ``up``, ``center`` as in ``layout.scene.camera``; perspective, field of view FOVY).
+    Checked against the page: within 1-2 px of where the labels' points are drawn."""
+    vec = lambda v: np.array([float(v[k]) for k in "xyz"])  # noqa: E731
+    eye, up, centre = vec(camera["eye"]), vec(camera["up"]), vec(camera.get("center", {"x": 0, "y": 0, "z": 0}))
+    d = (centre - eye) / np.linalg.norm(centre - eye)  # the direction the camera looks in
+    right = np.cross(up, d)
+    right /= np.linalg.norm(right)
+    upward = np.cross(d, right)
+    q = np.atleast_2d(np.asarray(points, float)) * (0.5 / AXIS_HALF) - centre
+    depth = (q - eye + centre) @ d
+    f = 0.5 * plot_height / np.tan(FOVY / 2)
+    # the page draws ``upward`` pointing down the screen (measured: hanging, near +e3 with up = -e3, at the top)
+    return np.stack([f * (q @ right) / depth, f * (q @ upward) / depth], axis=1)
+
+
+def label_size(text: str) -> tuple[float, float]:
+    """The size [px] of a label's box (its text without markup)."""
+    plain = text.replace("<b>", "").replace("</b>", "")
+    return LABEL_CHAR_PX * len(plain) + LABEL_PAD_PX, LABEL_HEIGHT_PX
+
+
+def separate_labels(annotations: list[dict[str, Any]], camera: dict[str, Any], plot_height: float) -> None:
+    """Move labels of a 3D scene so that, as the page draws them (:func:`project_to_screen`), no label's box
+    overlaps another's or covers another label's point: each label in turn (the earlier ones keep their place)
+    keeps its offset (``ax``, ``ay``) if it is free, else takes the first free one of the same offset mirrored, then
+    1.7 and 2.4 times as far.  On the paper's Fig. 1 sphere "hanging" covered "L2": their points are ~70 px apart
+    and their labels leant towards each other."""
+    if not annotations:
+        return
+    P = project_to_screen([[a["x"], a["y"], a["z"]] for a in annotations], camera, plot_height)
+    boxes: list[tuple[float, float, float, float]] = []
+    g = LABEL_GAP_PX
+
+    def free(i: int, ax: float, ay: float) -> bool:
+        w, h = label_size(annotations[i]["text"])
+        cx, cy = P[i, 0] + ax, P[i, 1] + ay
+        box = (cx - w / 2 - g, cy - h / 2 - g, cx + w / 2 + g, cy + h / 2 + g)
+        if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in boxes):
+            return False
+        return not any(box[0] < P[j, 0] < box[2] and box[1] < P[j, 1] < box[3] for j in range(len(P)) if j != i)
+
+    for i, a in enumerate(annotations):
+        ax0, ay0 = float(a["ax"]), float(a["ay"])
+        tries = [(sx * k * ax0, sy * k * ay0) for k in (1.0, 1.7, 2.4) for sx, sy in ((1, 1), (-1, 1), (1, -1), (-1, -1))]
+        ax, ay = next((t for t in tries if free(i, *t)), (ax0, ay0))
+        a["ax"], a["ay"] = round(ax), round(ay)
+        w, h = label_size(a["text"])
+        cx, cy = P[i, 0] + ax, P[i, 1] + ay
+        boxes.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+
+
+def sphere_labels(eq: EquilibriumSet, families: Collection[str] | None = None, camera: dict[str, Any] | None = None,
+                  plot_height: float | None = None) -> list[dict[str, Any]]:
+    """The scene annotations of :func:`equilibria_sphere_figure`: each family drawn and the isolated points; with
+    ``camera`` and ``plot_height`` (the scene's height in px) no label covers another (:func:`separate_labels`)."""
     cols = family_colours(eq)
     e_max = default_e_max(eq)
-    out = []
+    out, points = [], []
     for f in eq.curves(+1):
         if families is not None and f.label not in families and f.kind not in families:
             continue
@@ -141,9 +209,11 @@ def sphere_labels(eq: EquilibriumSet, families: Collection[str] | None = None) -
     for name, colour in (("hanging", HANGING_COLOUR), ("inverted", INVERTED_COLOUR), ("eq38", EQ38_COLOUR)):
         pts = [p for p in eq.isolated if p.family == name][:1]
         for p in pts:
-            out.append(_annotation3d(p.Gamma, POINT_LABELS[name], colour))
-    stack_labels(out, (0.25, 0.25, 0.25))  # ~50 px on the ~400 px sphere
-    return out
+            points.append(_annotation3d(p.Gamma, POINT_LABELS[name], colour))
+    stack_labels(out + points, (0.25, 0.25, 0.25))  # ~50 px on the ~400 px sphere
+    if camera is not None and plot_height is not None:
+        separate_labels(points + out, camera, plot_height)  # the points' labels keep their place
+    return out + points
 
 
 def _sphere_trace(n: int = 48) -> go.Surface:
@@ -323,17 +393,19 @@ def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Col
     # no tick labels: on the unit sphere they only repeat -1 ... 1, and two axes' "-1" met at a corner ("−1−1")
     ax = dict(range=[-1.05, 1.05], showbackground=False, zeroline=False, showticklabels=False)
     fig.update_layout(
-        height=height, margin=dict(l=0, r=0, t=56, b=0),
+        height=height, margin=dict(l=0, r=0, t=SPHERE_MARGIN_T, b=0),
         # two short lines: one line of 77 characters was cut off in the presenter view (20 px) at 1024 x 768
         title=dict(text=f"Relative equilibria on S² ({view} view)<br>solid = linearly stable, dashed = unstable",
                    font=dict(size=13)),
         scene=dict(xaxis=dict(title="Γ₁", **ax), yaxis=dict(title="Γ₂", **ax), zaxis=dict(title="Γ₃", **ax),
                    aspectmode="cube", camera=CAMERAS[view],
-                   annotations=sphere_labels(eq, families) if labels else []),
+                   annotations=sphere_labels(eq, families, CAMERAS[view], height - SPHERE_MARGIN_T)
+                   if labels else []),
         legend=dict(x=0.0, y=1.0), uirevision=view)
     return fig
 
 
 __all__ = ["equilibria_sphere_figure", "family_traces", "merge_runs", "selected_trace", "sphere_labels",
            "family_colours", "family_label_index", "family_name", "FAMILY_NAMES", "stack_labels", "default_e_max", "POINT_LABELS",
+           "project_to_screen", "separate_labels", "label_size",
            "CAMERAS", "COLOURSCALE"]

@@ -44,6 +44,34 @@ def _overflow(page, selector):
         Math.round(el.scrollWidth - el.clientWidth)); }""", selector)
 
 
+LEGEND_AND_SCENE_JS = """(sel) => { const gd = document.querySelector(sel + ' .js-plotly-plot');
+    const box = (r) => [r.left, r.top, r.right, r.bottom];
+    return {legend: box(gd.querySelector('g.legend').getBoundingClientRect()),
+            scene: box(gd._fullLayout.scene._scene.container.getBoundingClientRect())}; }"""
+
+SCENE_LABELS_JS = """() => { const gd = Array.from(document.querySelectorAll('.pe-equilibria .js-plotly-plot'))
+        .find(g => g._fullLayout && g._fullLayout.scene);
+    return Array.from(gd.querySelectorAll('g.annotation-scene')).map(g => { const r = (g.querySelector('rect.bg')
+        || g).getBoundingClientRect(); return [g.textContent.trim(), r.left, r.top, r.right, r.bottom]; }); }"""
+
+
+def _overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _covered_labels(page):
+    """Pairs of labels of the equilibria sphere whose boxes overlap on the page."""
+    boxes = page.evaluate(SCENE_LABELS_JS)
+    assert len(boxes) >= 3, boxes
+    return [(a[0], b[0]) for i, a in enumerate(boxes) for b in boxes[i + 1:] if _overlap(a[1:], b[1:])]
+
+
+def _legend_on_scene(page):
+    """The body preview's legend and 3D scene boxes if they overlap, else None."""
+    r = page.evaluate(LEGEND_AND_SCENE_JS, ".pe-body-preview")
+    return r if _overlap(r["legend"], r["scene"]) else None
+
+
 def _shot(page, name):
     pb.ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(pb.ARTIFACTS / name))
@@ -102,6 +130,7 @@ def test_screen_sizes_and_keyboard(dashboard_server, browser):
         pb.wait_plot(page, ".pe-body", timeout=120_000)
         assert page.locator(".pe-guide").first.is_visible()  # first steps on the first view
         _shot(page, "classroom-body-1024x768.png")
+        assert not _legend_on_scene(page), _legend_on_scene(page)  # it covered the axes and part of the body
         for sel in (".pe-app > .widget-hbox", ".pe-body"):
             assert _overflow(page, sel) <= 2, f"{sel} is wider than the 1024 px window"
         assert not pb.cut_texts(page, ".pe-app"), pb.cut_texts(page, ".pe-app")
@@ -128,6 +157,7 @@ def test_screen_sizes_and_keyboard(dashboard_server, browser):
         pb.wait_plot(page, ".pe-equilibria", timeout=120_000)
         page.wait_for_timeout(1500)
         _shot(page, "classroom-equilibria-1024x768.png")
+        assert not _covered_labels(page), _covered_labels(page)  # "hanging" covered "L2"
         assert _overflow(page, ".pe-equilibria") <= 2, "the equilibria panel is wider than the 1024 px window"
         assert not pb.cut_texts(page, ".pe-equilibria"), pb.cut_texts(page, ".pe-equilibria")
         # "launch nearby" on the stable L2 family: the section shows the chart around the point, and says why
@@ -173,6 +203,10 @@ def test_presenter_view_1920x1080(dashboard_server, browser):
             heights[cls] = plot.evaluate("el => el.getBoundingClientRect().height")
             cut[cls] = pb.cut_texts(page, f".{cls}")  # "load session (0)" in a 140 px button
             _shot(page, f"classroom-presenter-{cls.removeprefix('pe-')}-1920x1080.png")
+            if cls == "pe-equilibria":
+                assert not _covered_labels(page), _covered_labels(page)
+            if cls == "pe-body":
+                assert not _legend_on_scene(page), _legend_on_scene(page)
         pb.record_timings("classroom", {"presenter_figure_heights_px": heights})
         assert not any(cut.values()), cut
         # every text of the body's summary is large, its name and description too (they stayed at 14 px)
