@@ -118,6 +118,11 @@ def test_equilibria_wording_and_plausibility():
                         omega=np.zeros(3), mu=-0.0, energy=-2.9, alpha=0.0, eigenvalues=np.array([1j, -1j]))
     html = eqsay.details_html(p)
     assert "hanging at rest (straight down)" in html and "[0.0000, 0.0000, 0.0000]" in html and "-0.0000" not in html
+    # round-off real parts (what the classification treats as zero) are not shown as "-2.22e-16-3.86i"
+    ev = np.array([-2.22e-16 - 3.86j, 2.517e-17 - 3.342j, 2.517e-17 + 3.342j, -2.22e-16 + 3.86j])
+    assert eqsay.eigenvalues_text(ev) == "-3.86i, -3.342i, +3.342i, +3.86i"
+    assert eqsay.eigenvalues_text(np.array([1.5 + 1e-17j, -1.5, 0.2 + 3j, 0.2 - 3j])) == "+1.5, -1.5, +0.2+3i, +0.2-3i"
+    assert "e-16" not in eqsay.details_html(SimpleNamespace(**{**vars(p), "eigenvalues": ev}))
     text, short = eqsay.launched_nearby(p, 0.02, -2.9, 0.0, 0.01, True)
     assert short.endswith("(Poincaré section and Motion tabs). It is stable, so the motion stays close to it.")
     assert "no point of this motion" in eqsay.nearby_empty(0) and "only 2 points" in eqsay.nearby_empty(2)

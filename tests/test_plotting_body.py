@@ -24,6 +24,20 @@ def test_preview_hangs_centre_of_mass_below_pivot(name):
     np.testing.assert_allclose(A @ A.T, np.eye(3), atol=1e-12)
 
 
+@pytest.mark.parametrize("name", list(presets.PRESETS))
+def test_preview_ticks_stay_off_the_cube_corners(name):
+    """No tick label at the ends of an axis (plotly drew the y axis's "-1.5" over the z axis's "-1.5" at the
+    cube's bottom corner: "-1-1" on the Fig. 1 preview); the vertical axis's lowest tick above the horizontal ones'."""
+    sc = body_preview_figure(presets.get(name)).layout.scene
+    half = sc.xaxis.range[1]
+    for ax in (sc.xaxis, sc.yaxis, sc.zaxis):
+        ticks = np.asarray(ax.tickvals, float)
+        assert len(ticks) >= 2 and np.all(np.abs(ticks) <= half / 1.15 + 1e-12), (ax.tickvals, half)
+        step = np.diff(ticks)
+        np.testing.assert_allclose(step, step[0])  # evenly spaced round values
+    assert min(sc.zaxis.tickvals) > min(sc.xaxis.tickvals) and 0.0 in sc.zaxis.tickvals
+
+
 def test_hanging_attitude():
     p = presets.paper_fig1().pendulum
     R = hanging_attitude(p)

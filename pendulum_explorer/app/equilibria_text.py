@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..equilibria import STAB_RTOL
 from ..plotting.sphere import family_name
 from .section_levels import area_percent
 from .section_text import SECTION_RULE
@@ -106,9 +107,24 @@ def _vec(v: Any) -> str:
     return "[" + ", ".join(f"{round(float(x), 4) + 0.0:.4f}" for x in v) + "]"
 
 
+def eigenvalues_text(ev: Any) -> str:
+    """The eigenvalues to 4 digits, a real or imaginary part that the stability classification treats as zero
+    (below ``STAB_RTOL`` times the largest modulus: round-off such as -2.2e-16) left out: "-3.86i, +3.342i"."""
+    ev = np.asarray(ev, complex)
+    tol = STAB_RTOL * float(np.abs(ev).max(initial=0.0))
+
+    def one(z: complex) -> str:
+        re, im = (x if abs(x) > tol else 0.0 for x in (z.real, z.imag))
+        if im == 0.0:
+            return f"{re + 0.0:+.4g}"
+        return (f"{re:+.4g}" if re != 0.0 else "") + f"{im:+.4g}i"
+
+    return ", ".join(one(z) for z in ev)
+
+
 def details_html(p: Any) -> str:
     """The table of the selected equilibrium: family, stability, Gamma, omega, mu, E, alpha, eigenvalues."""
-    evs = ", ".join(f"{z.real:+.4g}{z.imag:+.4g}i" for z in np.asarray(p.eigenvalues))
+    evs = eigenvalues_text(p.eigenvalues)
     rows = [("family", POINT_WORDS.get(p.family, family_name(p.family))),
             ("stability", stability_words(p.stability)),
             ("Γ", _vec(p.Gamma)), ("ω [rad/s] (spin)", _vec(p.omega)), ("μ [kg m²/s]", f"{p.mu + 0.0:.6g}"),

@@ -62,10 +62,24 @@ def _mesh_trace(V: ArrayLike, faces: ArrayLike, name: str = "body", opacity: flo
                      lighting=dict(ambient=0.6, diffuse=0.6, specular=0.1))
 
 
+def _scene_ticks(L: float) -> tuple[list[float], list[float]]:
+    """Tick values of the preview's horizontal axes and of its vertical axis for a scene of half-width
+    ``1.15 L``: multiples of a round step (1, 2 or 5 x 10^k, about L/4) within +-L, so no label sits at the cube's
+    corners, where plotly draws the x or y axis's end label on the z axis's ("-1.5" over "-1.5"); the vertical axis
+    also leaves out its lowest tick, which is drawn next to the horizontal axes' labels at the bottom corner."""
+    raw = L / 4
+    p10 = 10.0 ** np.floor(np.log10(raw))
+    step = p10 * min((m for m in (1.0, 2.0, 5.0, 10.0) if m * p10 >= raw * 0.999), default=10.0)
+    k = int(np.floor(L / step + 1e-9))
+    ticks = [float(round(i * step, 12)) + 0.0 for i in range(-k, k + 1)]
+    return ticks, ticks[1:]
+
+
 def _scene(L: float, title: str | None = None) -> dict[str, Any]:
     rng = [-1.15 * L, 1.15 * L]
-    return dict(xaxis=dict(range=rng, title="x"), yaxis=dict(range=rng, title="y"),
-                zaxis=dict(range=rng, title="up"), aspectmode="cube",
+    hv, vv = _scene_ticks(L)
+    return dict(xaxis=dict(range=rng, title="x", tickvals=hv), yaxis=dict(range=rng, title="y", tickvals=hv),
+                zaxis=dict(range=rng, title="up", tickvals=vv), aspectmode="cube",
                 camera=dict(eye=dict(x=1.5, y=1.5, z=0.9)),
                 annotations=[] if title is None else None)
 
