@@ -123,6 +123,16 @@ def test_equilibria_wording_and_plausibility():
     assert eqsay.eigenvalues_text(ev) == "-3.86i, -3.342i, +3.342i, +3.86i"
     assert eqsay.eigenvalues_text(np.array([1.5 + 1e-17j, -1.5, 0.2 + 3j, 0.2 - 3j])) == "+1.5, -1.5, +0.2+3i, +0.2-3i"
     assert "e-16" not in eqsay.details_html(SimpleNamespace(**{**vars(p), "eigenvalues": ev}))
+    # a family through alpha = +-inf (L1 of Fig. 1): the caption under "along it" says so, as the menu does,
+    # instead of the sampled ends "α -1e+07 … 1e+07"
+    class Fam(SimpleNamespace):
+        def __len__(self):
+            return len(self.alpha)
+
+    fam = Fam(label="L1", alpha=np.array([0.0, -0.5, -3.0, -1e7, np.inf, 1e7, 40.0, 13.2]))
+    cap = eqsay.along(fam, 1, SimpleNamespace(alpha=-3.0, omega=np.array([0.0, 0.0, 2.0])))
+    assert "the family runs α &lt; 0 and α &gt; 13.2 (through ±∞ at the Eq. 38 spin)" in cap and "e+07" not in cap
+    assert eqsay.alpha_range(np.array([0.0, 1.0, 2.23])) == "α 0 … 2.23"
     text, short = eqsay.launched_nearby(p, 0.02, -2.9, 0.0, 0.01, True)
     assert short.endswith("(Poincaré section and Motion tabs). It is stable, so the motion stays close to it.")
     assert "no point of this motion" in eqsay.nearby_empty(0) and "only 2 points" in eqsay.nearby_empty(2)

@@ -62,6 +62,17 @@ def stability_words(cls: str) -> str:
     return f"{STABILITY_WORDS.get(cls, cls)} ({cls})" if cls else "not computed"
 
 
+def alpha_range(a: Any) -> str:
+    """The range of alpha along a family (its finite values ``a``, in order) in words: "α 0 … 2.23", or for a family
+    through alpha = +-inf (L1 of the Fig. 1 body) "α < 0 and α > 13.2 (through ±∞ at the Eq. 38 spin)", not the
+    sampled ends "-1e+07 … 1e+07"."""
+    a = np.asarray(a, float)
+    through_inf = len(a) > 1 and np.any((np.sign(a[1:]) * np.sign(a[:-1]) < 0) & (np.abs(a[1:]) > 1.0))
+    if through_inf:
+        return f"α < 0 and α > {a[a > 0].min():.3g} (through ±∞ at the Eq. 38 spin)"
+    return f"α {a.min():.3g} … {a.max():.3g}"
+
+
 def family_words(eq: Any, fam: Any) -> str:
     """A family in plain words: its name, its range of alpha and the rest position it starts from."""
     a = fam.alpha[np.isfinite(fam.alpha)]
@@ -79,11 +90,8 @@ def family_words(eq: Any, fam: Any) -> str:
         ref = " (paper Eq. 7a)" if fam.kind == "eq7a" else (" (paper Eq. 41)" if fam.kind == "eq41" else "")
         return f"{name}: a ring of steady spins, all at α = {a[0]:.3g}{ref}"
     text = f"{name}: steady spins"
-    through_inf = len(a) > 1 and np.any((np.sign(a[1:]) * np.sign(a[:-1]) < 0) & (np.abs(a[1:]) > 1.0))
-    if through_inf:
-        text += f", α < 0 and α > {a[a > 0].min():.3g} (through ±∞ at the Eq. 38 spin)"
-    elif len(a):
-        text += f", α {a.min():.3g} … {a.max():.3g}"
+    if len(a):
+        text += f", {alpha_range(a)}"
     if ends:
         text += f"; one end is the body {ends[0]} at rest (α = 0)"
     return text
@@ -93,8 +101,8 @@ def along(fam: Any, index: int, p: Any) -> str:
     """The caption under the "along it" slider: which point of the family, its alpha and spin rate (HTML)."""
     a = fam.alpha[np.isfinite(fam.alpha)]
     return (f"<span style='font-size:13px;color:#444'>point {index + 1} of {len(fam)} along "
-            f"{html.escape(family_name(fam.label))}: α = {p.alpha:.4g} (the family runs α {a.min():.3g} … "
-            f"{a.max():.3g}; α = 0 is the body at rest, larger |α| a faster spin), spin rate |ω| = {float(np.linalg.norm(p.omega)):.3g} rad/s</span>")
+            f"{html.escape(family_name(fam.label))}: α = {p.alpha:.4g} (the family runs "
+            f"{html.escape(alpha_range(a))}; α = 0 is the body at rest, larger |α| a faster spin), spin rate |ω| = {float(np.linalg.norm(p.omega)):.3g} rad/s</span>")
 
 
 #: the caption under the slider when a single point is chosen
