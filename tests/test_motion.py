@@ -165,7 +165,10 @@ def test_presenter_view_enlarges_the_motion(planar_panel):
         assert panel.out.scale == pytest.approx(1.6) and panel.out.fill > 0.56
         lay = panel.out.fig.layout
         assert lay.font.size == 18 and lay.legend.font.size == 16 and lay.legend2.font.size == 16
+        # the plots' titles grow too (they stayed at 16 px under 18 px tick labels)
+        assert [a.font.size for a in lay.annotations] == [20, 20]
     finally:
         state.set_presenter(False)
     assert (panel.out.scale, panel.out.fill) == (1.0, 0.56)
     assert panel.out.fig.layout.legend2.font.size == 12 and panel.out.fig.layout.font.size is None
+    assert [a.font.size for a in panel.out.fig.layout.annotations] == [16, 16]

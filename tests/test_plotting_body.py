@@ -43,3 +43,20 @@ def test_hanging_attitude():
     R = hanging_attitude(p)
     np.testing.assert_allclose(R @ p.rho, [0, 0, np.linalg.norm(p.rho)], atol=1e-12)
     assert np.linalg.det(DISPLAY) == 1.0
+
+
+def test_motion_plot_legends_above_the_data():
+    """The legends of the omega and error plots sit in the top-right corner of each plot: the y ranges keep the
+    plots' top 30 % free of data (autorange drew the lines under the legends, e.g. omega_3 of the Fig. 1 body)."""
+    from pendulum_explorer.plotting.body import LEGEND_ROOM, motion_plots_figure
+
+    tr = simulate(presets.paper_fig1().pendulum, np.eye(3), [1.0, 1.0, 1.0], 5.0, n_out=2001)
+    fig = motion_plots_figure(tr)
+    for axis, traces, to_axis in ((fig.layout.yaxis, fig.data[:3], np.asarray),
+                                  (fig.layout.yaxis2, fig.data[3:], np.log10)):
+        y = to_axis(np.concatenate([np.asarray(t.y, float) for t in traces]))
+        lo, hi = axis.range
+        assert lo <= y.min() and y.max() <= lo + (1 - LEGEND_ROOM) * (hi - lo) + 1e-9, (axis.range, y.min(), y.max())
+        legend = fig.layout.legend if axis is fig.layout.yaxis else fig.layout.legend2
+        top = axis.domain[1]
+        assert top - legend.y <= LEGEND_ROOM * (top - axis.domain[0])  # the legend's lower edge within the room

@@ -101,6 +101,8 @@ class MotionPanel:
         fig = self.state.present(fig)
         if self.state.presenter:
             fig.update_layout(legend2_font_size=fig.layout.legend.font.size)  # the error plot's own legend
+            # the plots' titles are annotations with their own size (16 px): as large as the figure's title
+            fig.update_annotations(font_size=fig.layout.title.font.size)
         return fig
 
     def _on_launch(self, launch):

@@ -224,9 +224,25 @@ def motion_plots_figure(traj: Trajectory, stride: int = 1) -> go.Figure:
         legend=dict(small, y=fig.layout.yaxis.domain[1] - 0.09),
         legend2=dict(small, y=fig.layout.yaxis2.domain[1] - 0.09),
         uirevision="motion")
-    fig.update_yaxes(type="log", exponentformat="power", row=2, col=1)
+    # each legend sits in its subplot's top-right corner: the y ranges leave the top LEGEND_ROOM of each plot
+    # free of data (autorange drew the lines under the legends)
+    fig.update_yaxes(range=_with_room(np.concatenate([W.min(0), W.max(0)])), row=1, col=1)
+    errors = np.maximum(np.concatenate([np.abs(E - E[0]), np.abs(mu - mu[0])]), 1e-17)
+    fig.update_yaxes(type="log", exponentformat="power", range=_with_room(np.log10(errors)), row=2, col=1)
     fig.update_xaxes(ticksuffix=" s", row=2, col=1)
     return fig
+
+
+#: share of a motion plot's height above its data, where its legend is drawn
+LEGEND_ROOM = 0.3
+
+
+def _with_room(y: NDArray[np.float64]) -> list[float]:
+    """An axis range around the values ``y`` (on a log axis: their log10) whose top ``LEGEND_ROOM`` is empty."""
+    lo, hi = float(np.min(y)), float(np.max(y))
+    span = hi - lo if hi - lo > 1e-12 * max(1.0, abs(hi)) else max(1.0, abs(hi))
+    lo -= 0.05 * span
+    return [lo, lo + (hi - lo) / (1.0 - LEGEND_ROOM)]
 
 
 __all__ = ["body_preview_figure", "motion_payload", "payload_quaternions", "motion_plots_figure", "envelope",
