@@ -89,6 +89,17 @@ def test_payload_is_the_trajectory(planar_panel):
     assert "samples shown" in panel.info.value
 
 
+def test_info_names_the_method():
+    """The line under the controls names the method as the menu does ("TAYLOR" was shown for the Taylor method)."""
+    panel = MotionPanel(AppState(presets.planar()))
+    panel.task.synchronous = True
+    panel.t_final.value = 2.0
+    for method, name in (("taylor", "(Taylor method)"), ("lgvi", "(LGVI)")):
+        panel.method.value = method
+        panel._on_run()
+        assert name in panel.info.value and "TAYLOR" not in panel.info.value, panel.info.value
+
+
 @pytest.mark.parametrize("name, w0", [("planar", [2.0, 0.0, 0.0]), ("planar", [0.02, 0.0, 0.0]),
                                       ("paper_fig1", [1.0, 1.0, 1.0]), ("lagrange_top", [0.0, 0.0, 30.0]),
                                       ("paper_fig2", [3.0, -1.0, 0.5])])

@@ -39,6 +39,10 @@ The paths (centre of mass, \(\Gamma\)) are drawn through every sample; the bold 
 """
 
 
+#: the methods' names in the line under the controls (the menu's own labels are longer)
+METHOD_NAMES = {"lgvi": "LGVI", "taylor": "Taylor method"}
+
+
 class MotionPanel:
     def __init__(self, state):
         self.state = state
@@ -157,7 +161,7 @@ class MotionPanel:
             if task.cancelled:
                 return
             task.progress(0.6, "preparing the animation")
-            how = f"Routh + reconstruction, {traj.method}" if method == "lr" else method.upper()
+            how = f"Routh + reconstruction, {traj.method}" if method == "lr" else METHOD_NAMES[method]
             stride = playback.display_stride(traj)
             payload = motion_payload(body, traj, stride)
             fig = self._present(motion_plots_figure(traj, stride))
