@@ -8,7 +8,8 @@ from .. import playback
 from ..playback import compute_motion  # noqa: F401 - the motion this panel shows (tests import it from here)
 from ..plotting.body import motion_payload, motion_plots_figure
 from .common import Messages, Task, about, body_title, guarded
-from .links import DURATION_RANGE
+from .links import BOUNDS, DURATION_RANGE
+from .plausible import check_range
 from .plotview import MotionView
 from .state import PRESENTER_SCALE
 
@@ -146,6 +147,9 @@ class MotionPanel:
         t_final = float(self.t_final.value)
         omega0 = np.array([x.value for x in self.omega0], float)
         self._stale = False
+        if launch is None:  # the link's bound: a faster spin took minutes and could not be animated faithfully
+            for i, x in enumerate(omega0):
+                check_range(f"ω₀{'₁₂₃'[i]}", float(x), *BOUNDS["omega0"], "rad/s")
 
         def work(task):
             task.progress(0.1, "integrating")
