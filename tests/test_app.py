@@ -381,8 +381,11 @@ def test_motion_animation_is_sent_once(app):
     assert mot.trajectory.method == "lgvi" and mot.msg.kind == "ok"
 
 
-def test_motion_too_fast_says_what_to_change(app):
-    """An ω₀ the integrator cannot follow: a message naming what the user can change; the last motion stays."""
+def test_motion_too_fast_says_what_to_change(app, monkeypatch):
+    """An ω₀ the integrator cannot follow: a message naming what the user can change; the last motion stays.
+    An ω₀ outside the box's range (±1000 rad/s, the link's) is refused before anything runs."""
+    from pendulum_explorer import playback
+
     mot = app.panel("motion")
     mot._on_run()
     good = mot.trajectory
@@ -390,10 +393,23 @@ def test_motion_too_fast_says_what_to_change(app):
     for t in mot.omega0:
         t.value = 10000.0
     mot.method.value = "lgvi"
-    mot._on_run()  # the implicit LGVI step has no solution (the step is at most the sampling interval)
+    mot._on_run()
+    assert mot.trajectory is good and mot.msg.kind == "error"
+    assert mot.msg.text.startswith("ω₀₁ = 10000 rad/s is outside the dashboard's range -1000 … 1000 rad/s")
+    # within the range, an integrator that gives up (LGVI at 10000 rad/s: the implicit step has no solution)
+    real = playback.compute_motion
+
+    def gives_up(*a, **kw):
+        raise ValueError("LGVI: the implicit step equation has no solution")
+
+    for t in mot.omega0:
+        t.value = 900.0
+    monkeypatch.setattr(playback, "compute_motion", gives_up)
+    mot._on_run()
+    monkeypatch.setattr(playback, "compute_motion", real)
     assert mot.trajectory is good and mot.msg.kind == "error"
     assert mot.msg.text.startswith("LGVI: the implicit step equation has no solution")
-    assert "ω₀ = [10000, 10000, 10000] rad/s is too fast" in mot.msg.text
+    assert "ω₀ = [900, 900, 900] rad/s is too fast" in mot.msg.text
     assert "try a smaller ω₀" in mot.msg.text and "previous motion stays shown" in mot.msg.text
     # the next feasible input computes and replaces the motion
     for t in mot.omega0:
