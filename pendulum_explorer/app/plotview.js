@@ -197,6 +197,11 @@ class StreamLayer {
   dispose() { this.reset(); this.canvas.remove(); }
 }
 
+// a figure (no explicit width in this project's figures) drawn at another width than its box has now
+function misfit(gd) {
+  return !!gd._fullLayout && gd.clientWidth > 0 && Math.abs(gd._fullLayout.width - gd.clientWidth) > 1;
+}
+
 function render({ model, el }) {
   const gd = document.createElement("div");
   gd.className = "pe-plotly";
@@ -234,6 +239,9 @@ function render({ model, el }) {
       const t0 = performance.now();
       await Plotly.react(gd, obj);
       logged("react", gd, t0);
+      // drawn at another width than its box (the box got its width while the draw was under way, or had none
+      // yet: plotly's default 700 px): fit it now
+      if (misfit(gd)) await Plotly.Plots.resize(gd);
       if (layer) layer.reset();   // the figure drawn holds every point streamed so far
       if (!drawn) { drawn = true; bindEvents(); model.send({ event: "drawn" }); }
       if (player) { player.Plotly = Plotly; player.plotDrawn(); }
@@ -665,7 +673,7 @@ class MotionPlayer {
       if (w > 0 && v.resize(w, viewH)) v.bgValid = false;
     }
     this.plotHost.style.height = H + "px";
-    if (this.gd && this.gd.style.height !== H + "px") {
+    if (this.gd && (this.gd.style.height !== H + "px" || misfit(this.gd))) {   // its column's width changed too
       this.gd.style.height = H + "px";
       if (this.gd._fullLayout && this.Plotly) this.Plotly.Plots.resize(this.gd);
     }

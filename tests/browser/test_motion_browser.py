@@ -109,6 +109,18 @@ def _sign_changes(x):
     return int(np.count_nonzero(s[1:] != s[:-1]))
 
 
+def test_plots_drawn_at_their_column_width(page, planar):
+    """1280x720, the Motion tab just opened: each plot is drawn as wide as its column.  The plots were drawn at
+    plotly's default 700 px inside a ~430 px column (titles and legends cut on the right): the column got its width
+    while the first draw was under way, and the page's resize watcher skipped resizes during a draw."""
+    widths = page.evaluate(f"""() => Array.from(document.querySelectorAll('{MOTION} .js-plotly-plot'))
+        .filter(gd => gd.offsetWidth > 0 && gd._fullLayout)
+        .map(gd => [gd._fullLayout.width, gd.getBoundingClientRect().width])""")
+    assert widths, "no plot is shown in the Motion tab"
+    for drawn, box in widths:
+        assert abs(drawn - box) <= 2, f"a Motion plot is drawn {drawn:.0f} px wide in a {box:.0f} px box: {widths}"
+
+
 @pytest.mark.parametrize("speed, seconds", [(1, 6.0), (4, 3.0)])
 def test_plays_the_true_motion_in_true_time(page, planar, speed, seconds):
     """Motion time advances at speed x wall-clock time, every frame shows the model's attitude at its motion time,
