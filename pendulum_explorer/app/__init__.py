@@ -26,7 +26,7 @@ from .state import AppState
 #: seconds between the page's first draw of the body preview (the first view shown) and the background warm-up
 #: of the other panels; PREWARM_FALLBACK seconds after the first view was sent if the page never says so (a link
 #: that opens another tab)
-PREWARM_DELAY = 3.0
+PREWARM_DELAY = 0.5
 PREWARM_FALLBACK = 30.0
 
 
