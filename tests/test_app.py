@@ -671,12 +671,17 @@ def test_presenter_view_enlarges_figures():
     assert "pe-presenter" in d._dom_classes
     assert all(_fig(v)["layout"]["height"] >= 1.5 * h0 for v, h0 in zip(views, h))
     assert all(_fig(v)["layout"]["font"]["size"] == 18 for v in views)  # larger axis and legend text
+    # the families' labels drawn on the figures as large as the axis text (they stayed at 13-14 px)
+    labels = lambda: [a["font"]["size"] for v in (sec.em_out, eqp.em_out) for a in _fig(v)["layout"]["annotations"]] + \
+        [a["font"]["size"] for a in _fig(eqp.sphere_out)["layout"]["scene"]["annotations"]]  # noqa: E731
+    assert len(labels()) >= 10 and min(labels()) == 18
     # larger crossings, kept while the chart is redrawn
     tr = [t for t in _fig(sec.chart)["data"] if t.get("name") == f"#{d.state.launches[0].id}"][0]
     assert tr["marker"]["size"] == 5 and len(tr["x"]) == 500
     d.presenter.value = False
     assert [_fig(v)["layout"]["height"] for v in views] == h
     assert all("size" not in _fig(v)["layout"].get("font", {}) for v in views)
+    assert set(labels()) == {13, 14}
 
 
 def test_equilibria_in_words_and_nearby_on_stable_L2_is_interpretable():

@@ -213,15 +213,16 @@ def test_sphere_labels_do_not_cover_each_other_where_the_page_draws_them():
     for body in (paper_fig1, paper_fig2, planar, lagrange_top):
         eq = eq1 if body is paper_fig1 else equilibria(body().pendulum)
         for view in CAMERAS:
-            for height in (470, 752):
-                anns = list(equilibria_sphere_figure(eq, view=view, height=height).layout.scene.annotations)
+            for height, px in ((470, 14), (752, 14), (752, 18)):  # 752 px, 18 px text: the presenter view
+                anns = list(equilibria_sphere_figure(eq, view=view, height=height, label_px=px).layout.scene.annotations)
+                assert all(x.font.size == px for x in anns)
                 P = project_to_screen([[x.x, x.y, x.z] for x in anns], CAMERAS[view], height - SPHERE_MARGIN_T)
                 boxes = []
                 for x, p in zip(anns, P):
-                    w, h = label_size(x.text)
+                    w, h = label_size(x.text, px)
                     boxes.append((p[0] + x.ax - w / 2, p[1] + x.ay - h / 2, p[0] + x.ax + w / 2, p[1] + x.ay + h / 2))
                 for i, b in enumerate(boxes):
                     for j in range(i + 1, len(boxes)):
                         c = boxes[j]
                         assert not (b[0] < c[2] and c[0] < b[2] and b[1] < c[3] and c[1] < b[3]), (
-                            body.__name__, view, height, anns[i].text, anns[j].text)
+                            body.__name__, view, height, px, anns[i].text, anns[j].text)

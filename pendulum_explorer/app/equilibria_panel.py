@@ -137,9 +137,11 @@ class EquilibriaPanel:
         self.em_out.layout.min_height = f"{size(330)}px"
         present = self.state.present
         self.sphere_out.show(present(equilibria_sphere_figure(self.eq, view=self.view.value, families=fams,
-                                                                      selected=sel, height=size(470))))
+                                                                      selected=sel, height=size(470),
+                                                                      label_px=self.state.label_px(14))))
         marker = (sel.mu, sel.energy) if sel is not None else None
-        self.em_out.show(present(energy_momentum_figure(self.eq, marker=marker, height=size(330))))
+        self.em_out.show(present(energy_momentum_figure(self.eq, marker=marker, height=size(330),
+                                                        label_px=self.state.label_px(13))))
 
     @guarded(what="selecting an equilibrium")
     def _on_family(self, change):

@@ -28,7 +28,8 @@ class SideFigures:
         st = self.state
         try:
             self.em_out.show(st.present(energy_momentum_figure(st.equilibria(), marker=(st.mu, st.E),
-                                                               height=st.size(EM_HEIGHT))))
+                                                               height=st.size(EM_HEIGHT),
+                                                               label_px=st.label_px(13))))
         except Exception as exc:  # noqa: BLE001 - the error boundary of the diagram
             report_error(self.msg, exc, "drawing the energy-momentum diagram")
 

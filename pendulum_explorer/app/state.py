@@ -50,6 +50,8 @@ class Launch:
 
 #: how much larger figures are drawn in the presenter view
 PRESENTER_SCALE = 1.6
+#: the figures' text size [px] in the presenter view (axes, and the labels drawn on the figures)
+PRESENTER_FONT = 18
 
 
 class AppState:
@@ -117,10 +119,15 @@ class AppState:
         """A figure size in pixels for the current view (larger in the presenter view)."""
         return int(round(px * (PRESENTER_SCALE if self.presenter else 1.0)))
 
+    def label_px(self, px):
+        """The font size [px] of the labels drawn on a figure (families on the sphere and the energy–momentum
+        diagram): ``px``, or 18 in the presenter view (the size of its axis text)."""
+        return max(px, PRESENTER_FONT) if self.presenter else px
+
     def present(self, fig):
         """``fig`` with the presenter view's larger fonts (axis, legend and title text) when it is on."""
         if self.presenter:
-            fig.update_layout(font_size=18, title_font_size=20, legend_font_size=16)
+            fig.update_layout(font_size=PRESENTER_FONT, title_font_size=20, legend_font_size=16)
         return fig
 
     def equilibria(self):

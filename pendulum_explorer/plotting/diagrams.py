@@ -35,7 +35,8 @@ STABILITY_DASH = {"elliptic-elliptic": "solid", "saddle-centre": "dash", "saddle
 
 
 def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, float] | None = None,
-                           e_max: float | None = None, height: int = 460, labels: bool = True) -> go.Figure:
+                           e_max: float | None = None, height: int = 460, labels: bool = True,
+                           label_px: int = 13) -> go.Figure:
     """Energy–momentum diagram of the relative equilibria.
 
     Parameters
@@ -48,6 +49,8 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
     height : int
     labels : bool
         Name the families (L1 … L4) on their curves, in the colours of the sphere figure's labels.
+    label_px : int
+        The family labels' font size [px] (larger in the dashboard's presenter view).
 
     Returns
     -------
@@ -107,8 +110,8 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
             k = family_label_index(f, default_e_max(eq))
             annotations.append(dict(x=float(f.mu[k]), y=float(f.energy[k]), text=f"<b>{family_name(f.label)}</b>",
                                     showarrow=True,
-                                    arrowhead=0, arrowcolor=cols[f.label], ax=22, ay=-20,
-                                    font=dict(color=cols[f.label], size=13), bgcolor="rgba(255,255,255,0.85)",
+                                    arrowhead=0, arrowcolor=cols[f.label], ax=round(22 * label_px / 13),
+                                    ay=round(-20 * label_px / 13), font=dict(color=cols[f.label], size=label_px), bgcolor="rgba(255,255,255,0.85)",
                                     bordercolor=cols[f.label], borderwidth=1.5, borderpad=2))
         # a label is ~70 x 20 px on a plot of ~300 x 250 px
         stack_labels(annotations, (0.25 * 2.0 * mu_max, 0.08 * (e_max - e_min)))

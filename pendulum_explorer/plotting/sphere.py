@@ -97,11 +97,17 @@ def default_e_max(eq: EquilibriumSet) -> float:
     return 3.0 * pend.m * pend.g * float(np.linalg.norm(pend.rho))
 
 
-def _annotation3d(G: ArrayLike, text: str, colour: str, right: bool = True) -> dict[str, Any]:
+#: the labels' font size [px] on the sphere (``label_px`` of :func:`equilibria_sphere_figure` sets another)
+LABEL_PX = 14
+
+
+def _annotation3d(G: ArrayLike, text: str, colour: str, right: bool = True, size: int = LABEL_PX) -> dict[str, Any]:
     G = np.asarray(G, float)
+    k = size / LABEL_PX  # a larger label (presenter view) stands as much further from its point
     # families' labels to the upper left, the points' to the lower right: a family's label near a point stays apart
     return dict(x=float(G[0]), y=float(G[1]), z=float(G[2]), text=f"<b>{text}</b>", showarrow=True, arrowhead=0,
-                arrowcolor=colour, ax=30 if right else -34, ay=20 if right else -24, font=dict(color=colour, size=14), bgcolor="rgba(255,255,255,0.85)",
+                arrowcolor=colour, ax=round((30 if right else -34) * k), ay=round((20 if right else -24) * k),
+                font=dict(color=colour, size=size), bgcolor="rgba(255,255,255,0.85)",
                 bordercolor=colour, borderwidth=1.5, borderpad=2)
 
 
@@ -156,10 +162,11 @@ def project_to_screen(points: ArrayLike, camera: dict[str, Any], plot_height: fl
     return np.stack([f * (q @ right) / depth, f * (q @ upward) / depth], axis=1)
 
 
-def label_size(text: str) -> tuple[float, float]:
-    """The size [px] of a label's box (its text without markup)."""
+def label_size(text: str, px: float = LABEL_PX) -> tuple[float, float]:
+    """The size [px] of a label's box (its text without markup, in bold ``px`` px text)."""
     plain = text.replace("<b>", "").replace("</b>", "")
-    return LABEL_CHAR_PX * len(plain) + LABEL_PAD_PX, LABEL_HEIGHT_PX
+    k = px / LABEL_PX
+    return LABEL_CHAR_PX * k * len(plain) + LABEL_PAD_PX, LABEL_HEIGHT_PX * k
 
 
 def separate_labels(annotations: list[dict[str, Any]], camera: dict[str, Any], plot_height: float) -> None:
@@ -175,7 +182,7 @@ def separate_labels(annotations: list[dict[str, Any]], camera: dict[str, Any], p
     g = LABEL_GAP_PX
 
     def free(i: int, ax: float, ay: float) -> bool:
-        w, h = label_size(annotations[i]["text"])
+        w, h = label_size(annotations[i]["text"], annotations[i]["font"]["size"])
         cx, cy = P[i, 0] + ax, P[i, 1] + ay
         box = (cx - w / 2 - g, cy - h / 2 - g, cx + w / 2 + g, cy + h / 2 + g)
         if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in boxes):
@@ -187,15 +194,16 @@ def separate_labels(annotations: list[dict[str, Any]], camera: dict[str, Any], p
         tries = [(sx * k * ax0, sy * k * ay0) for k in (1.0, 1.7, 2.4) for sx, sy in ((1, 1), (-1, 1), (1, -1), (-1, -1))]
         ax, ay = next((t for t in tries if free(i, *t)), (ax0, ay0))
         a["ax"], a["ay"] = round(ax), round(ay)
-        w, h = label_size(a["text"])
+        w, h = label_size(a["text"], a["font"]["size"])
         cx, cy = P[i, 0] + ax, P[i, 1] + ay
         boxes.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
 
 
 def sphere_labels(eq: EquilibriumSet, families: Collection[str] | None = None, camera: dict[str, Any] | None = None,
-                  plot_height: float | None = None) -> list[dict[str, Any]]:
-    """The scene annotations of :func:`equilibria_sphere_figure`: each family drawn and the isolated points; with
-    ``camera`` and ``plot_height`` (the scene's height in px) no label covers another (:func:`separate_labels`)."""
+                  plot_height: float | None = None, label_px: int = LABEL_PX) -> list[dict[str, Any]]:
+    """The scene annotations of :func:`equilibria_sphere_figure`: each family drawn and the isolated points (text
+    of ``label_px`` px); with ``camera`` and ``plot_height`` (the scene's height in px) no label covers another
+    (:func:`separate_labels`)."""
     cols = family_colours(eq)
     e_max = default_e_max(eq)
     out, points = [], []
@@ -205,11 +213,11 @@ def sphere_labels(eq: EquilibriumSet, families: Collection[str] | None = None, c
         if f.kind == "axis":  # spins about the rho axis: Gamma stays at the hanging / inverted point (labelled)
             continue
         out.append(_annotation3d(f.Gamma[family_label_index(f, e_max)], family_name(f.label), cols[f.label],
-                                right=False))
+                                right=False, size=label_px))
     for name, colour in (("hanging", HANGING_COLOUR), ("inverted", INVERTED_COLOUR), ("eq38", EQ38_COLOUR)):
         pts = [p for p in eq.isolated if p.family == name][:1]
         for p in pts:
-            points.append(_annotation3d(p.Gamma, POINT_LABELS[name], colour))
+            points.append(_annotation3d(p.Gamma, POINT_LABELS[name], colour, size=label_px))
     stack_labels(out + points, (0.25, 0.25, 0.25))  # ~50 px on the ~400 px sphere
     if camera is not None and plot_height is not None:
         separate_labels(points + out, camera, plot_height)  # the points' labels keep their place
@@ -354,7 +362,7 @@ def selected_trace(point: HasGamma) -> go.Scatter3d:
 
 def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Collection[str] | None = None,
                              height: int = 520, selected: EquilibriumPoint | None = None,
-                             labels: bool = True) -> go.Figure:
+                             labels: bool = True, label_px: int = LABEL_PX) -> go.Figure:
     """Fig. 1 (b)-(d): the relative equilibria attitudes on S^2.
 
     Parameters
@@ -371,6 +379,8 @@ def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Col
         A point to mark with an open ring (:func:`selected_trace`).
     labels : bool
         Name the families (in their colours, :func:`family_colours`) and the isolated points on the sphere.
+    label_px : int
+        The labels' font size [px] (larger in the dashboard's presenter view); they are kept apart at that size.
 
     Returns
     -------
@@ -399,7 +409,7 @@ def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Col
                    font=dict(size=13)),
         scene=dict(xaxis=dict(title="Γ₁", **ax), yaxis=dict(title="Γ₂", **ax), zaxis=dict(title="Γ₃", **ax),
                    aspectmode="cube", camera=CAMERAS[view],
-                   annotations=sphere_labels(eq, families, CAMERAS[view], height - SPHERE_MARGIN_T)
+                   annotations=sphere_labels(eq, families, CAMERAS[view], height - SPHERE_MARGIN_T, label_px)
                    if labels else []),
         legend=dict(x=0.0, y=1.0), uirevision=view)
     return fig
