@@ -197,6 +197,9 @@ class StreamLayer {
   dispose() { this.reset(); this.canvas.remove(); }
 }
 
+// the meta of a trace drawn only once its figure has been shown (see draw)
+const AFTER_PAINT = "pe-after-paint";
+
 // a figure (no explicit width in this project's figures) drawn at another width than its box has now
 function misfit(gd) {
   return !!gd._fullLayout && gd.clientWidth > 0 && Math.abs(gd._fullLayout.width - gd.clientWidth) > 1;
@@ -236,9 +239,14 @@ function render({ model, el }) {
       if (!fig.data && !fig.layout) return;   // nothing to show yet (no empty axes)
       const obj = { data: fig.data || [], layout: fig.layout || {}, config: fig.config || {} };
       if (fig.frames) obj.frames = fig.frames;   // react replaces the animation frames too
+      // a trace marked AFTER_PAINT (a warm-up: WebGL shaders compiled before the first click needs them) is
+      // hidden in the figure's first draw and drawn right after the page has shown it (the tab opens as fast)
+      const later = drawn ? [] : obj.data.filter((tr) => tr.meta === AFTER_PAINT && tr.visible !== false);
+      for (const tr of later) tr.visible = false;
       const t0 = performance.now();
       await Plotly.react(gd, obj);
       logged("react", gd, t0);
+      if (later.length) requestAnimationFrame(() => setTimeout(() => { stale = true; draw(); }, 0));
       // drawn at another width than its box (the box got its width while the draw was under way, or had none
       // yet: plotly's default 700 px): fit it now
       if (misfit(gd)) await Plotly.Plots.resize(gd);

@@ -14,6 +14,8 @@ from ..plotting.section import crossings_trace, periodic_orbit_trace, section_ch
 HEIGHT = 420
 #: where the chart's invisible WebGL warm-up point sits (outside the fixed axis range -pi ... pi)
 WARM_X = -10.0
+#: a trace with this meta is drawn by the page only after the figure's first draw is shown (``plotview.js``)
+AFTER_PAINT = "pe-after-paint"
 
 
 class SectionChart:
@@ -37,10 +39,11 @@ class SectionChart:
         lo, hi = sec.chart_window()
         if (lo, hi) != (-1.0, 1.0):  # a thin band: the axis shows it (hanging side at the bottom, as always)
             fig.update_yaxes(range=[hi, lo], title="Γ₃ = cos θ  (zoomed to the accessible band)")
-        # one transparent WebGL point outside the axes: the chart's first draw (its tab opening) compiles the
-        # scattergl marker shaders, not the first click's crossings (0.4-0.7 s in a software-rendered browser)
+        # one transparent WebGL point outside the axes: drawn right after the chart is first shown (its tab
+        # opening; the page draws an AFTER_PAINT trace then), it compiles the scattergl marker shaders, not the
+        # first click's crossings (0.4-0.7 s in a software-rendered browser)
         fig.add_trace(go.Scattergl(x=[WARM_X], y=[0.0], mode="markers", name="", hoverinfo="skip", showlegend=False,
-                                   marker=dict(size=1, color="rgba(0,0,0,0)")))
+                                   marker=dict(size=1, color="rgba(0,0,0,0)"), meta=AFTER_PAINT))
         for L in launches:
             fig.add_trace(self._trace(L))
         if orbits:

@@ -265,7 +265,7 @@ def test_all_panels_drawn(visit):
             """(sel) => { const root = document.querySelector(sel);
                 const plots = root ? root.querySelectorAll('.js-plotly-plot') : [];
                 return plots.length > 0 && Array.from(plots).every(gd => gd._fullLayout && gd.querySelector('.main-svg'));
-            }""", arg=f".{cls}", timeout=120_000, polling=200)
+            }""", arg=f".{cls}", timeout=120_000, polling="raf")
         t_open[cls] = time.perf_counter() - t0
         assert page.locator(f".{cls} .pe-message").count() >= 1, f"panel .{cls} has no .pe-message area"
         pb.element_screenshot(page, f".{cls}", f"panel-{cls.removeprefix('pe-')}.png")
