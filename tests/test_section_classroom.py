@@ -126,7 +126,7 @@ def test_fill_says_which_trajectories_stopped_short_and_why(app):
     p = app.state.pendulum
     c = 4.8 / (p.m * p.g * p.rho[2])  # E = -m g rho3 Gamma3 at rest
     swing = np.array([0.0, np.sqrt(1 - c * c), c, 0.0, 0.0, 0.0])
-    launches = sec._launch_many(np.stack([sec.section.fill_seeds(1)[0], swing]), "fill", n=100)
+    launches = sec.runs.start_many(sec.section, np.stack([sec.section.fill_seeds(1)[0], swing]), "fill", n=100)
     assert [len(L.crossings) for L in launches] == [100, 0] and launches[1].stopped == "no_crossing"
     assert sec.msg.text.startswith("fill done: 2 trajectories; 1 stopped short of the crossings asked: "
                                    f"#{launches[1].id} 0 of 100 (it stopped coming back to the section)")

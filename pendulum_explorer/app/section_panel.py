@@ -6,8 +6,9 @@ Widgets and wiring only.  The section, its levels, seeds and chunked crossings a
 task), :mod:`.section_tools` (chaos map and periodic orbits; files and the paper's presets), :mod:`.section_side`
 (the energy–momentum diagram and the crossings on the sphere), :mod:`.history`
 (what a level change set aside) and :mod:`.section_text` (what the panel says).  Public methods for other
-panels and links: :meth:`SectionPanel.set_level`, :meth:`SectionPanel.default_mu`, :meth:`SectionPanel.launch`,
-:meth:`SectionPanel.launch_at`, :meth:`SectionPanel.fill`.
+panels and links: :meth:`SectionPanel.set_level`, :meth:`SectionPanel.default_mu`, and the launches'
+``launch``, ``launch_at``, ``launch_seed`` and ``fill`` (:class:`.section_runs.Runs`' methods, by their names on
+the panel).
 """
 from __future__ import annotations
 
@@ -51,10 +52,14 @@ class SectionPanel:
         self.chart = figure_output(f"{CHART_HEIGHT}px")  # clicks on it launch trajectories
         self.chart.add_class("pe-section-chart")
         self.traces = SectionChart(self.chart, state)
-        self.runs = Runs(state, self.traces, self.msg, self.history, lambda: self.section, self._busy)
+        self.inputs = LaunchControls()
+        self.runs = Runs(state, self.traces, self.msg, self.history, lambda: self.section, self._busy, self.task,
+                         lambda: self.inputs.n_cross.value)
+        self.launch_at, self.launch, self.launch_seed, self.fill = (self.runs.launch_at, self.runs.launch,
+                                                                    self.runs.launch_seed, self.runs.fill)
         self.timings = self.runs.timings
         self.maps, self.files = ChaosTools(self), SessionFiles(self)
-        self.inputs, self.undos, self.side = LaunchControls(), UndoControls(self), SideFigures(state, self.msg)
+        self.undos, self.side = UndoControls(self), SideFigures(state, self.msg)
         # the parts' controls that other panels, links and tests use, by their names on the panel
         self.po_mode, self.po_k, self.export_btn, self.saved, self.em_out = (
             self.maps.po_mode, self.maps.po_k, self.files.export_btn, self.undos.saved, self.side.em_out)
@@ -236,38 +241,6 @@ class SectionPanel:
                 self._guard(lambda: self.find_orbit(float(x), float(y)), "finding a periodic orbit")
             else:
                 self._guard(lambda: self.launch_at(float(x), float(y)), "launching from the click")
-
-    def launch_at(self, phi, z, n=None):
-        """Launch the trajectory through the section point at chart coordinates (phi, z) (``n`` crossings,
-        default: the box); a pole is moved to the nearest point where motion is possible."""
-        t_click = time.perf_counter()
-        found = self.runs.seed_at(self.section, phi, z)
-        return None if found is None else self.launch_seed(found[0], "click", n=n, t_click=t_click, note=found[1])
-
-    def launch(self, points, n=None, source="typed"):
-        """Launch at chart points ``[(φ, Γ₃), ...]`` (typed, or from a link), all in one task; returns the
-        launches (a refused point is reported in the message and skipped)."""
-        found = [x for x in (self.runs.seed_at(self.section, float(p), float(z)) for p, z in points) if x is not None]
-        if len(found) == 1:
-            return [self.launch_seed(found[0][0], source, n=n, note=found[0][1])]
-        return self._launch_many([self.section.check_seed(st) for st, _ in found], source, n) if found else []
-
-    def launch_seed(self, seed, source="click", n=None, t_click=None, note=""):
-        """Launch from a section state or an LP pair (Gamma, omega) on the current level."""
-        sec = self.section  # check_seed: a clear message if off level
-        return self.runs.start_one(self.task, sec, sec.check_seed(seed), source, self._n(n), note, t_click)
-
-    def fill(self, n_seeds=12, n=None):
-        """Seeds spread over the accessible region (:meth:`PoincareSection.fill_seeds`), streamed one by one."""
-        return self._launch_many(self.section.fill_seeds(n_seeds), "fill", n)
-
-    def _launch_many(self, seeds, label, n=None):
-        """Launches from LP seeds (k, 6) on the current level, computed one after the other in one task."""
-        return self.runs.start_many(self.task, self.section, seeds, label, self._n(n))
-
-    def _n(self, n):
-        """The crossings asked per trajectory: ``n``, else the box's."""
-        return int(self.n_cross.value if n is None else n)
 
     def _guard(self, action, what):
         """Run a user action; an exception becomes the panel's message (never a traceback on the page)."""

@@ -26,16 +26,49 @@ MEGNO_T = 100.0  # each finished trajectory's hover shows its mean MEGNO over th
 class Runs:
     """Launches on the section ``current()`` shows, drawn by ``traces`` into the state's launch list."""
 
-    def __init__(self, state: Any, traces: Any, msg: Any, history: Any, current: Callable[[], Any], busy: Any
-                 ) -> None:
+    def __init__(self, state: Any, traces: Any, msg: Any, history: Any, current: Callable[[], Any], busy: Any,
+                 task: Any, n_default: Callable[[], int]) -> None:
         self.state, self.traces, self.msg, self.history = state, traces, msg, history
         self.current = current  # the section shown now (a run for an older one stops drawing)
         self.busy = busy  # the panel's lock over the launch list and the chart
+        self.task = task  # the panel's task: a new launch or fill cancels the running one
+        self.n_default = n_default  # the crossings asked per trajectory when a call does not say (the panel's box)
         self.colour_index = 0
         self.timings: dict[str, float] = {}
         self._dirty: dict[int, Any] = {}  # launches with crossings not yet sent to the browser
         self._drawn_at = 0.0
 
+    # ------------------------------------------------------------------ the panel's launch methods
+    def launch_at(self, phi: float, z: float, n: int | None = None) -> Launch | None:
+        """Launch the trajectory through the section point at chart coordinates (phi, z) (``n`` crossings,
+        default: the box); a pole is moved to the nearest point where motion is possible."""
+        t_click = time.perf_counter()
+        found = self.seed_at(self.current(), phi, z)
+        return None if found is None else self.launch_seed(found[0], "click", n=n, t_click=t_click, note=found[1])
+
+    def launch(self, points: Sequence[tuple[float, float]], n: int | None = None, source: str = "typed"
+               ) -> list[Launch]:
+        """Launch at chart points ``[(φ, Γ₃), ...]`` (typed, or from a link), all in one task; returns the
+        launches (a refused point is reported in the message and skipped)."""
+        sec = self.current()
+        found = [x for x in (self.seed_at(sec, float(p), float(z)) for p, z in points) if x is not None]
+        if len(found) == 1:
+            return [self.launch_seed(found[0][0], source, n=n, note=found[0][1])]
+        return self.start_many(sec, [sec.check_seed(st) for st, _ in found], source, n) if found else []
+
+    def launch_seed(self, seed: Any, source: str = "click", n: int | None = None, t_click: float | None = None,
+                    note: str = "") -> Launch:
+        """Launch from a section state or an LP pair (Gamma, omega) on the current level (``check_seed``: a clear
+        message if it is off the level)."""
+        sec = self.current()
+        return self.start_one(sec, sec.check_seed(seed), source, n, note, t_click)
+
+    def fill(self, n_seeds: int = 12, n: int | None = None) -> list[Launch]:
+        """Seeds spread over the accessible region (:meth:`PoincareSection.fill_seeds`), streamed one by one."""
+        sec = self.current()
+        return self.start_many(sec, sec.fill_seeds(n_seeds), "fill", n)
+
+    # ------------------------------------------------------------------ seeds, launches, their task
     def seed_at(self, sec: Any, phi: float, z: float) -> tuple[Any, str] | None:
         """``(section state, note)`` at the chart point (:meth:`PoincareSection.seed_at`: a pole is moved to the
         nearest admissible point, the note says so); None when the point is not accessible (the message says why)."""
@@ -59,10 +92,12 @@ class Runs:
         self.history.launched(out)
         return out
 
-    def start_one(self, task: Any, sec: Any, seed: Any, source: str, n: int, note: str = "",
+    def start_one(self, sec: Any, seed: Any, source: str, n: int | None, note: str = "",
                   t_click: float | None = None) -> Launch:
-        """One launch from the checked LP seed, its ``n`` crossings computed in ``task``; the message says what is
-        being computed, then what came of it (or why it stopped short), and the launch is selected."""
+        """One launch from the checked LP seed, its ``n`` crossings (None: the box's) computed in the task; the
+        message says what is being computed, then what came of it (or why it stopped short), and the launch is
+        selected."""
+        n, task = int(self.n_default() if n is None else n), self.task
         task.stop()  # the running task's last message ("cancelled: kept ...") first, then this launch's
         (launch,) = self.add(sec, [seed], source)
         self.msg.info(say.computing(launch.id, n, note))
@@ -79,8 +114,9 @@ class Runs:
         task.start(self.work(sec, [(launch, n)], None, t_click), f"trajectory #{launch.id}", done)
         return launch
 
-    def start_many(self, task: Any, sec: Any, seeds: Any, label: str, n: int) -> list[Launch]:
-        """Launches from LP seeds (k, 6) (a fill or a typed list), computed one after the other in ``task``."""
+    def start_many(self, sec: Any, seeds: Any, label: str, n: int | None) -> list[Launch]:
+        """Launches from LP seeds (k, 6) (a fill or a typed list), computed one after the other in the task."""
+        n, task = int(self.n_default() if n is None else n), self.task
         task.stop()  # the running task's last message first, then this one's
         launches = self.add(sec, seeds, label)
         self.msg.info(say.many_start(label, len(launches), n))
