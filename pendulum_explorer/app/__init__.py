@@ -14,10 +14,10 @@ import threading
 
 import ipywidgets as w
 
-from .common import Messages, body_title, guarded, limit_memory_arenas, log, report_error
+from .common import Messages, body_title, freeze_startup_objects, guarded, limit_memory_arenas, log, report_error
 from .links import ViewLink
 from .pagebridge import PageBridge
-from .plotview import plotly_loader
+from .plotview import figure_bundle, plotly_loader
 from .shell_header import Header
 from .shell_links import LinkActions, read_link
 from .shell_text import TAB_TITLES, TABS  # noqa: F401 - part of this module's offer (tests, links)
@@ -144,15 +144,24 @@ class Dashboard(w.VBox):
         timer.start()
 
     def _prewarm(self):
-        """While the user looks at the body panel: import what the other panels need and compute the default
-        body's equilibria.  It starts a few seconds after the page has drawn the first view (a timer from the
-        first view being sent could end while a slow page was still drawing, and the two competed for the CPU)."""
+        """While the user looks at the body panel: import what the other panels need, compute the default
+        body's equilibria and build (not show) the section tab's figures at the start level: the first figure of
+        a kind imports plotly's classes for it, 60-90 ms that the section tab's opening paid; then the objects made
+        so far are left out of the garbage collector's full passes (:func:`.common.freeze_startup_objects`).  It starts shortly
+        after the page has drawn the first view (a timer from the first view being sent could end while a slow
+        page was still drawing, and the two competed for the CPU)."""
         if not self._prewarm_once.acquire(blocking=False):
             return
         try:
+            from ..poincare import PoincareSection, default_level
             from . import equilibria_panel, motion_panel, section_panel  # noqa: F401
+            from .section_chart import SectionChart
+            from .section_side import em_figure
 
-            self.state.equilibria()
+            figure_bundle(em_figure(self.state))  # computes the body's equilibria (state.equilibria) first
+            sec = PoincareSection.with_motion(self.state.pendulum, *default_level(self.state.pendulum))
+            figure_bundle(SectionChart(None, self.state).figure(sec, sec.chart_region(), []))
+            freeze_startup_objects()
         except Exception:  # noqa: BLE001
             log.exception("prewarm")
 

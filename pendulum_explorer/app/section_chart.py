@@ -31,6 +31,13 @@ class SectionChart:
              ) -> None:
         """The whole chart in one update of the view: the region, the chaos map under the crossings (if any),
         the given launches and the periodic orbits found (if any) on top."""
+        fig = self.figure(sec, region, launches, chaos, orbits)
+        self.section = sec
+        self.view.show(fig)
+
+    def figure(self, sec: Any, region: Any, launches: list[Any], chaos: Any = None, orbits: list[Any] | None = None
+               ) -> Any:
+        """The chart's figure (what :meth:`draw` shows; the dashboard's warm-up builds one without a view)."""
         # no relative-equilibria markers: PoincareSection.relative_equilibria keeps its own cache of whole
         # EquilibriumSets (~6 MB per body) beside state.equilibria(), which the kernel memory budget cannot afford
         fig = section_chart_figure(sec, region=region, clickable=True, height=self.state.size(HEIGHT),
@@ -48,8 +55,7 @@ class SectionChart:
             fig.add_trace(self._trace(L))
         if orbits:
             fig.add_trace(periodic_orbit_trace(orbits))
-        self.section = sec
-        self.view.show(self.state.present(fig))
+        return self.state.present(fig)
 
     def _trace(self, launch: Any) -> Any:
         """The chart trace of a launch's crossings (chart coordinates rounded to 1e-5 for the browser; larger

@@ -13,6 +13,13 @@ EM_HEIGHT = 300
 SPHERE_HEIGHT = 330
 
 
+def em_figure(st: Any) -> Any:
+    """The energy–momentum diagram of the state's body with the marker at its (mu, E) (``E`` None: no marker)."""
+    marker = None if st.E is None else (st.mu, st.E)
+    return st.present(energy_momentum_figure(st.equilibria(), marker=marker, height=st.size(EM_HEIGHT),
+                                             label_px=st.label_px(13)))
+
+
 class SideFigures:
     """``em_out`` (the diagram, redrawn at each level and in the presenter view), ``sphere_btn`` and ``sphere_out``
     ("draw on sphere": the launches' crossings on the sphere, body frame).  An error is said in ``msg``."""
@@ -25,11 +32,8 @@ class SideFigures:
 
     def draw_em(self) -> None:
         """The energy–momentum diagram of the body's equilibria with the marker at the state's (mu, E)."""
-        st = self.state
         try:
-            self.em_out.show(st.present(energy_momentum_figure(st.equilibria(), marker=(st.mu, st.E),
-                                                               height=st.size(EM_HEIGHT),
-                                                               label_px=st.label_px(13))))
+            self.em_out.show(em_figure(self.state))
         except Exception as exc:  # noqa: BLE001 - the error boundary of the diagram
             report_error(self.msg, exc, "drawing the energy-momentum diagram")
 
