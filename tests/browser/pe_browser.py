@@ -398,10 +398,33 @@ def plot_locator(page, selector):
 
 
 def wait_plot(page, selector, timeout=60_000):
-    page.wait_for_function(
-        f"""(sel) => {{ const el = document.querySelector(sel); if (!el) return false;
-            return ({PLOT_READY_JS})(el); }}""", arg=selector, timeout=timeout, polling=100)
+    try:
+        page.wait_for_function(
+            f"""(sel) => {{ const el = document.querySelector(sel); if (!el) return false;
+                return ({PLOT_READY_JS})(el); }}""", arg=selector, timeout=timeout, polling=100)
+    except Exception as exc:  # what the page showed instead (a failed CI run said only "Timeout exceeded")
+        raise AssertionError(f"no plot drawn in {selector} after {timeout / 1000:.0f} s: {plot_state(page, selector)}"
+                             ) from exc
     return plot_locator(page, selector)
+
+
+def plot_state(page, selector):
+    """What the page shows at ``selector``: whether it exists and is visible, its plots and their state, the
+    messages of the panel around it, a drawing error, and the page errors collected in ``page.errors``."""
+    try:
+        state = page.evaluate("""(sel) => { const el = document.querySelector(sel);
+            if (!el) return {exists: false};
+            const panel = el.closest('[class*="pe-"]') && (el.closest('.pe-body, .pe-equilibria, .pe-section, .pe-motion') || el);
+            const plots = Array.from(el.querySelectorAll('.js-plotly-plot, .pe-plotly'));
+            return {exists: true, visible: el.offsetParent !== null, width: el.offsetWidth,
+                    plots: plots.map(gd => ({cls: gd.className, layout: !!gd._fullLayout, svg: !!gd.querySelector('.main-svg'),
+                                            text: gd.children.length ? '' : gd.textContent.slice(0, 200)})),
+                    messages: Array.from(panel.querySelectorAll('.pe-message')).map(m => m.innerText.trim()).filter(t => t),
+                    views_waiting: window.__peViews ? Array.from(window.__peViews).filter(f => f()).length : null,
+                    app_message: (document.querySelector('.pe-app-message') || {}).innerText || ''}; }""", selector)
+    except Exception as exc:  # noqa: BLE001 - a closed or busy page
+        state = f"(could not read the page: {exc})"
+    return {"state": state, "page_errors": list(getattr(page, "errors", []))[:10]}
 
 
 TRACES_JS = """(el) => {
