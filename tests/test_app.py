@@ -966,21 +966,27 @@ def test_first_view_loads_no_compiled_kernel_and_no_scipy():
     """The dashboard's first view (the body panel) dispatches no numba function: the first dispatch in a process
     loads numba's numpy registries, which import scipy.linalg (+47 MB of kernel memory and ~0.35 s of CPU before
     the page is interactive; the body preview's one rotation about e3 did it through geometry.rotation_about)."""
+    lines = _fresh_process_lines(
+        "import sys\nfrom pendulum_explorer.app import build_app\nbuild_app(prewarm=False)\n"
+        "print(sorted(m for m in ('pendulum_explorer.poincare', 'pendulum_explorer.equilibria',\n"
+        "                         'pendulum_explorer.chaos') if m in sys.modules))\n"
+        "print(sorted(m for m in ('scipy.linalg', 'numba.np.linalg') if m in sys.modules))")
+    assert lines[-1] == "[]", lines
+    # nor the modules of the other tabs (section, equilibria, chaos: ~50 ms of the kernel's CPU before the first
+    # view; the panels' warm-up imports them once the page has drawn it)
+    assert lines[-2] == "[]", lines
+
+
+def _fresh_process_lines(code):
+    """The lines ``code`` prints in a fresh Python process (what a new kernel imports is the point)."""
     import subprocess
     import sys
     from pathlib import Path
 
-    code = ("import sys\nfrom pendulum_explorer.app import build_app\nbuild_app(prewarm=False)\n"
-            "print(sorted(m for m in ('pendulum_explorer.poincare', 'pendulum_explorer.equilibria',\n"
-            "                         'pendulum_explorer.chaos') if m in sys.modules))\n"
-            "print(sorted(m for m in ('scipy.linalg', 'numba.np.linalg') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
                          cwd=str(Path(__file__).resolve().parents[1]))
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
-    # nor the modules of the other tabs (section, equilibria, chaos: ~50 ms of the kernel's CPU before the first
-    # view; the panels' warm-up imports them once the page has drawn it)
-    assert out.stdout.strip().splitlines()[-2] == "[]", out.stdout
+    return out.stdout.strip().splitlines()
 
 
 def test_prewarm_readies_the_section_tab():
@@ -990,19 +996,12 @@ def test_prewarm_readies_the_section_tab():
     objects made until then are frozen out of the garbage collector's full passes (a full pass over the
     ~170 000 objects of a warmed kernel took 80-150 ms, at random inside a tab's opening: the section panel's
     build had one of 82 ms)."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    code = ("import gc, sys\nfrom pendulum_explorer.app import build_app\nd = build_app(prewarm=False)\nd._prewarm()\n"
-            "print(gc.get_freeze_count(), len(gc.get_objects()))\n"
-            "before = set(sys.modules)\nd.panel('section')\n"
-            "print(sorted(m for m in set(sys.modules) - before if m.startswith('plotly')))\n"
-            "print(d.panels['section'].section.energy, d.state.E)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
-                         cwd=str(Path(__file__).resolve().parents[1]))
-    assert out.returncode == 0, out.stderr[-2000:]
-    lines = out.stdout.strip().splitlines()
+    lines = _fresh_process_lines(
+        "import gc, sys\nfrom pendulum_explorer.app import build_app\nd = build_app(prewarm=False)\nd._prewarm()\n"
+        "print(gc.get_freeze_count(), len(gc.get_objects()))\n"
+        "before = set(sys.modules)\nd.panel('section')\n"
+        "print(sorted(m for m in set(sys.modules) - before if m.startswith('plotly')))\n"
+        "print(d.panels['section'].section.energy, d.state.E)")
     assert lines[-2] == "[]", f"plotly modules imported when the section tab opened: {lines[-2]}"
     E, E_state = map(float, lines[-1].split())
     assert E == E_state  # the panel shows the start level, as the warm-up's figure did
