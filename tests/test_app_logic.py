@@ -24,6 +24,13 @@ def test_aside_and_cancel_wording():
                                    "started, removed"
     assert say.cancelled([(L(4, 0), 10)]) == "cancelled: kept 0 trajectories (crossings: none); 1 not started, removed"
     assert say.cancelled([(L(4, 10), 10)]) == "cancelled: kept 1 trajectory (crossings: #4 10)"
+    # a cancelled fill of 60: the complete ones as one run (every one was listed, beyond the message slot)
+    fill = [(L(i, 5000 if i < 30 else (1234 if i == 30 else 0)), 5000) for i in range(1, 61)]
+    assert say.cancelled(fill) == "cancelled: kept 30 trajectories (crossings: #1–#29 5000 each, #30 1234 of " \
+                                  "5000); 30 not started, removed"
+    gaps = [(L(1, 500), 500), (L(2, 500), 500), (L(3, 10), 500), (L(4, 500), 500), (L(6, 900), 900)]
+    assert say.cancelled(gaps) == "cancelled: kept 5 trajectories (crossings: #1–#2 500 each, #3 10 of 500, #4 500, " \
+                                  "#6 900)"
 
 
 def test_map_orbit_pole_and_download_wording():

@@ -150,11 +150,23 @@ def many_start(label: str, n_trajectories: int, n: int) -> str:
 
 
 def cancelled(items: Sequence[tuple[Any, int]]) -> str:
-    """After a cancel: the trajectories kept (``items``: (launch, crossings asked)) and those not started."""
+    """After a cancel: the trajectories kept (``items``: (launch, crossings asked)) and those not started.  Runs
+    of complete trajectories with consecutive numbers are said as one ("#1–#29 5000 each"): a cancelled fill of
+    60 listed every trajectory, more than the message slot shows."""
     empty = sum(1 for L, _ in items if len(L.crossings) == 0)
-    kept = [f"#{L.id} {len(L.crossings)}" + ("" if len(L.crossings) >= n else f" of {n}")
-            for L, n in items if len(L.crossings)]
-    return (f"cancelled: kept {len(kept)} trajector{'y' if len(kept) == 1 else 'ies'} (crossings: "
+    runs: list[list[Any]] = []  # [first id, last id, crossings, complete, asked]
+    for L, n in items:
+        m = len(L.crossings)
+        if not m:
+            continue
+        if runs and m >= n and runs[-1][3] and runs[-1][1] == L.id - 1 and runs[-1][2] == m:
+            runs[-1][1] = L.id
+        else:
+            runs.append([L.id, L.id, m, m >= n, n])
+    kept = [f"#{a} {m}" + ("" if done else f" of {n}") if a == b else f"#{a}–#{b} {m} each"
+            for a, b, m, done, n in runs]
+    n_kept = sum(b - a + 1 for a, b, *_ in runs)
+    return (f"cancelled: kept {n_kept} trajector{'y' if n_kept == 1 else 'ies'} (crossings: "
             f"{', '.join(kept) or 'none'})" + (f"; {empty} not started, removed" if empty else ""))
 
 
