@@ -50,7 +50,8 @@ class MotionPanel:
         self.msg = Messages()
         self.task = Task(self.msg)
         self.choice = w.Dropdown(options=[("ω₀ below, from R₀ = I", 0)], value=0, description="trajectory",
-                                 layout=w.Layout(width="330px"), style={"description_width": "70px"})
+                                 layout=w.Layout(width="auto", min_width="330px", max_width="100%"),
+                                 style={"description_width": "70px"})
         self.choice.add_class("pe-motion-choice")
         self.omega0 = [w.FloatText(value=1.0, description=f"ω₀{'₁₂₃'[i]}", step=0.1,
                                    layout=w.Layout(width="120px"), style={"description_width": "34px"})

@@ -698,3 +698,10 @@ def test_find_periodic_orbit_click_near_the_fig2e_island(visit):
     new_errors = [e for e in _panel_errors(page, "pe-section") if e not in errors_before]
     assert not new_errors, new_errors
     pb.assert_no_traceback(page, "after finding a periodic orbit")
+    # the Motion tab's trajectory menu shows the orbit's launch, its longest label, whole (a 250 px menu cut it)
+    pb.show_panel(page, "pe-motion")
+    page.wait_for_function("""() => { const s = document.querySelector('.pe-motion .pe-motion-choice select');
+        return s && s.offsetParent !== null && /periodic.orbit/.test(s.options[s.selectedIndex].text); }""",
+                           timeout=30_000, polling=200)
+    assert not pb.cut_texts(page, ".pe-motion"), pb.cut_texts(page, ".pe-motion")
+    pb.show_panel(page, "pe-section")
