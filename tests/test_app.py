@@ -696,13 +696,16 @@ def test_equilibria_in_words_and_nearby_on_stable_L2_is_interpretable():
     labels = [o[0] for o in eqp.family.options]
     assert labels[:3] == ["hanging at rest (straight down)", "inverted at rest (balanced upside down)",
                           "Eq. 38 spin (where L1 passes through α = ±∞)"]
-    assert "L2: steady spins, α 0 … 2.23; one end is the body hanging at rest (α = 0)" in labels
+    # short enough for the menu at 1024 px (L1's 117 characters were cut); the start is said under the slider
+    assert "L2: steady spins, α 0 … 2.23" in labels and "L1: steady spins, α < 0 and α > 13.2" in labels
+    assert max(len(t) for t in labels) <= 60, labels
     assert not any("isolated" in t or "spin +" in t for t in labels)
     eqp.family.value = dict(eqp.family.options)[labels[0]]
     assert "stable: a small push only makes it wobble (elliptic-elliptic)" in eqp.details.value
     eqp.family.value = [v for t, v in eqp.family.options if t.startswith("L2")][0]
     p = eqp.selected()
     assert p.family == "L2" and p.stability == "elliptic-elliptic"
+    assert "the family runs α 0 … 2.23; one end is the body hanging at rest, α = 0;" in eqp.along_info.value
     assert f"point {eqp.index.value + 1} of 218 along L2: α = {p.alpha:.4g}" in eqp.along_info.value
     d.panels.get("section") or d.panel("section")
     d.panels["section"].task.synchronous = True

@@ -181,7 +181,8 @@ class EquilibriaPanel:
             self.details.value = ""
             return
         kind, i = self.family.value
-        self.along_info.value = say.along(self.eq.families[i], self.index.value, p) if kind == "fam" else \
+        fam = self.eq.families[i] if kind == "fam" else None
+        self.along_info.value = say.along(fam, self.index.value, p, say.family_start(self.eq, fam)) if fam else \
             say.SINGLE_POINT
         self.details.value = say.details_html(p)
 

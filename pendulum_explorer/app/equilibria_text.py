@@ -62,47 +62,48 @@ def stability_words(cls: str) -> str:
     return f"{STABILITY_WORDS.get(cls, cls)} ({cls})" if cls else "not computed"
 
 
-def alpha_range(a: Any) -> str:
+def alpha_range(a: Any, short: bool = False) -> str:
     """The range of alpha along a family (its finite values ``a``, in order) in words: "α 0 … 2.23", or for a family
-    through alpha = +-inf (L1 of the Fig. 1 body) "α < 0 and α > 13.2 (through ±∞ at the Eq. 38 spin)", not the
-    sampled ends "-1e+07 … 1e+07"."""
+    through alpha = +-inf (L1 of the Fig. 1 body) "α < 0 and α > 13.2 (through ±∞ at the Eq. 38 spin)" (without
+    the bracket if ``short``), not the sampled ends "-1e+07 … 1e+07"."""
     a = np.asarray(a, float)
     through_inf = len(a) > 1 and np.any((np.sign(a[1:]) * np.sign(a[:-1]) < 0) & (np.abs(a[1:]) > 1.0))
     if through_inf:
-        return f"α < 0 and α > {a[a > 0].min():.3g} (through ±∞ at the Eq. 38 spin)"
+        return f"α < 0 and α > {a[a > 0].min():.3g}" + ("" if short else " (through ±∞ at the Eq. 38 spin)")
     return f"α {a.min():.3g} … {a.max():.3g}"
 
 
-def family_words(eq: Any, fam: Any) -> str:
-    """A family in plain words: its name, its range of alpha and the rest position it starts from."""
-    a = fam.alpha[np.isfinite(fam.alpha)]
-    name = family_name(fam.label)
-    ends = []
+def family_start(eq: Any, fam: Any) -> str:
+    """The rest position a family starts from, in words ("hanging", "upside down"), or "" if none."""
     for k in (0, len(fam) - 1):
         if np.linalg.norm(fam.Gamma[k] - eq.hanging.Gamma) < 2e-2:
-            ends.append("hanging")
-        elif np.linalg.norm(fam.Gamma[k] - eq.inverted.Gamma) < 2e-2:
-            ends.append("upside down")
+            return "hanging"
+        if np.linalg.norm(fam.Gamma[k] - eq.inverted.Gamma) < 2e-2:
+            return "upside down"
+    return ""
+
+
+def family_words(eq: Any, fam: Any) -> str:
+    """A family in plain words, short enough for the menu at 1024 px: its name and its range of alpha (where it
+    starts and the way through infinite alpha are said under the "along it" slider, :func:`along`)."""
+    a = fam.alpha[np.isfinite(fam.alpha)]
+    name = family_name(fam.label)
     if fam.kind == "axis":
-        where = ends[0] if ends else "on the axis"
-        return f"{name}: spins about the pivot–centre-of-mass line, {where}"
+        return f"{name}: spins about the pivot–centre-of-mass line, {family_start(eq, fam) or 'on the axis'}"
     if len(a) and np.ptp(a) <= 1e-9 * max(1.0, abs(float(a[0]))):
         ref = " (paper Eq. 7a)" if fam.kind == "eq7a" else (" (paper Eq. 41)" if fam.kind == "eq41" else "")
         return f"{name}: a ring of steady spins, all at α = {a[0]:.3g}{ref}"
-    text = f"{name}: steady spins"
-    if len(a):
-        text += f", {alpha_range(a)}"
-    if ends:
-        text += f"; one end is the body {ends[0]} at rest (α = 0)"
-    return text
+    return f"{name}: steady spins" + (f", {alpha_range(a, short=True)}" if len(a) else "")
 
 
-def along(fam: Any, index: int, p: Any) -> str:
-    """The caption under the "along it" slider: which point of the family, its alpha and spin rate (HTML)."""
+def along(fam: Any, index: int, p: Any, start: str = "") -> str:
+    """The caption under the "along it" slider: which point of the family, its alpha and spin rate, and the rest
+    position the family starts from (``start``, :func:`family_start`) (HTML)."""
     a = fam.alpha[np.isfinite(fam.alpha)]
+    starts = f"; one end is the body {start} at rest, α = 0" if start else "; α = 0 is the body at rest"
     return (f"<span style='font-size:13px;color:#444'>point {index + 1} of {len(fam)} along "
             f"{html.escape(family_name(fam.label))}: α = {p.alpha:.4g} (the family runs "
-            f"{html.escape(alpha_range(a))}; α = 0 is the body at rest, larger |α| a faster spin), spin rate |ω| = {float(np.linalg.norm(p.omega)):.3g} rad/s</span>")
+            f"{html.escape(alpha_range(a))}{starts}; larger |α| a faster spin), spin rate |ω| = {float(np.linalg.norm(p.omega)):.3g} rad/s</span>")
 
 
 #: the caption under the slider when a single point is chosen

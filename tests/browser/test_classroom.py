@@ -162,6 +162,10 @@ def test_screen_sizes_and_keyboard(dashboard_server, browser):
         assert not pb.cut_texts(page, ".pe-equilibria"), pb.cut_texts(page, ".pe-equilibria")
         # "launch nearby" on the stable L2 family: the section shows the chart around the point, and says why
         choice = page.locator(".pe-equilibria .pe-eq-choice select").first
+        # the longest entry (L1, through infinite alpha) whole in the menu (its 117 characters were cut)
+        choice.select_option(index=choice.evaluate("s => Array.from(s.options).findIndex(o => o.text.startsWith('L1'))"))
+        page.wait_for_timeout(1000)
+        assert not pb.cut_texts(page, ".pe-equilibria"), pb.cut_texts(page, ".pe-equilibria")
         l2 = choice.evaluate("s => Array.from(s.options).findIndex(o => o.text.startsWith('L2'))")
         choice.select_option(index=l2)
         page.wait_for_timeout(1000)
