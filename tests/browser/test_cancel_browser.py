@@ -147,7 +147,10 @@ def test_cancel_stops_a_long_fill_and_says_what_was_kept(dashboard_server, brows
         page.wait_for_timeout(1500)
         assert _drawn(page) == drawn, f"crossings still arrive after the cancel: {drawn} -> {_drawn(page)}"
         # the message says what was kept, as the chart shows it
-        said = {f"#{k}": int(n) for k, n in re.findall(r"#(\d+) (\d+)", w["text"].split("crossings:")[1])}
+        listed = w["text"].split("crossings:")[1]
+        said = {f"#{k}": int(n) for a, b, n in re.findall(r"#(\d+)–#(\d+) (\d+) each", listed)
+                for k in range(int(a), int(b) + 1)}  # runs of complete trajectories: "#2–#20 5000 each"
+        said.update({f"#{k}": int(n) for k, n in re.findall(r"#(\d+) (\d+)", re.sub(r"#\d+–#\d+ \d+ each", "", listed))})
         assert len(said) == kept and {k: v for k, v in drawn.items() if k not in before} == said, (said, drawn)
         pb.assert_no_traceback(page, "after cancelling a fill")
     finally:
