@@ -923,6 +923,35 @@ def test_launch_nearby_explains_an_empty_section(preset, point, crossings, pct):
     assert eqp.msg.text == ""
 
 
+def test_launch_nearby_whose_returns_lie_at_the_poles_says_why():
+    """Fig. 1 body, L1 near the Eq. 38 spin (E = 7.398 J, focus-focus): the motion turns over between nearly upside
+    down and nearly hanging, so its returns lie along the chart's top and bottom edges.  The message said they
+    "spread over the reachable part of the sphere (100%, white in the section)" while the white region stayed
+    blank."""
+    d = _dash("")
+    d.show("equilibria")
+    eqp = d.panel("equilibria")
+    eqp.task.synchronous = True
+    eqp.compute()
+    d.panel("section").task.synchronous = True
+    fam = [v for t, v in eqp.family.options if t.startswith("L1")][0]
+    eqp.family.value = fam
+    eqp.index.value = int(np.argmin(np.abs(eqp.eq.families[fam[1]].energy - 7.398)))
+    assert eqp.selected().stability == "focus-focus"
+    eqp.launch_nearby()
+    L = d.state.launches[-1]
+    z = np.abs(L.chart[:, 1])
+    assert len(z) == 500 and np.mean(z > 0.9) >= 0.8  # the motion's returns, as the page draws them
+    text = eqp.msg.text
+    assert "Its 500 returns lie along the top and bottom edges of the chart" in text and "of Γ₃ = ±1" in text
+    assert "spread over" not in text and eqp.msg.kind == "info"
+    # a stable point's loop and an unstable point whose returns do spread say nothing of the kind
+    from pendulum_explorer.app import equilibria_text as eqsay
+
+    assert eqsay.nearby_at_poles(np.c_[np.linspace(-3, 3, 50), np.linspace(-0.8, 0.8, 50)]) == ""
+    assert eqsay.nearby_at_poles(np.zeros((0, 2))) == ""
+
+
 def test_exported_session_keeps_the_chaos_map_and_periodic_orbits(app):
     """The session file holds the level's chaos map and periodic orbits; loading it in a fresh dashboard draws
     them again (before: only the seeds were exported)."""

@@ -201,6 +201,10 @@ class EquilibriaPanel:
         nb, self._nearby = self._nearby, None
         n = len(launch.crossings)
         if n >= NEARBY_FEW:
+            # an unstable point whose returns all lie at the chart's edges: the white region stays blank, say why
+            note = "" if nb["stable"] else say.nearby_at_poles(launch.chart)
+            if note:
+                self.msg.info(nb["empty"] + " " + note)
             return
         self.msg.info(nb["empty"] + " " + say.nearby_empty(n))
 
@@ -223,7 +227,8 @@ class EquilibriaPanel:
         # around the point, not a grey page
         zoom = nearby_window(p.Gamma, eps) if p.stability == "elliptic-elliptic" and area < 0.05 else None
         text, short = say.launched_nearby(p, eps, E, mu, area, zoom is not None)
-        self._nearby = {"E": E, "mu": mu, "text": text, "empty": short, "launch": None}
+        self._nearby = {"E": E, "mu": mu, "text": text, "empty": short, "launch": None,
+                        "stable": p.stability == "elliptic-elliptic"}
         self.msg.ok(text)
         self.state.emit("section_level", E=E, mu=mu, seed=(G1, w1), source="nearby", zoom=zoom)
         if self._nearby is not None and self._nearby["launch"] is not None:  # finished already (tests: inline)

@@ -173,6 +173,23 @@ def launched_nearby(p: Any, eps: float, E: float, mu: float, area: float, zoomed
     return f"{head} {what}", f"{head} {short}"
 
 
+#: |Γ₃| beyond which a return counts as "at a pole", and the share of returns there that :func:`nearby_at_poles`
+#: explains
+POLE_Z, POLE_SHARE = 0.9, 0.8
+
+
+def nearby_at_poles(chart: Any) -> str:
+    """Why the returns (chart points ``chart``, (n, 2)) of a motion launched near an unstable equilibrium lie along
+    the chart's top and bottom edges instead of spreading over the white region; "" when they do not."""
+    n = len(chart)
+    share = float(np.mean(np.abs(np.asarray(chart)[:, 1]) > POLE_Z)) if n else 0.0
+    if share < POLE_SHARE:
+        return ""
+    return (f"Its {n} returns lie along the top and bottom edges of the chart ({area_percent(share)} of them within "
+            f"{1 - POLE_Z:.2g} of Γ₃ = ±1): the motion turns over between nearly upside down and nearly hanging, and "
+            f"the section {SECTION_RULE.removeprefix('it ')}, so each turn is marked close to a pole. Watch it in the Motion tab.")
+
+
 def nearby_empty(n: int) -> str:
     """Why a motion launched near an equilibrium has (almost) no points (``n``) on the Poincaré section."""
     got = "no point" if n == 0 else f"only {n} point{'s' if n > 1 else ''}"
