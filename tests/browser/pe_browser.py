@@ -414,7 +414,7 @@ def plot_state(page, selector):
     try:
         state = page.evaluate("""(sel) => { const el = document.querySelector(sel);
             if (!el) return {exists: false};
-            const panel = el.closest('[class*="pe-"]') && (el.closest('.pe-body, .pe-equilibria, .pe-section, .pe-motion') || el);
+            const panel = el.closest('.pe-body, .pe-equilibria, .pe-section, .pe-motion') || el;
             const plots = Array.from(el.querySelectorAll('.js-plotly-plot, .pe-plotly'));
             return {exists: true, visible: el.offsetParent !== null, width: el.offsetWidth,
                     plots: plots.map(gd => ({cls: gd.className, layout: !!gd._fullLayout, svg: !!gd.querySelector('.main-svg'),
