@@ -225,10 +225,10 @@ class EquilibriaPanel:
         self.state.emit("show_section")
         # a stable point in a small region: its returns stay in a small loop, so the section shows the chart
         # around the point, not a grey page
-        zoom = nearby_window(p.Gamma, eps) if p.stability == "elliptic-elliptic" and area < 0.05 else None
+        stable = p.stability == "elliptic-elliptic"
+        zoom = nearby_window(p.Gamma, eps) if stable and area < 0.05 else None
         text, short = say.launched_nearby(p, eps, E, mu, area, zoom is not None)
-        self._nearby = {"E": E, "mu": mu, "text": text, "empty": short, "launch": None,
-                        "stable": p.stability == "elliptic-elliptic"}
+        self._nearby = {"E": E, "mu": mu, "text": text, "empty": short, "launch": None, "stable": stable}
         self.msg.ok(text)
         self.state.emit("section_level", E=E, mu=mu, seed=(G1, w1), source="nearby", zoom=zoom)
         if self._nearby is not None and self._nearby["launch"] is not None:  # finished already (tests: inline)
