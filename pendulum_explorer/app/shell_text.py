@@ -21,7 +21,7 @@ CSS = """<style>
 .pe-app.pe-presenter .pe-message div, .pe-app.pe-presenter .jupyter-widget-Collapse-header,
 .pe-app.pe-presenter .pe-about .widget-htmlmath, .pe-app.pe-presenter table { font-size: 20px !important; }
 .pe-app.pe-presenter .lm-TabBar-tab { font-size: 20px !important; min-height: 36px; }
-.pe-app .pe-motion-choice > select { width: auto; flex: 0 1 auto; max-width: 100%; }
+.pe-app .pe-motion-choice > select { width: auto; flex: 0 1 auto; min-width: 250px; max-width: 100%; }
 .pe-app.pe-presenter .widget-inline-hbox .widget-label { width: auto !important; min-width: 0; }
 .pe-app.pe-presenter .pe-body-in-use div, .pe-app.pe-presenter .pe-guide,
 .pe-app.pe-presenter .pe-body-summary { font-size: 20px !important; }

@@ -185,6 +185,10 @@ def test_controls_fit_and_work_from_the_keyboard(page, planar):
         assert boxes["body"][2] - boxes["body"][0] > 250 and boxes["body"][3] - boxes["body"][1] > 250
         assert not _cut_captions(page), f"{w}x{h}: captions cut {_cut_captions(page)}"
         assert not pb.cut_texts(page, MOTION), f"{w}x{h}: {pb.cut_texts(page, MOTION)}"
+        # the trajectory menu keeps room beside its text for the arrow (sized to its text alone, its last letter
+        # touched the arrow: 153 px for "ω₀ below, from R₀ = I")
+        menu = page.evaluate(f"() => document.querySelector('{MOTION} .pe-motion-choice select').offsetWidth")
+        assert menu >= 250, f"{w}x{h}: the trajectory menu is {menu} px wide"
     pb.record_timings("motion", {"layout_boxes": {f"{w}x{h}": v for (w, h), v in shots.items()}})
     page.set_viewport_size({"width": 1280, "height": 720})
     page.wait_for_timeout(300)
