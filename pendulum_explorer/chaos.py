@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
-from . import trajectory as _traj
+from . import integrators as _traj
 from ._core import chaos as _kc
 from ._core import fields as _f
 from ._core.section import N_CTL

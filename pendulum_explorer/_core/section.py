@@ -47,14 +47,9 @@ from .dop853 import (MAX_STEPS, N_START_RHS, NON_FINITE, OK, STEP_TOO_SMALL, adv
 from .dop853_tableau import N_STAGES, N_STAGES_EXTENDED
 from .fields import LP, LP_TAN, LR, P_MU, _energy, _mv, lr_omega, rhs
 
-MAX_TIME = 4
-NO_CROSSING = 5
-STATUS_NAMES = ("ok", "max_steps", "step_too_small", "non_finite", "max_time", "no_crossing")
+from .status import MAX_TIME, N_INFO, NO_CROSSING, PAUSED  # noqa: E402,F401  (declared once)
 
 G_POLISH = 1e-12
-N_INFO = 6  # info row: n_found, status, n_accepted, n_rejected, n_rhs, (t_end bits unused)
-#: a crossing loop stopped after its step allowance for this call, to be continued (never reported to users)
-PAUSED = 6
 #: the state a paused crossing loop keeps between calls (``ctl``): phase, t, h, t_last, g_old, n_accepted,
 #: n_rejected, n_rhs, n_found, then the state y and (DOP853) its derivative K[0]
 N_CTL = 9
