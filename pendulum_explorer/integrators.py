@@ -37,10 +37,11 @@ from ._core import status as _st
 from ._core import taylor as _taylor
 from ._core.lgvi import integrate_lgvi
 from .bodies import Pendulum
+from .bounds import BOUNDS
 from .errors import IntegrationFailedError, InvalidIntegrationError
 
 #: maximum number of stored output rows / fixed steps accepted before refusing (memory guard)
-MAX_OUTPUT_ROWS = 5_000_000
+MAX_OUTPUT_ROWS = int(BOUNDS["n_out"].high)
 MAX_FIXED_STEPS = _v.MAX_STEPS
 #: float64 values held per output row (kernel state, R, omega, Gamma, invariants; at most)
 ROW_FLOATS = 40
@@ -59,13 +60,13 @@ CHUNK_STEPS = 100_000
 #: relative energy / |Gamma| error above which a returned motion is refused as garbage
 CONSERVATION_RTOL = 1e-2
 #: shortest time span accepted [s] (below it the step-size control underflows)
-MIN_SPAN = 1e-9
+MIN_SPAN = BOUNDS["t_final"].low
 #: largest accepted |omega0| entry [rad/s] (beyond it no integration can finish)
-MAX_OMEGA = 1e100
+MAX_OMEGA = BOUNDS["omega0"].high
 METHODS = ("dop853", "lgvi", "taylor")
 #: default tolerance of the Taylor method: double-precision round-off (as heyoka's default)
 TAYLOR_TOL = float(np.finfo(float).eps)
-TAYLOR_TOL_RANGE = (1e-18, 1e-4)
+TAYLOR_TOL_RANGE = BOUNDS["taylor_tol"].range()
 
 
 def attitude_from_rows(r: NDArray[np.float64], Gamma: NDArray[np.float64]) -> NDArray[np.float64]:

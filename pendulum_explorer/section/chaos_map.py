@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 
 from .. import _validate as _v
 from .._core import chaos as _kchaos
+from ..bounds import BOUNDS
 from ..errors import IntegrationFailedError, InvalidIntegrationError
 from .chart import chaos_grid, sphere_from_chart
 from .map import PoincareMap
@@ -18,7 +19,7 @@ from .parallel import cancel_probe, check_executor, run_chunks
 from .region import MAX_GRID
 from .results import ChaosMap
 
-MAX_MAP_TIME = 1e5  # s, per chaos-map cell
+MAX_MAP_TIME = BOUNDS["map_time"].high  # s, per chaos-map cell
 #: the chart resolutions (n_phi, n_z) of :func:`chaos_maps`: a coarse map first, then refined
 MAP_LEVELS = ((16, 12), (40, 28), (80, 56))
 

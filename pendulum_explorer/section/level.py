@@ -23,6 +23,7 @@ from .._core import section as _sec
 from .._core.fields import energy_lp, lr_omega, mu_lp
 from ..amended import amended_potential
 from ..bodies import Pendulum
+from ..bounds import BOUNDS
 from ..equilibria import equilibria_at_mu
 from ..errors import InaccessibleError, InvalidStateError, PendulumError, ShapeError
 from .chart import sphere_from_chart
@@ -35,8 +36,8 @@ LEVEL_RTOL = 1e-8
 #: a trajectory stops ("no_crossing") after this many time scales without a crossing
 MAX_GAP_SCALES = 2000.0
 #: crossings per trajectory accepted in one request, and the magnitude bound of E and mu
-MAX_CROSSINGS = 1_000_000
-MAX_LEVEL = 1e100
+MAX_CROSSINGS = int(BOUNDS["n_crossings"].high)
+MAX_LEVEL = BOUNDS["E"].high
 
 
 def paper_initial_state(pendulum: Pendulum, energy: float,
@@ -282,7 +283,7 @@ class Level:
         |mu - mu0| / mu_scale)`` arrays, and the section residuals ``g = e3^T (Gamma x omega)``, ``s``."""
         G = _v.real_array("Gamma", Gamma, trailing=(3,), max_size=3 * MAX_CROSSINGS).reshape(-1, 3)
         W = _v.real_array("omega", omega, trailing=(3,), max_size=3 * MAX_CROSSINGS).reshape(-1, 3)
-        if np.any(np.abs(np.linalg.norm(G, axis=1) - 1.0) > 1e-3) or np.abs(W).max(initial=0.0) > MAX_LEVEL:
+        if np.any(np.abs(np.linalg.norm(G, axis=1) - 1.0) > BOUNDS["report_unit_tol"].high) or np.abs(W).max(initial=0.0) > MAX_LEVEL:
             raise InvalidStateError(f"Gamma must hold unit vectors and omega entries of magnitude <= {MAX_LEVEL:g}")
         if G.shape != W.shape:
             raise ShapeError(f"Gamma and omega must hold the same number of states; got {G.shape[0]} and {W.shape[0]}")

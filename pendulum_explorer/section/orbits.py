@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike, NDArray
 from .. import _validate as _v
 from .._core import section as _sec
 from .._core.fields import lp_field
+from ..bounds import BOUNDS
 from .._core.status import I_FOUND, I_STATUS, N_INFO
 from ..errors import (InaccessibleError, IntegrationFailedError, InvalidIntegrationError, InvalidStateError,
                       PeriodicOrbitNotFoundError, ShapeError)
@@ -17,7 +18,7 @@ from .chart import chart_from_sphere, chart_of_tangent, chart_tangent, sphere_fr
 from .map import PoincareMap
 from .results import PeriodicOrbit, SectionState, orbit_kind
 
-MAX_RETURN_POWER = 64  # k of the k-th return map
+MAX_RETURN_POWER = int(BOUNDS["k"].high)  # k of the k-th return map
 #: the largest Newton step on the chart
 MAX_NEWTON_STEP = 0.2
 

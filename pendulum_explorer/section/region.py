@@ -10,13 +10,14 @@ from numpy.typing import NDArray
 from .. import _validate as _v
 from .._core import section as _sec
 from .._numerics import minimize_compass
+from ..bounds import BOUNDS
 from ..errors import InaccessibleError
 from .chart import chart_from_sphere, sphere_from_chart
 from .level import Level
 from .results import AccessibleRegion
 
 #: points per side of the accessible-region grid
-MAX_GRID = 20_000
+MAX_GRID = int(BOUNDS["grid"].high)
 #: the chart grid (n_phi, n_z) of the accessible region that the dashboard draws and :func:`fill_seeds` reads
 REGION_GRID = (121, 81)
 
