@@ -28,7 +28,49 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
               indicator: str = "megno", executor: Executor | None = None,
               progress: Callable[[int, int], Any] | None = None, cancel: Any = None, n_chunks: int | None = None,
               rtol: float = 1e-9, atol: float = 1e-9, tangent_to_level: bool = False) -> ChaosMap:
-    """A chaos indicator over a grid of the section chart of ``pmap`` (see :meth:`PoincareSection.chaos_map`)."""
+    """A chaos indicator over a grid of the section chart: MEGNO (or the Lyapunov estimate) of the trajectory
+    through the section state at each cell centre, from the tangent dynamics of Eqs (31)-(32) (see
+    :mod:`pendulum_explorer.chaos`).
+    The tangent dynamics always run on DOP853 (with a Taylor map as well).
+
+    Parameters
+    ----------
+    pmap : PoincareMap
+        The map whose level's chart is mapped.
+    resolution : (n_phi, n_z)
+        Cells along phi in (-pi, pi) and z = Gamma_3 in (-1, 1), each in [1, MAX_GRID].
+    t_total : float
+        Integration time per cell [s], in (0, MAX_MAP_TIME] (1e5 s).
+    indicator : {"megno", "lyapunov"}
+        What ``values`` holds (both are computed).
+    executor : concurrent.futures.Executor, optional
+        Runs chunks of cells with ``submit`` (e.g. ``dask.distributed.Client.get_executor()``); default: the
+        process thread pool of :meth:`batch` (the kernel releases the GIL).  Results are identical.
+    progress : callable(done, total), optional
+        Called in the calling thread as chunks finish (cells done, accessible cells).
+    cancel : callable returning bool, or an object with ``is_set()`` (threading.Event), optional
+        Polled while waiting; when set, pending chunks are cancelled and
+        :class:`concurrent.futures.CancelledError` is raised.
+    n_chunks : int, optional
+        Chunks submitted (default: about 24 cells per chunk with the thread pool, so that cancel and progress
+        respond within ~0.2 s; min(cells, 64) with another executor).
+    rtol, atol : float
+        DOP853 tolerances of the tangent integration (default 1e-9: regular cells' MEGNO is then converged to
+        ~1e-5; chaotic cells' values depend on the tolerance like the trajectory itself, but stay >> 2).
+    tangent_to_level : bool
+        Keep the deviations tangent to the (E, mu) level (see :func:`pendulum_explorer.chaos.megno`).
+
+    Returns
+    -------
+    ChaosMap
+
+    Raises
+    ------
+    InvalidIntegrationError
+        Bad resolution, t_total, indicator, tolerances (before any integration).
+    IntegrationFailedError
+        Some cell's integration stopped; names how many and the first cell.
+    """
     try:
         n_phi, n_z = resolution
     except (TypeError, ValueError) as exc:
