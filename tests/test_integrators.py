@@ -1,4 +1,4 @@
-"""DOP853 and LGVI kernels: coefficient tables, convergence orders, structure preservation (issue 2, sec. 5)."""
+"""DOP853 and LGVI kernels: coefficient tables, convergence orders, structure preservation."""
 import numpy as np
 import pytest
 import scipy.integrate._ivp.dop853_coefficients as scipy_tab

@@ -1,4 +1,4 @@
-"""The three models agree; invariants; special cases of Props 5-7 and Eqs (21)-(24) (issue 2, sec. 4 and 7)."""
+"""The three models agree; invariants; special cases of Props 5-7 and Eqs (21)-(24)."""
 import numpy as np
 import pytest
 from hypothesis import given

@@ -1,4 +1,4 @@
-"""Poincaré section engine (issue 4): section states, crossings, Lagrange-top turning points, an independent
+"""Poincaré section engine: section states, crossings, Lagrange-top turning points, an independent
 scipy event search, chart maps, batches (default thread pool and a dask executor), figures and every error path."""
 import math
 

@@ -1,4 +1,4 @@
-"""Issue 10: every public entry point checks all its arguments and the size of the work before it allocates or
+"""Every public entry point checks all its arguments and the size of the work before it allocates or
 calls a kernel, and never returns garbage as success.  Each probe of the issue is a test here (the probes that
 exhausted memory on the old code run in a subprocess with an address-space limit, so that a regression fails
 the test instead of the machine)."""
