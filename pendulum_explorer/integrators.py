@@ -134,7 +134,7 @@ def integrate_chunked(model: int, y0: NDArray[np.float64], t_final: float, n_out
                       est_steps: float) -> NDArray[np.int64]:
     """:func:`_core.dop853.integrate_uniform` of ``model`` in pieces (see :func:`run_chunked`)."""
     def run(y: NDArray[np.float64], span: float, rows: int, left: int, out: NDArray[np.float64]) -> NDArray[np.int64]:
-        return _dop.integrate_uniform(model, y, span, rows, p, rtol, atol, left, out)
+        return np.asarray(_dop.integrate_uniform(model, y, span, rows, p, rtol, atol, left, out))
     return run_chunked(run, y0, t_final, n_out, budget, Y, est_steps)
 
 
@@ -167,7 +167,7 @@ def run_chunked(run: Callable[[NDArray[np.float64], float, int, int, NDArray[np.
         # one piece: [k dt, (k + c) dt] (the models are autonomous)
         st = run(y, c * dt if k + c < n_fine else t_final - k * dt, c + 1, max(0, budget - int(tot[0] + tot[1])), out)
         tot[0:3] += st[0:3]
-        if st[3] != _dop.OK:
+        if st[3] != _st.OK:
             tot[3] = st[3]
             tot[4] = (k + int(st[4]) - 1) // q + 1
             return tot
@@ -179,7 +179,7 @@ def run_chunked(run: Callable[[NDArray[np.float64], float, int, int, NDArray[np.
         k += c
         used = int(st[0] + st[1])
         c = max(1, min(4 * c, int(c * chunk / max(used, 1))))
-    tot[3] = _dop.OK
+    tot[3] = _st.OK
     tot[4] = n_out
     return tot
 
@@ -379,7 +379,7 @@ class Taylor(Integrator):
 
         def run(y: NDArray[np.float64], span: float, rows: int, left: int,
                 out: NDArray[np.float64]) -> NDArray[np.int64]:
-            return _taylor.integrate_uniform_taylor(y, span, rows, q, order, left, out, info)
+            return np.asarray(_taylor.integrate_uniform_taylor(y, span, rows, q, order, left, out, info))
         st = run_chunked(run, y0, t_final, n_out, budget, Y,
                          expected_steps(pendulum, float(np.linalg.norm(omega0)), t_final) / TAYLOR_STEP_RATIO,
                          CHUNK_STEPS // TAYLOR_CHUNK_DIVISOR)

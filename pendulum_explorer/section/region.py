@@ -3,6 +3,7 @@ shows, and the seeds spread over the region."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -180,7 +181,8 @@ def _extremum(level: Level, V: NDArray[np.float64], G: NDArray[np.float64], sgn:
     return float(sgn * best), np.asarray(xb, dtype=float)
 
 
-def _contour(x, y, F):
+def _contour(x: NDArray[np.float64], y: NDArray[np.float64],
+             F: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Zero level of F (ny, nx) on the grid (x, y) as segments separated by NaN: returns (xs, ys)."""
     s = F > 0
     ny, nx = F.shape
@@ -190,7 +192,7 @@ def _contour(x, y, F):
     f01 = F[1:, :-1]
     f11 = F[1:, 1:]
 
-    def edge(fa, fb, xa, ya, xb, yb):
+    def edge(fa: Any, fb: Any, xa: Any, ya: Any, xb: Any, yb: Any) -> tuple[Any, Any]:
         t = fa / (fa - fb)
         return xa + t * (xb - xa), ya + t * (yb - ya)
 

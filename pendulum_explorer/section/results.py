@@ -97,7 +97,7 @@ class BatchCrossings:
     stats: NDArray[np.int64]  # (m, 3) accepted, rejected, rhs
 
     def __len__(self) -> int:
-        return self.t.shape[0]
+        return int(self.t.shape[0])
 
     def trajectory(self, k: int) -> Crossings:
         """The :class:`Crossings` of seed ``k``."""
