@@ -123,7 +123,7 @@ BOUNDS: dict[str, Bound] = dict([
     _b("launch_link", "launch points of a link", "", 0, 20, integer=True),
     _b("grid", "grid points per side", "", 1, 20_000, integer=True),
     _b("map_time", "chaos-map T", "s", 1e-9, 1e5, 20.0, 1000.0),
-    _b("map_cells", "chaos-map cells", "", 1, 10**9, 1, 160_000, integer=True),
+    _b("map_cells", "chaos-map cells", "", 1, 1_000_000, 1, 160_000, integer=True),
     _b("k", "k", "", 1, 64, 1, 8, integer=True),
     _b("orbits", "periodic orbits", "", 0, 10**6, 0, 100, integer=True),
     # --- memory

@@ -20,6 +20,8 @@ from .region import MAX_GRID
 from .results import ChaosMap
 
 MAX_MAP_TIME = BOUNDS["map_time"].high  # s, per chaos-map cell
+#: cells of one chaos map (each cell's section state is one row of a (cells x 6) request)
+MAX_MAP_CELLS = int(BOUNDS["map_cells"].high)
 #: the chart resolutions (n_phi, n_z) of :func:`chaos_maps`: a coarse map first, then refined
 MAP_LEVELS = ((16, 12), (40, 28), (80, 56))
 
@@ -38,9 +40,10 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
     pmap : PoincareMap
         The map whose level's chart is mapped.
     resolution : (n_phi, n_z)
-        Cells along phi in (-pi, pi) and z = Gamma_3 in (-1, 1), each in [1, MAX_GRID].
+        Cells along phi in (-pi, pi) and z = Gamma_3 in (-1, 1), each in [1, MAX_GRID], at most
+        ``MAX_MAP_CELLS`` (1e6) in all.
     t_total : float
-        Integration time per cell [s], in (0, MAX_MAP_TIME] (1e5 s).
+        Integration time per cell [s], in [1e-9, MAX_MAP_TIME] (1e5 s), the range of :func:`~pendulum_explorer.megno`.
     indicator : {"megno", "lyapunov"}
         What ``values`` holds (both are computed).
     executor : concurrent.futures.Executor, optional
@@ -77,7 +80,10 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
         raise InvalidIntegrationError(f"resolution must be a pair (n_phi, n_z); got {resolution!r}") from exc
     n_phi = _v.integer("resolution n_phi", n_phi, low=1, high=MAX_GRID)
     n_z = _v.integer("resolution n_z", n_z, low=1, high=MAX_GRID)
-    t_total = _v.positive("t_total", t_total, high=MAX_MAP_TIME)
+    if n_phi * n_z > MAX_MAP_CELLS:
+        raise InvalidIntegrationError(f"resolution = ({n_phi}, {n_z}) asks for {n_phi * n_z} cells; a chaos map has at "
+                                      f"most {MAX_MAP_CELLS} cells (e.g. 1000 x 1000): reduce the resolution")
+    t_total = _v.real("t_total", t_total, exc=InvalidIntegrationError, low=BOUNDS["map_time"].low, high=MAX_MAP_TIME)
     indicator = _v.choice("indicator", indicator, ("megno", "lyapunov"))
     rtol, atol = _v.tolerances(rtol, atol)
     _v.result_memory(3.0 * n_phi * n_z, f"a chaos map of {n_phi} x {n_z} cells", "reduce the resolution")
@@ -96,6 +102,7 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
         parts = run_chunks(executor, _tangent_chunk, Y0,
                            (pmap.level.p, t_total, rtol, atol, max_steps, bool(tangent_to_level)),
                            n_chunks=n_chunks, cancel=cancel, progress=progress, what="chaos map", unit="cells",
+                           stoppable=True,
                            default_chunks=lambda m, own: max(1, m // 24) if own else min(m, 64))
         info = np.zeros((m, 4), dtype=np.int64)
         for a, b, (yb, ly, inf) in parts:
@@ -140,13 +147,19 @@ def chaos_maps(pmap: PoincareMap, levels: Iterable[tuple[int, int]] = MAP_LEVELS
 
 
 def _tangent_chunk(Y0: NDArray[np.float64], p: NDArray[np.float64], t_total: float, rtol: float, atol: float,
-                   max_steps: int, tangent_to_level: bool) -> tuple[NDArray[Any], ...]:
-    """MEGNO and Lyapunov estimate of a chunk of cells on one thread (an executor task: module level, picklable)."""
+                   max_steps: int, tangent_to_level: bool, stop: Any = None) -> tuple[NDArray[Any], ...]:
+    """MEGNO and Lyapunov estimate of a chunk of cells on one thread (an executor task: module level, picklable),
+    cell after cell; when ``stop`` (a threading.Event) is set, it stops after the cell being computed (a
+    cancelled map left its threads computing whole chunks, which the next batch then waited for)."""
     Y0 = np.ascontiguousarray(Y0, dtype=float)
     m = Y0.shape[0]
     ybar = np.empty(m)
     lyap = np.empty(m)
     info = np.zeros((m, _kchaos.N_TAN_INFO), dtype=np.int64)
-    _kchaos.tangent_many(Y0, np.asarray(p, dtype=float), t_total, rtol, atol, max_steps, tangent_to_level,
-                         ybar, lyap, info)
+    p = np.asarray(p, dtype=float)
+    for k in range(m):
+        if stop is not None and stop.is_set():
+            raise CancelledError("chaos map stopped")
+        _kchaos.tangent_many(Y0[k:k + 1], p, t_total, rtol, atol, max_steps, tangent_to_level,
+                             ybar[k:k + 1], lyap[k:k + 1], info[k:k + 1])
     return ybar, lyap, info

@@ -103,7 +103,7 @@ class Level:
     Attributes
     ----------
     pendulum, energy, mu : the body and the level (E of Eq 34, mu = omega^T J Gamma)
-    p : the kernels' parameter vector ``pendulum.params(mu)`` (read-only)
+    p, p0 : the kernels' parameter vectors ``pendulum.params(mu)`` and ``pendulum.params(0)`` (read-only)
     energy_scale, mu_scale : scales of relative energy / momentum errors (E or mu may be 0)
     time_scale : one radian at the speed of kinetic energy ~ energy_scale, times 2 pi [s]
     max_gap : how long a trajectory may go without a crossing before it stops ("no_crossing") [s]
@@ -113,6 +113,7 @@ class Level:
     energy: float
     mu: float
     p: NDArray[np.float64] = field(init=False, repr=False)
+    p0: NDArray[np.float64] = field(init=False, repr=False)
     energy_scale: float = field(init=False, repr=False)
     mu_scale: float = field(init=False, repr=False)
     time_scale: float = field(init=False, repr=False)
@@ -132,7 +133,7 @@ class Level:
                 f"the level E = {E:g}, mu = {mu:g} is out of the representable range for this "
                 f"pendulum (mu^2 / (2 J3) = {mu * (mu / (2.0 * Jev[-1])):.3g}); use smaller |E|, |mu|")
         tscale = 2.0 * math.pi * math.sqrt(Jev[0] / (max(abs(E - _vmin_rough(p)), 0.0) + mgr + 1e-300))
-        for k, v in (("energy", E), ("mu", mu), ("p", p), ("energy_scale", escale),
+        for k, v in (("energy", E), ("mu", mu), ("p", p), ("p0", pend.params(0.0)), ("energy_scale", escale),
                      ("mu_scale", max(abs(mu), math.sqrt(2.0 * Jev[0] * escale))), ("time_scale", tscale),
                      ("max_gap", MAX_GAP_SCALES * tscale)):
             object.__setattr__(self, k, v)
@@ -171,7 +172,7 @@ class Level:
                 f"(distance from the pole axis {rxy:.3g})")
         Y = np.empty((1, 6))
         sl = np.empty(1)
-        _sec.section_states(G[None, :], self.energy, self.p, self.pendulum.params(0.0), Y, sl)
+        _sec.section_states(G[None, :], self.energy, self.p, self.p0, Y, sl)
         if not (sl[0] > 0.0):
             V = self.energy - sl[0]
             raise InaccessibleError(
@@ -193,7 +194,7 @@ class Level:
         good &= np.hypot(G[:, 0], G[:, 1]) > POLE_TOL
         Yl = np.empty((G.shape[0], 6))
         sl = np.empty(G.shape[0])
-        _sec.section_states(np.ascontiguousarray(G), self.energy, self.p, self.pendulum.params(0.0), Yl, sl)
+        _sec.section_states(np.ascontiguousarray(G), self.energy, self.p, self.p0, Yl, sl)
         ok = good & (sl > 0.0)
         Y = np.full((G.shape[0], 6), np.nan)
         w = np.empty(3)
@@ -229,9 +230,9 @@ class Level:
 
     def seed_lp_state(self, seed: Seed) -> NDArray[np.float64]:
         """:meth:`check_seed` without the argument name in the messages."""
-        if isinstance(seed, SectionState):
-            return np.concatenate([seed.Gamma, seed.omega])
-        if isinstance(seed, (tuple, list)) and len(seed) == 2 and np.ndim(seed[0]) == 1:
+        if isinstance(seed, SectionState):  # possibly of another level: checked like any LP state
+            G, w = seed.Gamma, seed.omega
+        elif isinstance(seed, (tuple, list)) and len(seed) == 2 and np.ndim(seed[0]) == 1:
             G, w = seed
         else:
             a = _v.real_array("seed", seed, max_size=6, exc=InvalidStateError)
@@ -246,8 +247,11 @@ class Level:
                 raise ShapeError(
                     f"a seed is a Gamma (3,) on the section or an LP state (Gamma, omega) as a pair, (6,) or (2, 3); "
                     f"got shape {a.shape}")
-        G = _v.unit_vector("Gamma", G)
-        w = _v.array("omega", w, (3,), max_abs=MAX_LEVEL)
+        return self.on_level(_v.unit_vector("Gamma", G), _v.array("omega", w, (3,), max_abs=MAX_LEVEL))
+
+    def on_level(self, G: NDArray[np.float64], w: NDArray[np.float64]) -> NDArray[np.float64]:
+        """``[G, w]`` if the LP state lies on this level (E of Eq 34 and mu within ``LEVEL_RTOL`` of the level's
+        scales); InvalidStateError giving both values otherwise."""
         E = energy_lp(G, w, self.p)
         mu = mu_lp(G, w, self.p)
         dE = abs(E - self.energy)

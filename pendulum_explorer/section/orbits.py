@@ -62,7 +62,7 @@ def chart_seed(seed: ArrayLike | SectionState) -> NDArray[np.float64]:
     """Chart coordinates (phi, z) of a seed given as (phi, z), a section Gamma (3,) or a :class:`SectionState`."""
     if isinstance(seed, SectionState):
         return np.array(chart_from_sphere(seed.Gamma), dtype=float)
-    a = np.asarray(seed, dtype=float)
+    a = _v.real_array("seed", seed, max_size=3, exc=InvalidStateError)
     if a.shape == (2,):
         x = a.copy()
     elif a.shape == (3,):

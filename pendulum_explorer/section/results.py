@@ -9,6 +9,7 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .. import _validate as _v
 from .chart import chart_from_sphere
 
 #: a chaos-map cell above these values counts as chaotic (mean MEGNO ~2 on regular motion; lambda in 1/s)
@@ -185,19 +186,19 @@ class ChaosMap:
     def chaotic_fraction(self, threshold: float | None = None) -> float:
         """Fraction of the accessible cells whose value exceeds ``threshold`` (default :attr:`threshold`).  The
         cells have equal areas on the sphere (equal-area chart)."""
-        if threshold is None:
-            threshold = self.threshold
+        threshold = self.threshold if threshold is None else _v.real("threshold", threshold)
         acc = self.accessible
         n = int(acc.sum())
         return float((self.values[acc] > threshold).sum() / n) if n else 0.0
 
     def cells(self, phi: ArrayLike, z: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """Indices ``(j, i)`` (row z, column phi) of the cells containing the chart points (phi, z) (arrays of
-        one shape; phi taken modulo 2 pi, z clipped to the grid)."""
+        one shape, finite; phi taken modulo 2 pi, z clipped to the grid)."""
         n_z, n_phi = self.values.shape
-        ph = np.remainder(np.asarray(phi, dtype=np.float64) + math.pi, 2 * math.pi)
+        ph = np.remainder(_v.real_array("phi", phi) + math.pi, 2 * math.pi)
+        zz = _v.real_array("z", z)
         i = np.floor(ph / (2 * math.pi) * n_phi).astype(np.int64) % n_phi
-        j = np.clip(np.floor((np.asarray(z, dtype=np.float64) + 1.0) / 2.0 * n_z), 0, n_z - 1).astype(np.int64)
+        j = np.clip(np.floor((zz + 1.0) / 2.0 * n_z), 0, n_z - 1).astype(np.int64)
         return j, i
 
     def cell(self, phi: float, z: float) -> tuple[int, int]:
