@@ -18,7 +18,7 @@ from .bodies import Pendulum
 from .errors import InvalidStateError
 from .geometry import rotation_about_vertical
 from .trajectory import (MAX_OMEGA, Trajectory, check_conservation, expected_steps, integrate_chunked,
-                         orthogonality_errors, step_budget, validate_span)
+                         orthogonality_errors, report_drift, step_budget, validate_span)
 
 #: Gauss-Legendre order accepted by geometric_phase (the quadrature grid has loop length x order^2 points)
 MAX_PHASE_ORDER = 200
@@ -82,7 +82,15 @@ def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu:
     Returns
     -------
     Trajectory
-        with ``method = "lr-dop853"`` and ``stats["theta_dyn"]``, the final dynamic phase.
+        with ``method = "lr-dop853"``, ``stats["theta_dyn"]``, the final dynamic phase, and the invariant drift
+        ``stats["drift"]`` against ``stats["drift_bound"] = (rtol + atol) sqrt(n_steps)``, as for
+        :func:`~pendulum_explorer.simulate`.
+
+    Warns
+    -----
+    InvariantDriftWarning
+        A drift exceeds ``stats["drift_bound"]`` or a constraint drifted beyond 1e-6 (reported, not enforced: Gamma and R_hor are returned as
+        integrated).
     """
     _v.check_pendulum(pendulum)
     Gamma0 = _v.unit_vector("Gamma0", Gamma0)
@@ -123,6 +131,7 @@ def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu:
     traj = Trajectory(pendulum, np.linspace(0, t_final, n_out), R, W, Gamma, inv[:, 0].copy(), inv[:, 1].copy(),
                       "lr-dop853", stats)
     check_conservation(traj, "DOP853 on the Lagrange-Routh model")
+    report_drift(traj, rtol + atol, "DOP853 on the Lagrange-Routh model")
     return traj
 
 
