@@ -17,8 +17,9 @@ from ._core import fields as _f
 from .bodies import Pendulum
 from .errors import InvalidIntegrationError, InvalidStateError
 from .geometry import rotation_about_vertical
-from .trajectory import (MAX_OMEGA, Trajectory, check_conservation, expected_steps, integrate_chunked,
-                         orthogonality_errors, report_drift, step_budget, validate_span)
+from .trajectory import (MAX_OMEGA, Trajectory, check_conservation, check_predicted_steps, dop853_run,
+                         expected_steps, integrate_chunked, orthogonality_errors, report_drift, step_budget,
+                         validate_span)
 
 #: Gauss-Legendre order accepted by geometric_phase (the quadrature grid has loop length x order^2 points)
 MAX_PHASE_ORDER = 200
@@ -93,8 +94,8 @@ def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu:
     Warns
     -----
     InvariantDriftWarning
-        A drift exceeds ``stats["drift_bound"]`` or a constraint drifted beyond 1e-6 (reported, not enforced: Gamma and R_hor are returned as
-        integrated).
+        A drift exceeds ``stats["drift_bound"]`` or a constraint drifted beyond 1e-6 (reported, not enforced:
+        Gamma and R_hor are returned as integrated).
     """
     _v.check_pendulum(pendulum)
     Gamma0 = _v.unit_vector("Gamma0", Gamma0)
@@ -115,8 +116,10 @@ def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu:
     y0 = np.concatenate([Gamma0, Gammadot0, R0.ravel(), [0.0]])
     Y = np.empty((n_out, 16))
     t0 = time.perf_counter()
-    st = integrate_chunked(_f.LR_REC, y0, t_final, n_out, p, rtol, atol, budget, Y,
-                           expected_steps(pendulum, float(np.linalg.norm(w0)), t_final))
+    est = expected_steps(pendulum, float(np.linalg.norm(w0)), t_final)
+    check_predicted_steps(dop853_run(_f.LR_REC, p, rtol, atol), y0, t_final, budget, est, max_steps is not None,
+                          what="DOP853 on the Lagrange-Routh model")
+    st = integrate_chunked(_f.LR_REC, y0, t_final, n_out, p, rtol, atol, budget, Y, est)
     _v.raise_for_status(st[3], "DOP853 on the Lagrange-Routh model", t=t_final * (int(st[4]) - 1) / (n_out - 1),
                         t_final=t_final, budget=budget)
     wall = time.perf_counter() - t0

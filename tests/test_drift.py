@@ -103,3 +103,43 @@ def test_simulate_lr_default_run_is_within_the_bound(P1):
         tr = simulate_lr(P1, [0, 0, 1.0], [0.5, -0.3, 0], 0.2, 100.0)
     d = check_report(tr, 1e-10 + 1e-12)
     assert max(d.values()) <= tr.stats["drift_bound"]
+
+
+# ------------------------------------------------------------------------------------------------
+# issue 26 item 5: a request beyond the step limit is refused before the work (a pilot run measures its rate)
+# ------------------------------------------------------------------------------------------------
+def _no_run(*a, **k):
+    raise AssertionError("integrated although the step limit could be predicted")
+
+
+def test_a_request_beyond_the_step_limit_is_refused_before_it_runs(P1, monkeypatch):
+    """``simulate(..., 5e6 s)``: ~1.1e8 steps needed, the limit is 5e7; it failed after ~25 s of work (issue:
+    16-22 s), now refused after a pilot of ~1e4 steps."""
+    from pendulum_explorer import reduction, trajectory
+    from pendulum_explorer.errors import InvalidIntegrationError
+
+    monkeypatch.setattr(trajectory, "run_chunked", _no_run)
+    with pytest.raises(InvalidIntegrationError, match=r"DOP853 would need about 1\.\d+e\+08 steps .*above the step "
+                                                      r"limit of 50000000: shorten t_final to about"):
+        pe.simulate(P1, np.eye(3), W, 5e6)
+    with pytest.raises(InvalidIntegrationError, match="Taylor integration would need about"):
+        pe.simulate(P1, np.eye(3), W, 6e6, method="taylor")
+    with pytest.raises(InvalidIntegrationError, match="Lagrange-Routh model would need about"):
+        reduction.simulate_lr(P1, [0, 0, 1.0], [0.5, -0.3, 0], 0.2, 5e6)
+
+
+@pytest.mark.parametrize("method", ["dop853", "taylor", "lr"])
+def test_the_step_prediction_is_within_20_percent(P1, method):
+    """The measured rate predicts the step count: a max_steps 20 % below the run's own count is refused up front
+    (IntegrationFailedError naming max_steps, nothing integrated), 20 % above it runs."""
+    from pendulum_explorer.errors import IntegrationFailedError
+
+    def run(**kw):
+        if method == "lr":
+            return simulate_lr(P1, [0, 0, 1.0], [0.5, -0.3, 0], 0.2, 2000.0, **kw)
+        return pe.simulate(P1, np.eye(3), W, 2000.0, method=method, **kw)
+
+    n = run().stats["n_steps"]
+    with pytest.raises(IntegrationFailedError, match=r"would need about .*above the step limit max_steps = "):
+        run(max_steps=int(0.8 * n))
+    assert run(max_steps=int(1.2 * n)).stats["n_steps"] == n
