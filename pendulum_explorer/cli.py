@@ -361,7 +361,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="fig2 only: one panel at this total energy [J] (default: the paper's five panels)")
     f.add_argument("--crossings", type=int, default=None, help="fig2: crossings per panel (default 2000)")
     f.add_argument("--out", required=True, help="FILE.html, FILE.png or FILE.svg")
-    f.error = _one_line_error(f)  # type: ignore[method-assign]
+    setattr(f, "error", _one_line_error(f))  # its argument errors: one line, too
     args = parser.parse_args(argv)
     if args.cmd == "warmup":
         warmup()
