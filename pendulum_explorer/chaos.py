@@ -97,7 +97,14 @@ class MegnoResult:
 
     def slope(self, t_from: float) -> float:
         """Least-squares slope of Ybar(t) for t >= t_from; on chaotic motion Ybar ~ lambda t / 2, so twice this
-        estimates lambda."""
+        estimates lambda.
+
+        ``t_from`` is a number in ``[0, t_k]``, ``t_k`` the last sample but one (a slope needs two samples);
+        anything else raises :class:`~pendulum_explorer.errors.InvalidIntegrationError` naming that range."""
+        if len(self.t) < 2:
+            raise InvalidIntegrationError(f"slope needs at least 2 samples of Ybar; this result has {len(self.t)} "
+                                          f"(run megno with n_samples >= 2)")
+        t_from = _v.real("t_from", t_from, exc=InvalidIntegrationError, low=0.0, high=float(self.t[-2]))
         sel = self.t >= t_from
         return float(np.polyfit(self.t[sel], self.running[sel], 1)[0])
 

@@ -129,16 +129,62 @@ def expected_steps(pendulum: Pendulum, omega_scale: float, t_final: float) -> fl
     return EST_STEPS_PER_TURN * t_final * rate / (2.0 * math.pi)
 
 
+#: a request whose typical step count (:func:`expected_steps`) is at least this fraction of its step budget is
+#: first measured by a pilot run of at most ``PILOT_STEPS`` steps (~10-50 ms) and refused when the measured step
+#: rate, extrapolated to the whole span, exceeds the budget (instead of failing when the budget runs out)
+PILOT_FROM = 0.05
+PILOT_STEPS = 20_000
+
+
+Runner = Callable[[NDArray[np.float64], float, int, int, NDArray[np.float64]], NDArray[np.int64]]
+
+
+def check_predicted_steps(run: Runner, y0: NDArray[np.float64], t_final: float, budget: int, est_steps: float,
+                          caller_budget: bool, span: str = "t_final", what: str = "this integration") -> None:
+    """Refuse up front a request that would run out of its step ``budget``: a pilot of the same kernel ``run``
+    (the signature of :func:`run_chunked`'s) over the first ``t_final * PILOT_STEPS / est_steps`` seconds
+    measures the steps per second of this motion; the count extrapolated to ``t_final`` above ``budget`` raises
+    :class:`InvalidIntegrationError` (:class:`IntegrationFailedError` when the caller gave ``max_steps``, as
+    :func:`step_budget`).  Skipped (no cost) when ``est_steps < PILOT_FROM * budget``; a pilot that fails lets
+    the real run report the failure."""
+    if est_steps < PILOT_FROM * budget:
+        return
+    cap = min(PILOT_STEPS, budget + 1)
+    t_pilot = min(t_final, t_final * PILOT_STEPS / max(est_steps, 1.0))
+    st = run(np.array(y0, dtype=np.float64), t_pilot, 2, cap, np.empty((2, len(y0))))
+    used = int(st[0] + st[1])
+    if st[3] == _st.MAX_STEPS:  # the pilot's own cap: at least this many steps per t_pilot
+        used = cap
+    elif st[3] != _st.OK:
+        return
+    predicted = used * t_final / t_pilot
+    if predicted > budget:
+        exc = IntegrationFailedError if caller_budget else InvalidIntegrationError
+        fit = t_final * budget / predicted
+        raise exc(f"{what} would need about {predicted:.3g} steps ({'at least ' if st[3] else ''}{used} measured over "
+                  f"the first {t_pilot:.3g} s of {span} = {t_final:g} s), above the step limit "
+                  f"{'max_steps = ' if caller_budget else 'of '}{budget}: shorten {span} to about {fit:.3g} s"
+                  f"{', raise max_steps' if caller_budget else ''} or loosen the tolerance")
+
+
 def integrate_chunked(model: int, y0: NDArray[np.float64], t_final: float, n_out: int, p: NDArray[np.float64],
                       rtol: float, atol: float, budget: int, Y: NDArray[np.float64],
                       est_steps: float) -> NDArray[np.int64]:
     """:func:`_core.dop853.integrate_uniform` of ``model`` in pieces (see :func:`run_chunked`)."""
+    return run_chunked(dop853_run(model, p, rtol, atol), y0, t_final, n_out, budget, Y, est_steps)
+
+
+def dop853_run(model: int, p: NDArray[np.float64], rtol: float, atol: float) -> Runner:
+    """:func:`_core.dop853.integrate_uniform` of ``model`` with its parameters bound: ``run(y0, span, rows,
+    max_steps, out) -> stats``."""
     def run(y: NDArray[np.float64], span: float, rows: int, left: int, out: NDArray[np.float64]) -> NDArray[np.int64]:
-        return np.asarray(_dop.integrate_uniform(model, y, span, rows, p, rtol, atol, left, out))
-    return run_chunked(run, y0, t_final, n_out, budget, Y, est_steps)
+        return _dop.integrate_uniform(model, y, span, rows, p, rtol, atol, left, out)
+    return run
 
 
-def run_chunked(run: Callable[[NDArray[np.float64], float, int, int, NDArray[np.float64]], NDArray[np.int64]],
+
+
+def run_chunked(run: Runner,
                 y0: NDArray[np.float64], t_final: float, n_out: int, budget: int, Y: NDArray[np.float64],
                 est_steps: float, chunk_steps: int | None = None) -> NDArray[np.int64]:
     """Drive a uniform-output kernel ``run(y0, t_final, n_rows, max_steps, Y) -> stats`` (the signature of
@@ -302,6 +348,11 @@ class Integrator:
     #: the name in messages
     label: ClassVar[str]
 
+    @property
+    def drift_tol(self) -> float | None:
+        """The per-step tolerance the invariants' drift is measured against (None: no tolerance, round-off)."""
+        return None
+
     def integrate(self, pendulum: Pendulum, R0: NDArray[np.float64], omega0: NDArray[np.float64], t_final: float,
                   n_out: int, max_steps: int | None) -> Motion:
         """The motion from ``(R0, omega0)`` (validated) at ``n_out`` times evenly spaced over ``[0, t_final]``."""
@@ -323,6 +374,10 @@ class DOP853(Integrator):
     name: ClassVar[str] = "dop853"
     label: ClassVar[str] = "DOP853"
 
+    @property
+    def drift_tol(self) -> float | None:
+        return self.rtol + self.atol
+
     def __post_init__(self) -> None:
         rtol, atol = _v.tolerances(self.rtol, self.atol)
         object.__setattr__(self, "rtol", rtol)
@@ -334,8 +389,11 @@ class DOP853(Integrator):
         # Gamma, omega and the first row of R (Eq 2): R^T e1; its stages ride along the LP step
         y0 = np.concatenate([R0[2, :], omega0, R0[0, :]])
         Y = np.empty((n_out, 9))
-        st = integrate_chunked(_f.LP_ROW, y0, t_final, n_out, pendulum.params(), self.rtol, self.atol, budget, Y,
-                               expected_steps(pendulum, float(np.linalg.norm(omega0)), t_final))
+        est = expected_steps(pendulum, float(np.linalg.norm(omega0)), t_final)
+        p = pendulum.params()
+        check_predicted_steps(dop853_run(_f.LP_ROW, p, self.rtol, self.atol), y0, t_final, budget, est,
+                              max_steps is not None, what=self.label)
+        st = integrate_chunked(_f.LP_ROW, y0, t_final, n_out, p, self.rtol, self.atol, budget, Y, est)
         _v.raise_for_status(st[3], self.label, t=t_final * (int(st[4]) - 1) / (n_out - 1), t_final=t_final,
                             budget=budget)
         Gamma = Y[:, 0:3].copy()
@@ -362,6 +420,10 @@ class Taylor(Integrator):
         object.__setattr__(self, "tol", validate_taylor_tol(self.tol))
 
     @property
+    def drift_tol(self) -> float | None:
+        return self.tol
+
+    @property
     def order(self) -> int:
         """The order of the Taylor series."""
         return int(_taylor.order_for(self.tol))
@@ -380,9 +442,9 @@ class Taylor(Integrator):
         def run(y: NDArray[np.float64], span: float, rows: int, left: int,
                 out: NDArray[np.float64]) -> NDArray[np.int64]:
             return np.asarray(_taylor.integrate_uniform_taylor(y, span, rows, q, order, left, out, info))
-        st = run_chunked(run, y0, t_final, n_out, budget, Y,
-                         expected_steps(pendulum, float(np.linalg.norm(omega0)), t_final) / TAYLOR_STEP_RATIO,
-                         CHUNK_STEPS // TAYLOR_CHUNK_DIVISOR)
+        est = expected_steps(pendulum, float(np.linalg.norm(omega0)), t_final) / TAYLOR_STEP_RATIO
+        check_predicted_steps(run, y0, t_final, budget, est, max_steps is not None, what="the Taylor integration")
+        st = run_chunked(run, y0, t_final, n_out, budget, Y, est, CHUNK_STEPS // TAYLOR_CHUNK_DIVISOR)
         _v.raise_for_status(st[3], self.label, t=t_final * (int(st[4]) - 1) / (n_out - 1), t_final=t_final,
                             budget=budget)
         if rotated:  # one (3 n_out x 3) product, not n_out small ones
