@@ -178,7 +178,7 @@ def dop853_run(model: int, p: NDArray[np.float64], rtol: float, atol: float) -> 
     """:func:`_core.dop853.integrate_uniform` of ``model`` with its parameters bound: ``run(y0, span, rows,
     max_steps, out) -> stats``."""
     def run(y: NDArray[np.float64], span: float, rows: int, left: int, out: NDArray[np.float64]) -> NDArray[np.int64]:
-        return _dop.integrate_uniform(model, y, span, rows, p, rtol, atol, left, out)
+        return np.asarray(_dop.integrate_uniform(model, y, span, rows, p, rtol, atol, left, out))
     return run
 
 

@@ -423,34 +423,16 @@ def section_states(Gs, E, p, p0, Y, slack):
 
 
 @njit
-def project_to_level(G, W, D, n, E, p, p0):
-    """Move the first ``n`` crossings ``G``, ``W``, ``D`` (Gamma, omega, Gammadot rows) onto the section and the
-    level: Gamma normalised, then the section state over it (:func:`section_states`, omega from Eq 69), so that
-    ``|Gamma| = 1``, ``E``, ``mu`` and ``e3^T Gammadot = 0`` hold to round-off.  A crossing whose normalised Gamma
-    is not accessible any more (at the boundary V_mu = E, where integration error can leave it) or is at a pole
-    keeps its omega, with Gammadot = Gamma x omega.  Returns the largest |‖Gamma‖ - 1| found before."""
-    Gs = np.empty((1, 3))
-    Y = np.empty((1, 6))
-    sl = np.empty(1)
-    w = np.empty(3)
+def normalise_crossings(G, W, D, n):
+    """Normalise the first ``n`` crossings' Gamma (rows of ``G``) to |Gamma| = 1 and set ``D = Gamma x omega``
+    (``W`` holds omega), in place; returns the largest ``| |Gamma| - 1 |`` found before."""
     drift = 0.0
     for k in range(n):
         nr = np.sqrt(G[k, 0] * G[k, 0] + G[k, 1] * G[k, 1] + G[k, 2] * G[k, 2])
         if abs(nr - 1.0) > drift:
             drift = abs(nr - 1.0)
         for i in range(3):
-            Gs[0, i] = G[k, i] / nr
-        if Gs[0, 0] * Gs[0, 0] + Gs[0, 1] * Gs[0, 1] > 1e-18:
-            section_states(Gs, E, p, p0, Y, sl)
-            if sl[0] > 0.0:
-                lr_omega(Y[0, 0:3], Y[0, 3:6], p, w)
-                for i in range(3):
-                    G[k, i] = Y[0, i]
-                    D[k, i] = Y[0, 3 + i]
-                    W[k, i] = w[i]
-                continue
-        for i in range(3):
-            G[k, i] = Gs[0, i]
+            G[k, i] = G[k, i] / nr
         D[k, 0] = G[k, 1] * W[k, 2] - G[k, 2] * W[k, 1]
         D[k, 1] = G[k, 2] * W[k, 0] - G[k, 0] * W[k, 2]
         D[k, 2] = G[k, 0] * W[k, 1] - G[k, 1] * W[k, 0]

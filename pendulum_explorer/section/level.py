@@ -230,6 +230,8 @@ class Level:
 
     def seed_lp_state(self, seed: Seed) -> NDArray[np.float64]:
         """:meth:`check_seed` without the argument name in the messages."""
+        G: Any
+        w: Any
         if isinstance(seed, SectionState):  # possibly of another level: checked like any LP state
             G, w = seed.Gamma, seed.omega
         elif isinstance(seed, (tuple, list)) and len(seed) == 2 and np.ndim(seed[0]) == 1:

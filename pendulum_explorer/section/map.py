@@ -7,6 +7,7 @@ returned crossing has ``|e3^T Gammadot| <= 1e-12`` (typically 1e-16).
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor
 from typing import Any
@@ -15,11 +16,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import _validate as _v
+from .._core import fields as _f
 from .._core import section as _sec
-from ..errors import PendulumError, ShapeError
+from ..errors import InvariantDriftWarning, PendulumError, ShapeError
 from ..integrators import DOP853, CrossingRunner, Integrator
 from .chart import sphere_from_chart
-from .level import MAX_CROSSINGS, Level
+from .level import LEVEL_RTOL, MAX_CROSSINGS, Level
 from .parallel import N_THREADS, run_chunks
 from .results import BatchCrossings, Crossings, Seed
 
@@ -56,9 +58,9 @@ class PoincareMap:
         fn, args = self.runner.task(n, t_max, max_gap, max_steps)
         G, W, D, T, info = fn(y0[None, :], *args)
         k = int(self.runner.found(info[0]))
-        self._project(G[0], W[0], D[0], k)
-        return Crossings(G[0, :k], W[0, :k], D[0, :k], T[0, :k], self.runner.status(info[0]), n,
-                         self.runner.stats(info[0]))
+        stats: dict[str, Any] = dict(self.runner.stats(info[0]))
+        self._project(G[0], W[0], D[0], k, stats)
+        return Crossings(G[0, :k], W[0, :k], D[0, :k], T[0, :k], self.runner.status(info[0]), n, stats)
 
     def stream(self, seed: Seed, n: int, chunk: int = 400, *, first: int | None = None,
                seconds: float | None = None) -> Iterator[Crossings]:
@@ -137,12 +139,29 @@ class PoincareMap:
         return BatchCrossings(G, W, D, T, nf, [self.runner.status(row) for row in info], n,
                               self.runner.counter_columns(info))
 
-    def _project(self, G: NDArray[np.float64], W: NDArray[np.float64], D: NDArray[np.float64], n: int) -> None:
-        """The first ``n`` crossings of one trajectory moved onto |Gamma| = 1 and the level, in place (the
-        kernels integrate Gamma in R^3: over 1e6 crossings |Gamma| drifts by ~3e-6, more than the 1e-6 the library
-        accepts back as input)."""
-        if n:
-            _sec.project_to_level(G, W, D, n, self.level.energy, self.level.p, self.level.p0)
+    def _project(self, G: NDArray[np.float64], W: NDArray[np.float64], D: NDArray[np.float64], n: int,
+                 stats: dict[str, Any] | None = None) -> tuple[float, float]:
+        """The first ``n`` crossings of one trajectory with Gamma normalised in place (the kernels integrate Gamma
+        in R^3: over 1e6 crossings |Gamma| drifts by ~3e-6, more than the 1e-6 the library accepts back as input).
+        Returns (and puts into ``stats``) the drift before: ``gamma_drift`` = max | |Gamma| - 1 | and
+        ``level_drift`` = the largest relative distance of a crossing from the level (E, mu); warns
+        (:class:`~pendulum_explorer.errors.InvariantDriftWarning`) when the level drifted beyond ``LEVEL_RTOL``,
+        so that the crossings are no longer seeds of this level."""
+        if not n:
+            return 0.0, 0.0
+        gd = float(_sec.normalise_crossings(G, W, D, n))
+        inv = np.empty((n, 2))
+        _f.invariants_batch(_f.LP, np.concatenate([G[:n], W[:n]], axis=1), self.level.p, inv)
+        ld = float(max(np.abs(inv[:, 0] - self.level.energy).max() / self.level.energy_scale,
+                       np.abs(inv[:, 1] - self.level.mu).max() / self.level.mu_scale))
+        if stats is not None:
+            stats["gamma_drift"], stats["level_drift"] = gd, ld
+        if not ld <= LEVEL_RTOL:
+            warnings.warn(InvariantDriftWarning(
+                f"the crossings drifted off the level by {ld:.2g} (relative; |Gamma| by {gd:.2g} before it was "
+                f"normalised), beyond the {LEVEL_RTOL:g} a seed of this level may be off: tighten rtol/atol or ask "
+                f"for fewer crossings per call (stream re-seeds on the level after each chunk)"), stacklevel=4)
+        return gd, ld
 
     def __repr__(self) -> str:
         return f"PoincareMap({self.level!r}, {self.integrator!r})"

@@ -53,7 +53,10 @@ class Crossings:
         ``"ok"`` (all requested crossings found) or why the trajectory stopped: ``"no_crossing"`` (no crossing
         within ``max_gap``: e.g. at rest, on a relative equilibrium, trapped near a pole), ``"max_time"``,
         ``"max_steps"``, ``"step_too_small"``, ``"non_finite"``.
-    stats : dict (n_accepted, n_rejected, n_rhs)
+    stats : dict
+        ``n_accepted``, ``n_rejected``, ``n_rhs`` (the kernel's counters) and the drift of the integration before
+        the crossings' Gamma were normalised: ``gamma_drift`` (max | |Gamma| - 1 |) and ``level_drift`` (largest
+        relative distance from the level's E and mu; beyond 1e-8 an InvariantDriftWarning is raised).
     """
 
     Gamma: NDArray[np.float64]
