@@ -121,7 +121,7 @@ def test_generic_bodies(abc, rho, seed):
     pend = body(abc, rho, seed)
     eq = equilibria(pend)
     assert max_residual(pend, eq) <= 1e-10
-    j = eq.case["principal_moments"]
+    j = eq.case.principal_moments
     if np.ptp(j) > 0 and np.min(np.abs(np.diff(j))) > 1e-3 * j[0]:
         assert sorted(eq.labels) == ["L1", "L2", "L3", "L4"]
     for f in eq.curves():  # adaptive sampling: consecutive points <= 1 deg apart, all finite
@@ -138,7 +138,7 @@ def test_one_rho_component_zero_gives_eq41(abc, rho, i, seed):
     pend = body(abc, rho, seed)
     eq = equilibria(pend)
     assert max_residual(pend, eq) <= 1e-10
-    j = eq.case["principal_moments"]
+    j = eq.case.principal_moments
     if np.min(np.abs(np.diff(j))) > 1e-6 * j[0]:
         # the zero component is the principal axis with moment (b+c, a+c, a+b)[i]
         a, b, c = abc
@@ -198,7 +198,7 @@ def test_near_nongeneric_inputs_are_robust():
         pend = Pendulum(np.diag(j), pp.rho, pp.m, pp.g)
         eq = equilibria(pend)
         assert max_residual(pend, eq) <= 1e-10
-        assert eq.case["repeated_moments"] == (eps < 1e-12)
+        assert eq.case.repeated_moments == (eps < 1e-12)
 
 
 def test_balanced_raises():
@@ -394,10 +394,10 @@ def test_equilibrium_attitudes(fig1):
 def test_energy_momentum_data(fig1):
     pend, eq = fig1
     d = energy_momentum_data(eq)
-    assert len(d["curves"]) == 2 * len(eq.curves()) and len(d["points"]) == 4
-    assert d["mgrho"] == pytest.approx(pend.m * pend.g * np.linalg.norm(pend.rho))
-    for c, f in zip(d["curves"], eq.families):
-        np.testing.assert_array_equal(c["mu"], f.mu)
-        assert len(c["stability"]) == len(c["energy"])
+    assert len(d.curves) == 2 * len(eq.curves()) and len(d.points) == 4
+    assert d.mgrho == pytest.approx(pend.m * pend.g * np.linalg.norm(pend.rho))
+    for c, f in zip(d.curves, eq.families):
+        np.testing.assert_array_equal(c.mu, f.mu)
+        assert len(c.stability) == len(c.energy)
     # the minimum energy at mu = 0 is the hanging point: -m g |rho|
-    assert min(p["energy"] for p in d["points"]) == pytest.approx(-d["mgrho"], rel=1e-14)
+    assert min(p.energy for p in d.points) == pytest.approx(-d.mgrho, rel=1e-14)
