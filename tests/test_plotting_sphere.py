@@ -75,13 +75,6 @@ def test_alpha_colour_value():
     np.testing.assert_allclose(v, [-1, -0.5, 0, 0.5, 1])
 
 
-def test_alpha_colour_value_still_found_in_the_model_layer_with_a_warning():
-    """The colour map moved to plotting.colours; the old name resolves to it (imported on access only)."""
-    import pendulum_explorer.equilibria as m
-    with pytest.warns(DeprecationWarning, match="plotting.colours.alpha_colour_value"):
-        assert m.alpha_colour_value is alpha_colour_value
-
-
 def test_sphere_family_filter_and_eq7a():
     eq = equilibria(lagrange_top().pendulum)
     fig = equilibria_sphere_figure(eq, families=["eq7a"])

@@ -100,8 +100,8 @@ class BodyPanel:
         self._source = None
         self._show_source(self.state.body)
         self._fill_J(self.state.pendulum)
-        self.state.observe("body", self._on_state_body)
-        self.state.observe("presenter", lambda on: self.refresh())
+        self.state.listen("body", self._on_state_body)
+        self.state.listen("presenter", lambda on: self.refresh())
         self.refresh()
 
     # ------------------------------------------------------------------ actions

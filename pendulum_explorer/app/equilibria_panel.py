@@ -61,9 +61,9 @@ class EquilibriaPanel:
         self.family.observe(self._on_family, names="value")
         self.index.observe(self._on_index, names="value")
         self.nearby.on_click(self._on_nearby)
-        state.observe("body", self._on_body)
-        state.observe("presenter", lambda on: self._on_redraw())
-        state.observe("launch", self._on_launch_done)
+        state.listen("body", self._on_body)
+        state.listen("presenter", lambda on: self._on_redraw())
+        state.listen("selection", lambda n: self._on_launch_done(state.selected))
         self._nearby = None  # the last "launch nearby": its level, message and (once computed) its launch
         self.compute()
 
@@ -224,7 +224,7 @@ class EquilibriaPanel:
         G1, w1 = p.tilted(eps)
         E, mu = energy(pend, G1, w1), momentum(pend, G1, w1)
         area = PoincareSection(pend, E, mu).accessible_region(121, 81).area_fraction
-        self.state.emit("show_section")
+        self.state.request_tab("section")
         # a stable point in a small region: its returns stay in a small loop, so the section shows the chart
         # around the point, not a grey page
         stable = p.stability == "elliptic-elliptic"
@@ -232,7 +232,7 @@ class EquilibriaPanel:
         text, short = say.launched_nearby(p, eps, E, mu, area, zoom is not None)
         self._nearby = {"E": E, "mu": mu, "text": text, "empty": short, "launch": None, "stable": stable}
         self.msg.ok(text)
-        self.state.emit("section_level", E=E, mu=mu, seed=(G1, w1), source="nearby", zoom=zoom)
+        self.state.request_level(E, mu, seed=(G1, w1), source="nearby", zoom=zoom)
         if self._nearby is not None and self._nearby["launch"] is not None:  # finished already (tests: inline)
             self._nearby_outcome(self._nearby["launch"])
         return E, mu

@@ -91,9 +91,10 @@ class SectionPanel:
                           (self.side.sphere_btn, self.draw_sphere),
                           (self.launch_btn, lambda: self.launch([(self.phi_in.value, self.z_in.value)]))):
             b.on_click(lambda _b, action=action, what=b.description: self._guard(action, what))
-        state.observe("body", self._on_body)
-        state.observe("section_level", self._on_level_request)
-        state.observe("presenter", self._on_presenter)
+        state.listen("body", self._on_body)
+        state.listen("level_request", lambda r: r is not None and self._on_level_request(r.E, r.mu, r.seed, r.source,
+                                                                                         r.zoom))
+        state.listen("presenter", self._on_presenter)
         self.chaos_map, self.find_orbit = self.maps.chaos_map, self.maps.find_orbit
         self.paper_preset, self.load_session = self.files.paper_preset, self.files.load_session
         self.export_csv, self.export_json = self.files.export_csv, self.files.export_json
@@ -118,8 +119,8 @@ class SectionPanel:
         stay as they were."""
         t0 = time.perf_counter()
         try:
-            check_plausible_level(self.state.pendulum, E, mu)
             sec = PoincareSection.with_motion(self.state.pendulum, E, mu, varied="mu" if changed == "mu" else "energy")
+            check_plausible_level(self.state.pendulum, E, mu)  # a level with motion, but beyond the dashboard's
         except InaccessibleError as exc:
             if self.section is not None and self.section.pendulum == self.state.pendulum:
                 raise InaccessibleError(say.level_kept(exc, self.section.energy, self.section.mu)) from None

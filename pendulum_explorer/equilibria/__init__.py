@@ -33,8 +33,6 @@ equilibrium).  Every returned point is checked against the residual of (35)-(36)
 """
 from __future__ import annotations
 
-import warnings
-from typing import Any
 
 from ..amended import amended_potential
 from .adapted import RTOL_J, RTOL_RHO
@@ -55,14 +53,3 @@ __all__ = [
     "EnergyMomentumData", "EnergyMomentumCurve", "EnergyMomentumPoint",
     "RTOL_J", "RTOL_RHO", "STAB_RTOL", "MAX_STEP_DEG", "E_CAP_FACTOR", "MAX_FAMILY_SAMPLES", "MIN_MOMENT_RATIO",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    """``alpha_colour_value``, which moved to :mod:`pendulum_explorer.plotting.colours` (a colour map belongs to
-    the plotting layer): still found here, with a DeprecationWarning, and imported only when asked for."""
-    if name == "alpha_colour_value":
-        warnings.warn("pendulum_explorer.equilibria.alpha_colour_value moved to "
-                      "pendulum_explorer.plotting.colours.alpha_colour_value", DeprecationWarning, stacklevel=2)
-        from ..plotting.colours import alpha_colour_value
-        return alpha_colour_value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
