@@ -49,7 +49,7 @@ class ChaosTools:
                                      style={"description_width": "50px"})
         self.po_k.add_class("pe-orbit-k")
         self.widget = w.HBox([self.map_btn, self.map_T, self.po_mode, self.po_k], layout=w.Layout(flex_flow="row wrap"))
-        self.map_btn.on_click(lambda _b: panel._guard(self.chaos_map, "chaos map"))
+        self.map_btn.on_click(lambda _b: panel.guard(self.chaos_map, "chaos map"))
 
     def chaos_map(self, levels: Any = MAP_LEVELS, t_total: float | None = None) -> None:
         """MEGNO over the chart at each resolution of ``levels`` in turn (:meth:`PoincareSection.chaos_maps`), each
@@ -62,11 +62,11 @@ class ChaosTools:
         def work(task: Any) -> None:
             for cm in sec.chaos_maps(levels, T, cancel=lambda: task.cancelled,
                                      progress=lambda f, res, d, m: task.progress(f, say.map_progress(res, d, m))):
-                with p._busy:
+                with p.busy:
                     if sec is not p.section:
                         return
                     p.chaos = cm
-                    p._redraw()
+                    p.redraw()
                 done_maps.append(cm)
             if task.cancelled and sec is p.section:
                 p.msg.info(say.map_cancelled(done_maps[-1] if done_maps else None))
@@ -84,11 +84,11 @@ class ChaosTools:
         def work(task: Any) -> None:
             task.progress(0.1, say.newton(k))
             po = sec.periodic_orbit((phi, z), k)
-            with p._busy:
+            with p.busy:
                 if sec is not p.section or task.cancelled:
                     return
                 p.orbits.append(po)
-                p._redraw()
+                p.redraw()
             (launch,) = p.runs.add(sec, [sec.check_seed((po.Gamma, po.omega))], "periodic orbit")
             found.append((po, launch))
             p.runs.work(sec, [(launch, max(100, 20 * k))], None)(task)
@@ -118,7 +118,7 @@ class SessionFiles:
         self.paper = w.Dropdown(options=[("paper Fig. 2 presets…", "")] + PAPER_FIG2_ENERGIES, value="",
                                 layout=w.Layout(width="220px"))
         self.paper.add_class("pe-paper-preset")
-        self.export_btn.on_click(lambda _b: panel._guard(self.export, "export"))
+        self.export_btn.on_click(lambda _b: panel.guard(self.export, "export"))
         self.load.observe(self._on_load, names="value")
         self.paper.observe(self._on_paper, names="value")
 
@@ -170,9 +170,9 @@ class SessionFiles:
         p.set_body_and_level(body, s.E, s.mu)
         sec = p.section
         if s.chaos is not None or s.orbits:  # the level's chaos map and periodic orbits, as they were saved
-            with p._busy:
+            with p.busy:
                 p.chaos, p.orbits = s.chaos, list(s.orbits)
-                p._redraw()
+                p.redraw()
         launches = p.runs.add(sec, s.seed_states(), "load")
         for L, x in zip(launches, s.seeds):
             L.source = x.source
@@ -223,24 +223,24 @@ class UndoControls:
         self.saved = w.Dropdown(options=[("saved levels (0)", -1)], value=-1, layout=w.Layout(width="330px"),
                                 description="set aside", style={"description_width": "70px"})
         self.saved.add_class("pe-saved-levels")
-        self.clear_btn.on_click(lambda _b: panel._guard(self.clear, "clear"))
-        self.undo_btn.on_click(lambda _b: panel._guard(self.undo, "undo"))
+        self.clear_btn.on_click(lambda _b: panel.guard(self.clear, "clear"))
+        self.undo_btn.on_click(lambda _b: panel.guard(self.undo, "undo"))
         self.saved.observe(self._on_saved, names="value")
 
     def clear(self) -> None:
         p = self.panel
         p.task.cancel()
         p.task.wait(5)
-        with p._busy:
-            aside = p._set_aside("clear")
+        with p.busy:
+            aside = p.set_aside("clear")
             p.state.launches = []
-            p._show_launches(p.state.launches)
+            p.show_launches(p.state.launches)
         self.msg.info(say.cleared(aside))
 
     def undo(self) -> None:
         """Remove the last trajectory, or bring back what the last level change, new body or clear set aside."""
         p = self.panel
-        with p._busy:
+        with p.busy:
             u = p.history.undo(p.state.launches)
             if u is None:
                 self.msg.info("nothing to undo")
@@ -263,10 +263,10 @@ class UndoControls:
         p = self.panel
         p.history.take(s)
         p.set_body_and_level(s.body, s.E, s.mu, origin="the section's saved levels")
-        with p._busy:
+        with p.busy:
             p.state.launches = s.launches
             p.chaos, p.orbits = s.chaos, list(s.orbits)
-            p._show_launches(s.launches)
+            p.show_launches(s.launches)
             p.runs.colour_index = len(s.launches)
         self.menu()
         self.msg.ok(say.restored(s.label, s.what))
