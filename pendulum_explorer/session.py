@@ -28,6 +28,7 @@ from . import presets
 from .bodies import Body, Pendulum, build_body, equivalent_body
 from .errors import PendulumError
 from .bounds import BOUNDS
+from .session_schema import check_session
 from .poincare import (MAX_CROSSINGS, MAX_MAP_TIME, MAX_RETURN_POWER, ChaosMap, PeriodicOrbit, PoincareSection,
                        chaos_grid, chart_from_sphere, orbit_kind, sphere_from_chart)
 
@@ -116,6 +117,12 @@ def session_json(body: Body, E: float | None, mu: float, n_crossings: int, launc
     """The session as JSON: body (name, builder shape, J/rho/m/g), (E, mu), crossing count, the seeds, and the
     level's chaos map and periodic orbits (if any; see :func:`chaos_map_record`, :func:`orbit_record`)."""
     orbits = list(orbits)
+    if not isinstance(body, Body):
+        raise TypeError(f"body must be a Body (e.g. pe.presets.paper_fig1()); got {type(body).__name__}")
+    if E is not None:
+        E = float(BOUNDS["E"].check(E, name="E", exc=PendulumError))
+    mu = float(BOUNDS["mu"].check(mu, name="mu", exc=PendulumError))
+    n_crossings = int(BOUNDS["n_crossings"].check(n_crossings, name="n_crossings", exc=PendulumError))
     if chaos is not None and chaos.values.size > MAX_MAP_CELLS:
         raise PendulumError(f"chaos has {chaos.values.size} cells; a session file holds at most {MAX_MAP_CELLS}")
     if len(orbits) > MAX_ORBITS:
@@ -192,10 +199,11 @@ def parse_session(text: str, n_default: int = 500) -> Session:
     n_default = _v.integer("n_default", n_default, low=1, high=MAX_CROSSINGS)
     try:
         d = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-        raise PendulumError(f"text is not a session file (invalid JSON: {exc})") from None
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # ValueError: also an over-long integer
+        raise PendulumError(f"text is not a session file (invalid JSON: {str(exc)[:200]})") from None
     if not isinstance(d, dict) or d.get("app") != APP:
         raise PendulumError("not a Pendulum Explorer session file (missing \"app\": \"pendulum_explorer\")")
+    check_session(d)  # every field against the schema made from the table of bounds, and the total work
     version = d.get("version", 1)
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= SESSION_VERSION:
         raise PendulumError(f"the session file has version {version!r}; this Pendulum Explorer reads versions 1 to "

@@ -111,3 +111,53 @@ def test_a_cancelled_chaos_map_stops_its_threads(fig2, monkeypatch):
         f.result(timeout=60)  # the pool has drained
     after = sum(cells) - cancelled_at[0]
     assert after <= 2 * N_THREADS, f"{after} cells computed after cancel"
+
+
+def _session(**over):
+    d = {"app": "pendulum_explorer", "version": 2, "body": {"name": "paper_fig2",
+         "pendulum": pe.presets.paper_fig2().pendulum.to_dict()}, "E": 2.03, "mu": 0.7, "n_crossings": 500,
+         "launches": [{"Gamma0": [0.0, 0.0, 1.0], "omega0": [1.0, 1.0, 1.0], "n": 10}]}
+    d.update(over)
+    return d
+
+
+@pytest.mark.parametrize("over, match", [
+    ({"n_crossings": 1e300}, r"'n_crossings' in the session file must be a whole number in 100 … 5000"),
+    ({"n_crossings": -5}, r"'n_crossings' .* must be a whole number in 100 … 5000; got -5"),
+    ({"n_crossings": 0}, r"'n_crossings'"),
+    ({"E": "1.5"}, r"'E' in the session file must be a number in"),
+    ({"mu": True}, r"'mu' in the session file must be a number"),
+    ({"launches": [{"Gamma0": [0, 0, 1.0], "omega0": [1, 1, 1.0], "n": 5000}] * 61},
+     r"asks for 305000 crossings in all; a loaded session may ask for at most 300000"),
+    ({"E": 10 ** 400}, r"'E' in the session file must be a number in"),
+    ({"body": {"name": "x", "shape": [1, 2], "pendulum": pe.presets.paper_fig2().pendulum.to_dict()}},
+     r"'body.shape' in the session file must be null or a builder shape"),
+    ({"body": {"name": "x", "shape": "box", "pendulum": pe.presets.paper_fig2().pendulum.to_dict()}}, r"body.shape"),
+    ({"body": {"name": "x", "shape": {"kind": "box", "m": 1.0}, "pendulum": pe.presets.paper_fig2().pendulum.to_dict()}},
+     r"'body.shape' in the session file must be null or a builder shape"),
+    ({"launches": [{"Gamma0": [0, 0, 1.0], "omega0": [1e6, 1, 1.0]}]}, r"'omega0\[0\]' of launch 0 .* -1000 … 1000"),
+])
+def test_session_files_are_checked_against_the_schema(over, match):
+    """Each of these loaded (n_crossings 1e300, -5, 0, E a string, mu true, 10^9 crossings in all) or raised a raw
+    OverflowError / AttributeError / KeyError before."""
+    import json
+    from pendulum_explorer.session import parse_session
+    with pytest.raises(PendulumError, match=match):
+        parse_session(json.dumps(_session(**over)))
+    assert parse_session(json.dumps(_session())).n_crossings == 500  # the unchanged file loads
+
+
+def test_session_text_errors_and_writing_checks():
+    import json
+    from pendulum_explorer.session import parse_session, session_json
+    text = json.dumps(_session()).replace('"E": 2.03', '"E": ' + "9" * 5000)  # an integer past Python's 4300 digits
+    with pytest.raises(PendulumError, match="invalid JSON"):
+        parse_session(text)
+    body = pe.presets.paper_fig2()
+    with pytest.raises(PendulumError, match="E = nan"):
+        session_json(body, float("nan"), 0.5, 500, [])
+    with pytest.raises(TypeError, match="body must be a Body"):
+        session_json("paper_fig2", 1.0, 0.5, 500, [])
+    from pendulum_explorer.session_schema import session_schema
+    import jsonschema
+    jsonschema.Draft202012Validator.check_schema(session_schema())  # the schema itself is valid JSON Schema
