@@ -130,6 +130,10 @@ def test_quaternion_helpers_refuse_bad_input_clearly():
         g.from_quaternion([np.nan, 0, 0, 1])
     with pytest.raises(InvalidStateError, match="rotation matri"):
         g.as_quaternion(2.0 * np.eye(3))
+    with pytest.raises(InvalidStateError, match=r"to 0\.01"):
+        g.as_euler(np.eye(3) + 0.02)
+    R = Rotation.from_rotvec([0.1, 0.2, 0.3]).as_matrix()  # a drifted attitude is shown as its nearest rotation
+    np.testing.assert_allclose(g.as_quaternion(R + 1e-4), Rotation.from_matrix(R + 1e-4).as_quat(), atol=1e-15)
     with pytest.raises(InvalidStateError, match="matrix 1 has"):
         g.as_quaternion(np.stack([np.eye(3), np.diag([1.0, 1.0, -1.0])]))
     with pytest.raises(ShapeError):
