@@ -88,7 +88,7 @@ def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu:
     -------
     Trajectory
         with ``method = "lr-dop853"``, ``stats["theta_dyn"]``, the final dynamic phase, and the invariant drift
-        ``stats["drift"]`` against ``stats["drift_bound"] = (rtol + atol) sqrt(n_steps) + 16 eps n_steps``, as for
+        ``stats["drift"]`` against ``stats["drift_bound"] = (rtol + atol) sqrt(n_steps) + 4 eps n_steps``, as for
         :func:`~pendulum_explorer.simulate`.
 
     Warns

@@ -420,7 +420,7 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
     Trajectory
         ``stats["drift"]`` holds the drift of the invariants over the motion (:func:`invariant_drift`:
         ``| |Gamma| - 1 |``, ``||R^T R - I||``, ``|Gamma - R^T e3|``, relative energy and mu drift) and
-        ``stats["drift_bound"]`` the drift the tolerance asked implies, ``tol sqrt(n_steps) + 16 eps n_steps``
+        ``stats["drift_bound"]`` the drift the tolerance asked implies, ``tol sqrt(n_steps) + 4 eps n_steps``
         (per-step errors adding up as a random walk, round-off linearly; ``tol = rtol + atol`` for DOP853, ``tol``
         for Taylor, 0 for LGVI, whose energy error is O(dt^2) and not checked).  DOP853 and Taylor:
         ``stats["angle_per_step"]``, the body's rotation per step (:func:`angle_per_step`; their step is steered by

@@ -1,5 +1,5 @@
 """Issue 26 item 1: ``simulate`` / ``simulate_lr`` report the drift of the invariants in ``stats["drift"]`` and
-warn (:class:`InvariantDriftWarning`) when it exceeds what the tolerance asked implies (``tol sqrt(n) + 16 eps n``)
+warn (:class:`InvariantDriftWarning`) when it exceeds what the tolerance asked implies (``tol sqrt(n) + 4 eps n``)
 or when the returned states would be refused as input (a constraint beyond ``UNIT_TOL``).  Before, every run
 below returned as plain success with no drift figures."""
 import math
@@ -43,7 +43,7 @@ def check_report(tr, tol):
     for k, v in ref.items():
         assert d[k] == pytest.approx(v, rel=1e-6, abs=1e-15), k
     n = tr.stats["n_steps"]
-    assert tr.stats["drift_bound"] == pytest.approx(tol * math.sqrt(n) + 16 * np.finfo(float).eps * n)
+    assert tr.stats["drift_bound"] == pytest.approx(tol * math.sqrt(n) + 4 * np.finfo(float).eps * n)
     return d
 
 
