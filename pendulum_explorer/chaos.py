@@ -36,13 +36,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
-from . import trajectory as _traj
+from . import integrators as _traj
 from ._core import chaos as _kc
 from ._core import fields as _f
 from ._core.section import N_CTL
 from .bodies import Pendulum
 from .errors import InvalidIntegrationError
-from .trajectory import MAX_OMEGA, MIN_SPAN, step_budget
+from .integrators import MAX_OMEGA, MIN_SPAN, step_budget
 
 #: renormalisations accepted in one request (the result holds one float per renormalisation)
 MAX_SEGMENTS = 10_000_000

@@ -18,8 +18,9 @@ from .bodies import Pendulum
 from .errors import InvalidIntegrationError, InvalidStateError
 from .drift import report_drift
 from .geometry import rotation_about_vertical
-from .trajectory import (MAX_OMEGA, Trajectory, check_conservation, check_predicted_steps, dop853_run,
-                         expected_steps, integrate_chunked, orthogonality_errors, step_budget, validate_span)
+from .integrators import (MAX_OMEGA, check_predicted_steps, dop853_run, expected_steps, integrate_chunked,
+                          orthogonality_errors, step_budget)
+from .trajectory import Trajectory, check_conservation, validate_span
 
 #: Gauss-Legendre order accepted by geometric_phase (the quadrature grid has loop length x order^2 points)
 MAX_PHASE_ORDER = 200

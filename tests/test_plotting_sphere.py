@@ -3,7 +3,8 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from pendulum_explorer.equilibria import alpha_colour_value, equilibria
+from pendulum_explorer.equilibria import equilibria
+from pendulum_explorer.plotting.colours import alpha_colour_value
 from pendulum_explorer.plotting.diagrams import energy_momentum_figure
 from pendulum_explorer.plotting.sphere import CAMERAS, equilibria_sphere_figure
 from pendulum_explorer.presets import lagrange_top, paper_fig1
@@ -72,6 +73,13 @@ def test_sphere_figure_traces(eq1, view):
 def test_alpha_colour_value():
     v = alpha_colour_value(np.array([-np.inf, -1.0, 0.0, 1.0, np.inf]), 1.0)
     np.testing.assert_allclose(v, [-1, -0.5, 0, 0.5, 1])
+
+
+def test_alpha_colour_value_still_found_in_the_model_layer_with_a_warning():
+    """The colour map moved to plotting.colours; the old name resolves to it (imported on access only)."""
+    import pendulum_explorer.equilibria as m
+    with pytest.warns(DeprecationWarning, match="plotting.colours.alpha_colour_value"):
+        assert m.alpha_colour_value is alpha_colour_value
 
 
 def test_sphere_family_filter_and_eq7a():

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ipywidgets as w
 import numpy as np
 
+from ..bounds import BOUNDS
 from ..plotting.diagrams import energy_momentum_figure
 from ..plotting.sphere import equilibria_sphere_figure, family_name
 from ..poincare import PoincareSection, nearby_window
@@ -39,7 +40,8 @@ class EquilibriaPanel:
         self.along_info = w.HTML()
         self.details = w.HTML()
         # a bounded input clamps silently: the label names its range
-        self.eps = w.BoundedFloatText(value=0.02, min=1e-6, max=0.5, step=0.01, description="tilt [rad] (≤ 0.5)",
+        lo, hi = BOUNDS["tilt"].range(plausible=True)
+        self.eps = w.BoundedFloatText(value=0.02, min=lo, max=hi, step=0.01, description=f"tilt [rad] (≤ {hi:g})",
                                       layout=w.Layout(width="200px"), style={"description_width": "120px"},
                                       tooltip="the equilibrium's Γ is tilted by this angle, ω kept")
         self.nearby = w.Button(description="launch nearby", icon="rocket", button_style="primary")

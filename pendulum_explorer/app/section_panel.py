@@ -25,6 +25,7 @@ from .common import Messages, Task, about, body_title, figure_output, guarded, r
 from .history import History
 from .section_chart import HEIGHT as CHART_HEIGHT
 from .section_chart import SectionChart
+from .plausible import check_plausible_level
 from .section_levels import LevelControls
 from .section_runs import Runs
 from .section_side import SideFigures
@@ -117,6 +118,7 @@ class SectionPanel:
         stay as they were."""
         t0 = time.perf_counter()
         try:
+            check_plausible_level(self.state.pendulum, E, mu)
             sec = PoincareSection.with_motion(self.state.pendulum, E, mu, varied="mu" if changed == "mu" else "energy")
         except InaccessibleError as exc:
             if self.section is not None and self.section.pendulum == self.state.pendulum:

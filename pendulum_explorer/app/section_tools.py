@@ -11,6 +11,7 @@ from typing import Any
 import ipywidgets as w
 
 from .. import presets, session
+from ..bounds import BOUNDS
 from ..poincare import MAP_LEVELS, PoincareSection
 from . import section_text as say
 from .common import body_title, guarded
@@ -34,14 +35,17 @@ class ChaosTools:
         self.panel = panel
         self.map_btn = button("chaos map", "pe-chaos-map", icon="th-large", width="120px",
                               tooltip="MEGNO over the chart (≈2 regular, ≫2 chaotic): coarse first, then refined")
-        self.map_T = w.BoundedFloatText(value=100.0, min=20.0, max=1000.0, step=20.0, description="map T [s] (20–1000)",
-                                        layout=w.Layout(width="220px"), style={"description_width": "145px"})
+        lo, hi = BOUNDS["map_time"].range(plausible=True)
+        self.map_T = w.BoundedFloatText(value=100.0, min=lo, max=hi, step=20.0,
+                                        description=f"map T [s] ({lo:g}–{hi:g})", layout=w.Layout(width="220px"), style={"description_width": "145px"})
         self.map_T.add_class("pe-map-t")
         self.po_mode = w.ToggleButton(value=False, description="find periodic orbit", icon="crosshairs",
                                       layout=w.Layout(width="170px"),
                                       tooltip="then click near an island centre: the fixed point of the k-th return map")
         self.po_mode.add_class("pe-find-orbit")
-        self.po_k = w.BoundedIntText(value=1, min=1, max=8, description="k (1–8)", layout=w.Layout(width="120px"),
+        k_lo, k_hi = (int(x) for x in BOUNDS["k"].range(plausible=True))
+        self.po_k = w.BoundedIntText(value=1, min=k_lo, max=k_hi, description=f"k ({k_lo}–{k_hi})",
+                                     layout=w.Layout(width="120px"),
                                      style={"description_width": "50px"})
         self.po_k.add_class("pe-orbit-k")
         self.widget = w.HBox([self.map_btn, self.map_T, self.po_mode, self.po_k], layout=w.Layout(flex_flow="row wrap"))
@@ -186,9 +190,11 @@ class LaunchControls:
 
     def __init__(self) -> None:
         # bounded inputs clamp silently: their labels name the range
-        self.n_cross = w.BoundedIntText(value=500, min=100, max=5000, step=100, description="crossings (100–5000)",
+        lo, hi = (int(x) for x in BOUNDS["n_crossings"].range(plausible=True))
+        self.n_cross = w.BoundedIntText(value=500, min=lo, max=hi, step=100, description=f"crossings ({lo}–{hi})",
                                         layout=w.Layout(width="215px"), style={"description_width": "140px"})
-        self.n_fill = w.BoundedIntText(value=12, min=2, max=60, description="fill seeds (2–60)",
+        f_lo, f_hi = (int(x) for x in BOUNDS["n_fill"].range(plausible=True))
+        self.n_fill = w.BoundedIntText(value=12, min=f_lo, max=f_hi, description=f"fill seeds ({f_lo}–{f_hi})",
                                        layout=w.Layout(width="175px"), style={"description_width": "115px"})
         self.n_cross.add_class("pe-n-crossings")
         self.n_fill.add_class("pe-n-fill")
