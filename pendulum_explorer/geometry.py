@@ -54,8 +54,12 @@ _E3 = np.array([0.0, 0.0, 1.0])
 def expm(w: ArrayLike) -> NDArray[np.float64]:
     """``exp(hat(w))``: the rotation by ``|w|`` about ``w / |w|`` (:func:`rotation_about`)."""
     w = _v.array("w", w, (3,), max_abs=1e100)
-    n = float(np.linalg.norm(w))
-    return np.eye(3) if n == 0.0 else rotation_about(w / n, n)
+    s = float(np.abs(w).max())
+    if s == 0.0:
+        return np.eye(3)
+    u = w / s  # scaled first: |w|^2 of a tiny w (1e-161) is subnormal, and w / |w| would not be a unit vector
+    nu = float(np.linalg.norm(u))
+    return rotation_about(u / nu, s * nu)
 
 
 def logm(R: ArrayLike) -> NDArray[np.float64]:
