@@ -1,6 +1,7 @@
 """Invariant drift of the runs listed in issue 26 item 1 (one run each; a table, nothing asserted).
 
-Body: the paper's Fig. 1 cylinder (``presets.paper_fig1()``), R0 = I unless stated.  Columns: max over the
+Body: the paper's Fig. 1 cylinder (``presets.paper_fig1()``), R0 = I; "top": ``presets.lagrange_top()`` hanging and
+spinning about its axis (Gamma, omega constant: the exact attitude is exp(t hat omega)).  Columns: max over the
 samples of | |Gamma| - 1 |, ||R^T R - I||_F, |Gamma - R^T e3|, the relative energy drift max|E - E0| / scale
 (scale = max(|E0|, m g |rho|, J1 |omega0|^2 / 2)) and, when present, the warning the run raised.
 
@@ -33,6 +34,7 @@ def drift(tr):
 
 def main() -> None:
     P = presets.paper_fig1().pendulum
+    TOP = presets.lagrange_top().pendulum
     I = np.eye(3)
     W = np.array([1.0, 2.0, -0.5])
     runs = [
@@ -45,6 +47,8 @@ def main() -> None:
         ("lgvi T=100 dt=1e-2", lambda: pe.simulate(P, I, W, 100.0, method="lgvi", dt=1e-2)),
         ("simulate_lr T=100 rtol=atol=1e-3",
          lambda: simulate_lr(P, [0, 0, 1.0], [0.5, -0.3, 0], 0.2, 100.0, rtol=1e-3, atol=1e-3)),
+        ("dop853 steady spin: top w=[0,0,10] T=10", lambda: pe.simulate(TOP, I, [0, 0, 10.0], 10.0)),
+        ("taylor steady spin: top w=[0,0,10] T=10", lambda: pe.simulate(TOP, I, [0, 0, 10.0], 10.0, method="taylor")),
     ]
     if "--quick" in sys.argv:
         runs = runs[:3]
@@ -60,7 +64,8 @@ def main() -> None:
                 print(f"| {name} | refused: {type(exc).__name__}: {str(exc)[:80]} | | | | | |")
                 continue
         dG, dR, dRe3, dE = drift(tr)
-        wn = ", ".join(sorted({type(x.message).__name__ for x in w})) or "-"
+        wn = ", ".join(sorted({type(x.message).__name__ + (" (attitude)" if "per step" in str(x.message) else "")
+                               for x in w})) or "-"
         if "drift_bound" in tr.stats:
             wn += f" (bound {tr.stats['drift_bound']:.2g})"
         print(f"| {name} | {dG:.2g} | {dR:.2g} | {dRe3:.2g} | {dE:.2g} | {wn} | {time.perf_counter() - t0:.1f} |",

@@ -54,8 +54,12 @@ _E3 = np.array([0.0, 0.0, 1.0])
 def expm(w: ArrayLike) -> NDArray[np.float64]:
     """``exp(hat(w))``: the rotation by ``|w|`` about ``w / |w|`` (:func:`rotation_about`)."""
     w = _v.array("w", w, (3,), max_abs=1e100)
-    n = float(np.linalg.norm(w))
-    return np.eye(3) if n == 0.0 else rotation_about(w / n, n)
+    s = float(np.abs(w).max())
+    if s == 0.0:
+        return np.eye(3)
+    u = w / s  # scaled first: |w|^2 of a tiny w (1e-161) is subnormal, and w / |w| would not be a unit vector
+    nu = float(np.linalg.norm(u))
+    return rotation_about(u / nu, s * nu)
 
 
 def logm(R: ArrayLike) -> NDArray[np.float64]:
@@ -96,26 +100,31 @@ def orthonormalize(R: ArrayLike) -> NDArray[np.float64]:
     return U @ Vt
 
 
-def _rotations(name: str, R: ArrayLike) -> NDArray[np.float64]:
-    """A rotation matrix or a stack (..., 3, 3) of them, each to ``UNIT_TOL`` with ``det = +1`` (else
-    :class:`~pendulum_explorer.errors.InvalidStateError` naming the first bad one)."""
+#: the display conversions (quaternions, Euler angles) accept a matrix that is a rotation to this tolerance and
+#: convert the nearest rotation: the attitudes of every motion the package returns (whose drift beyond the
+#: tolerance asked is reported by an InvariantDriftWarning, and which is refused beyond 1e-2) can be shown
+DISPLAY_TOL = 1e-2
+
+
+def _rotations(name: str, R: ArrayLike, tol: float = DISPLAY_TOL) -> NDArray[np.float64]:
+    """A rotation matrix or a stack (..., 3, 3) of them, each a rotation to ``tol`` (``max|R^T R - I| <= tol``,
+    ``det > 0``; else :class:`~pendulum_explorer.errors.InvalidStateError` naming the first bad one)."""
     A = _v.real_array(name, R, trailing=(3, 3))
-    if A.ndim == 2:
-        return _v.rotation(name, A)
     flat = A.reshape(-1, 3, 3)
     err = np.abs(np.einsum("nki,nkj->nij", flat, flat) - np.eye(3)).max(axis=(1, 2)) if len(flat) else np.zeros(0)
     det = np.linalg.det(flat) if len(flat) else np.zeros(0)
-    bad = np.flatnonzero(~((err <= _v.UNIT_TOL) & (det > 0)))
+    bad = np.flatnonzero(~((err <= tol) & (det > 0)))
     if bad.size:
         k = int(bad[0])
-        raise InvalidStateError(f"{name} must hold rotation matrices (R^T R = I to {_v.UNIT_TOL:g}, det R = +1); "
-                                f"matrix {k} has max|R^T R - I| = {err[k]:.3g}, det R = {det[k]:.6g}")
+        which = "" if A.ndim == 2 else f"matrix {k} has "
+        raise InvalidStateError(f"{name} must hold rotation matrices (R^T R = I to {tol:g}, det R = +1); "
+                                f"{which}max|R^T R - I| = {err[k]:.3g}, det R = {det[k]:.6g}")
     return A
 
 
 def as_quaternion(R: ArrayLike) -> NDArray[np.float64]:
-    """Scalar-last unit quaternion(s) ``[x, y, z, w]`` of rotation matrix/matrices ``R`` (..., 3, 3) (each a
-    rotation to ``UNIT_TOL``; anything else is refused, not silently orthonormalised)."""
+    """Scalar-last unit quaternion(s) ``[x, y, z, w]`` of rotation matrix/matrices ``R`` (..., 3, 3), for display:
+    each a rotation to ``DISPLAY_TOL`` = 1e-2 (its nearest rotation is converted); anything else is refused."""
     from scipy.spatial.transform import Rotation
 
     A = _rotations("R", R)

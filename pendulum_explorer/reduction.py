@@ -16,10 +16,11 @@ from . import _validate as _v
 from ._core import fields as _f
 from .bodies import Pendulum
 from .errors import InvalidIntegrationError, InvalidStateError
+from .drift import report_drift
 from .geometry import rotation_about_vertical
 from .integrators import (MAX_OMEGA, check_predicted_steps, dop853_run, expected_steps, integrate_chunked,
                           orthogonality_errors, step_budget)
-from .trajectory import Trajectory, check_conservation, report_drift, validate_span
+from .trajectory import Trajectory, check_conservation, validate_span
 
 #: Gauss-Legendre order accepted by geometric_phase (the quadrature grid has loop length x order^2 points)
 MAX_PHASE_ORDER = 200
@@ -88,7 +89,7 @@ def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu:
     -------
     Trajectory
         with ``method = "lr-dop853"``, ``stats["theta_dyn"]``, the final dynamic phase, and the invariant drift
-        ``stats["drift"]`` against ``stats["drift_bound"] = (rtol + atol) sqrt(n_steps)``, as for
+        ``stats["drift"]`` against ``stats["drift_bound"] = (rtol + atol) sqrt(n_steps) + 4 eps n_steps``, as for
         :func:`~pendulum_explorer.simulate`.
 
     Warns

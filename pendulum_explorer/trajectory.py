@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import time
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +26,8 @@ from numpy.typing import ArrayLike, NDArray
 from ._core import fields as _f
 from . import _validate as _v
 from .bodies import Pendulum
-from .errors import IntegrationFailedError, InvalidIntegrationError, InvalidStateError, InvariantDriftWarning
+from .drift import DRIFT_FACTOR, DRIFT_KEYS, DRIFT_ROUNDOFF, invariant_drift, report_drift  # noqa: F401
+from .errors import IntegrationFailedError, InvalidIntegrationError, InvalidStateError
 from .integrators import (CHUNK_STEPS, CONSERVATION_RTOL, EST_STEPS_PER_TURN, MAX_FIXED_STEPS, MAX_OMEGA,  # noqa: F401
                           MAX_OUTPUT_ROWS, METHODS, MIN_SPAN, ROW_FLOATS, STEPS_PER_TURN_BUDGET, STEPS_PER_TURN_MIN,
                           TAYLOR_CHUNK_DIVISOR, TAYLOR_STEP_RATIO, TAYLOR_TOL, TAYLOR_TOL_RANGE, DOP853, LGVI,
@@ -121,62 +121,12 @@ def check_conservation(traj: Trajectory, what: str) -> None:
             f"{what} returned a result that does not conserve the energy (relative error {dE:.3g}) or |Gamma| = 1 "
             f"(error {dG:.3g}) to {CONSERVATION_RTOL:g}: it is not a motion of the pendulum; tighten rtol/atol "
             f"(or reduce dt)")
-
-
-#: the drift of an invariant that a tolerance ``tol`` implies after ``n`` steps is ``DRIFT_FACTOR * max(tol,
-#: DRIFT_ROUNDOFF) * sqrt(n)`` (per-step errors of size tol adding up as a random walk); DRIFT_ROUNDOFF is the
-#: round-off of one step (16 eps), the only error of LGVI's constraints
-DRIFT_FACTOR = 1.0
-DRIFT_ROUNDOFF = 16.0 * float(np.finfo(float).eps)
-#: the drift figures of ``Trajectory.stats["drift"]``; LGVI (no tolerance: its energy error is O(dt^2), bounded)
-#: is checked on the first three only
-DRIFT_KEYS = ("gamma_norm", "orthogonality", "gamma_vs_attitude", "energy", "mu")
-
-
-def invariant_drift(traj: Trajectory) -> dict[str, float]:
-    """The drift of the invariants over a motion, maxima over its samples.
-
-    ``gamma_norm``: ``| |Gamma| - 1 |``; ``orthogonality``: ``||R^T R - I||_F``; ``gamma_vs_attitude``:
-    ``|Gamma - R^T e3|`` (max-norm); ``energy``: ``|E - E0| / E_scale``; ``mu``: ``|mu - mu0| / mu_scale``, with
-    ``E_scale = max(|E0|, m g |rho|, J1 |omega0|^2 / 2)`` (as :func:`check_conservation`) and
-    ``mu_scale = sqrt(2 J1 E_scale)`` (at least ``J1 |omega0|``).
-    """
-    P = traj.pendulum
-    G = np.asarray(traj.Gamma)
-    J1 = float(P.principal_moments[0])
-    e_scale = max(abs(float(traj.energy[0])), P.mgrho_norm, 0.5 * J1 * float(traj.omega[0] @ traj.omega[0]))
-    return {"gamma_norm": float(np.abs(np.sqrt(np.einsum("ni,ni->n", G, G)) - 1.0).max()),
-            "orthogonality": float(orthogonality_errors(traj.R).max()),
-            "gamma_vs_attitude": float(np.abs(G - traj.R[:, 2, :]).max()),
-            "energy": traj.energy_error / e_scale,
-            "mu": traj.mu_error / math.sqrt(2.0 * J1 * e_scale)}
-
-
-def report_drift(traj: Trajectory, tol: float | None, what: str) -> None:
-    """Put the invariant drift of ``traj`` (:func:`invariant_drift`) into ``traj.stats["drift"]``, and the bound
-    the tolerance ``tol`` implies over its ``stats["n_steps"]`` steps into ``stats["drift_bound"]``; warn
-    (:class:`~pendulum_explorer.errors.InvariantDriftWarning`) when a drift exceeds it, or when a constraint
-    (|Gamma| = 1, R^T R = I, Gamma = R^T e3) drifted beyond ``UNIT_TOL`` (1e-6): the returned states are then no
-    longer valid inputs of the package.  ``tol`` None: a method without a tolerance (LGVI), whose constraints hold
-    to round-off and whose energy is not checked."""
-    drift = invariant_drift(traj)
-    n = max(1, int(traj.stats.get("n_steps", 1)))
-    bound = DRIFT_FACTOR * max(DRIFT_ROUNDOFF if tol is None else tol, DRIFT_ROUNDOFF) * math.sqrt(n)
-    traj.stats["drift"] = drift
-    traj.stats["drift_bound"] = bound
-    keys = DRIFT_KEYS[:3] if tol is None else DRIFT_KEYS
-    over = [f"{k} {drift[k]:.2g}" for k in keys if not drift[k] <= bound]
-    invalid = [f"{k} {drift[k]:.2g}" for k in DRIFT_KEYS[:3] if not drift[k] <= _v.UNIT_TOL]
-    if over or invalid:
-        asked = "round-off" if tol is None else f"tol {tol:.3g}"
-        msg = (f"{what}: the invariants drifted beyond what the tolerance implies ({asked} x sqrt({n} steps) = "
-               f"{bound:.2g}): {', '.join(over)}" if over else f"{what}: the motion kept its invariants as the "
-               f"tolerance implies ({bound:.2g})")
-        if invalid:
-            msg += (f"; its states are not valid inputs of the package any more (constraints beyond "
-                    f"{_v.UNIT_TOL:g}: {', '.join(invalid)})")
-        warnings.warn(InvariantDriftWarning(f"{msg} (stats['drift']); tighten the tolerance (or reduce dt) or "
-                                            f"shorten the time span"), stacklevel=3)
+    dR = float(orthogonality_errors(traj.R).max())
+    if not dR <= CONSERVATION_RTOL:  # NaN included
+        raise IntegrationFailedError(
+            f"{what} returned attitudes R that are not rotations (max ||R^T R - I|| = {dR:.3g} > "
+            f"{CONSERVATION_RTOL:g}): the step outran the rotation of the body (a steady spin: Gamma and omega "
+            f"constant, which do not limit the step); use method='lgvi' or simulate_lr, or a tighter tolerance")
 
 
 def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: float, *,
@@ -218,15 +168,20 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
     Trajectory
         ``stats["drift"]`` holds the drift of the invariants over the motion (:func:`invariant_drift`:
         ``| |Gamma| - 1 |``, ``||R^T R - I||``, ``|Gamma - R^T e3|``, relative energy and mu drift) and
-        ``stats["drift_bound"]`` the drift the tolerance asked implies, ``tol x sqrt(n_steps)`` (per-step errors
-        adding up as a random walk; ``tol = rtol + atol`` for DOP853, ``tol`` for Taylor, round-off (16 eps) for
-        LGVI's constraints, whose energy error is O(dt^2) and not checked).
+        ``stats["drift_bound"]`` the drift the tolerance asked implies, ``tol sqrt(n_steps) + 4 eps n_steps``
+        (per-step errors adding up as a random walk, round-off linearly; ``tol = rtol + atol`` for DOP853, ``tol``
+        for Taylor, 0 for LGVI, whose energy error is O(dt^2) and not checked); see :mod:`pendulum_explorer.drift`.
+        DOP853 and Taylor: ``stats["angle_per_step"]``, the body's rotation per step
+        (:func:`~pendulum_explorer.drift.angle_per_step`; their step is steered by Gamma and omega only, not by the
+        attitude).
 
     Warns
     -----
     InvariantDriftWarning
         A drift exceeds ``stats["drift_bound"]``, or a constraint drifted beyond ``UNIT_TOL`` = 1e-6 (the returned
-        states would be refused as input): the invariants are reported, not enforced (the integrated
+        states would be refused as input), or the body turned more per step than the method's order resolves at
+        the tolerance (:func:`~pendulum_explorer.drift.attitude_step_bound`; e.g. a steady spin, where Gamma and
+        omega are constant): the invariants are reported, not enforced (the integrated
         Gamma is returned as integrated, not renormalised; a motion drifting more than 1 % is refused,
         :class:`IntegrationFailedError`).
     """
@@ -252,5 +207,7 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
     stats["orthogonality_error"] = float(orthogonality_errors(R).max())
     traj = Trajectory(pendulum, t, R, W, Gamma, inv[:, 0].copy(), inv[:, 1].copy(), scheme.name, stats)
     check_conservation(traj, scheme.name.upper())
-    report_drift(traj, scheme.drift_tol, scheme.name.upper())
+    # DOP853 (order 8) and Taylor: their step is steered by Gamma and omega only, not by the attitude rows
+    order = {"dop853": 8, "taylor": stats.get("order")}.get(scheme.name)
+    report_drift(traj, scheme.drift_tol, scheme.name.upper(), order)
     return traj

@@ -1,5 +1,5 @@
 """Issue 26 item 1: ``simulate`` / ``simulate_lr`` report the drift of the invariants in ``stats["drift"]`` and
-warn (:class:`InvariantDriftWarning`) when it exceeds what the tolerance asked implies (``tol x sqrt(n_steps)``)
+warn (:class:`InvariantDriftWarning`) when it exceeds what the tolerance asked implies (``tol sqrt(n) + 4 eps n``)
 or when the returned states would be refused as input (a constraint beyond ``UNIT_TOL``).  Before, every run
 below returned as plain success with no drift figures."""
 import math
@@ -42,7 +42,8 @@ def check_report(tr, tol):
     d, ref = tr.stats["drift"], independent_drift(tr)
     for k, v in ref.items():
         assert d[k] == pytest.approx(v, rel=1e-6, abs=1e-15), k
-    assert tr.stats["drift_bound"] == pytest.approx(max(tol, 16 * np.finfo(float).eps) * math.sqrt(tr.stats["n_steps"]))
+    n = tr.stats["n_steps"]
+    assert tr.stats["drift_bound"] == pytest.approx(tol * math.sqrt(n) + 4 * np.finfo(float).eps * n)
     return d
 
 
@@ -143,3 +144,36 @@ def test_the_step_prediction_is_within_20_percent(P1, method):
     with pytest.raises(IntegrationFailedError, match=r"would need about .*above the step limit max_steps = "):
         run(max_steps=int(0.8 * n))
     assert run(max_steps=int(1.2 * n)).stats["n_steps"] == n
+
+
+# ------------------------------------------------------------------------------------------------
+# a steady spin: Gamma and omega constant, so they do not limit the step, but the body turns
+# ------------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def top():
+    return presets.lagrange_top().pendulum
+
+
+def test_taylor_steady_spin_is_refused_not_returned_as_garbage(top):
+    """A Lagrange top hanging and spinning about its axis (omega = [0, 0, 10]): Taylor took one step of 10 s
+    (its step ignores the attitude rows) and returned ||R^T R - I|| = 2.3e43 (with [0, 0, 1000]: inf) as
+    success."""
+    from pendulum_explorer.errors import IntegrationFailedError
+
+    for w in ([0.0, 0.0, 10.0], [0.0, 0.0, 1000.0]):
+        with pytest.raises(IntegrationFailedError, match=r"attitudes R that are not rotations .*method='lgvi'"):
+            pe.simulate(top, np.eye(3), w, 10.0, method="taylor", n_out=11)
+
+
+def test_dop853_steady_spin_warns_that_the_attitude_is_not_resolved(top):
+    """DOP853 on the same spin: 8 steps for 100 rad of rotation; R stays a rotation (no invariant drifts) but is
+    wrong by O(1) against the exact ``R(t) = exp(t hat omega)``: a warning says so (before: plain success)."""
+    from pendulum_explorer.geometry import rotation_about
+
+    with pytest.warns(InvariantDriftWarning, match=r"turns 12\.\d rad per step, more than the 0\.6\d+ rad"):
+        tr = pe.simulate(top, np.eye(3), [0.0, 0.0, 10.0], 10.0, n_out=11)
+    assert tr.stats["angle_per_step"] == pytest.approx(100.0 / tr.stats["n_steps"])
+    exact = rotation_about([0.0, 0.0, 1.0], 10.0 * tr.t[:, None, None][..., 0, 0])
+    assert np.abs(tr.R - exact).max() > 0.1  # the warning is warranted
+    lg = pe.simulate(top, np.eye(3), [0.0, 0.0, 10.0], 10.0, n_out=11, method="lgvi", dt=1e-4)
+    assert np.abs(lg.R - exact).max() < 1e-4  # the method the message suggests

@@ -24,6 +24,12 @@ def test_exp_matches_matrix_exponential(w):
     np.testing.assert_allclose(g.expm(w), scipy_expm(g.hat(w)), atol=1e-13)
 
 
+@pytest.mark.parametrize("w", [[0.0, 0.0, 3.121186281793899e-161], [1e-300, -1e-300, 0.0], [5e-324, 0.0, 0.0]])
+def test_exp_of_a_tiny_rotation_vector_is_the_identity_plus_hat_w(w):
+    """``expm([0, 0, 3e-161])`` raised 'axis must be a unit vector' (|w|^2 is subnormal; found by hypothesis)."""
+    np.testing.assert_allclose(g.expm(w), np.eye(3) + g.hat(w), rtol=1e-15, atol=0.0)
+
+
 @pytest.mark.parametrize("theta", [0.0, 1e-9, 1e-5, 1e-4, 0.3, 2.0, np.pi - 1e-3, np.pi - 1e-6])
 def test_log_inverts_exp_including_small_and_near_pi(theta):
     axis = np.array([0.3, -0.5, 0.81])
@@ -130,6 +136,10 @@ def test_quaternion_helpers_refuse_bad_input_clearly():
         g.from_quaternion([np.nan, 0, 0, 1])
     with pytest.raises(InvalidStateError, match="rotation matri"):
         g.as_quaternion(2.0 * np.eye(3))
+    with pytest.raises(InvalidStateError, match=r"to 0\.01"):
+        g.as_euler(np.eye(3) + 0.02)
+    R = Rotation.from_rotvec([0.1, 0.2, 0.3]).as_matrix()  # a drifted attitude is shown as its nearest rotation
+    np.testing.assert_allclose(g.as_quaternion(R + 1e-4), Rotation.from_matrix(R + 1e-4).as_quat(), atol=1e-15)
     with pytest.raises(InvalidStateError, match="matrix 1 has"):
         g.as_quaternion(np.stack([np.eye(3), np.diag([1.0, 1.0, -1.0])]))
     with pytest.raises(ShapeError):

@@ -21,7 +21,7 @@ from pendulum_explorer import _validate as _v
 from pendulum_explorer import geometry as g
 from pendulum_explorer import reduction
 from pendulum_explorer.errors import InvalidStateError, InvariantDriftWarning, PendulumError
-from pendulum_explorer.trajectory import DRIFT_ROUNDOFF
+from pendulum_explorer.drift import DRIFT_ROUNDOFF
 
 from pe_strategies import lp_states, valid_bodies
 
@@ -62,14 +62,31 @@ def run(f, *args, **kw):
     return out, [str(w.message) for w in rec if issubclass(w.category, InvariantDriftWarning)]
 
 
-def check_trajectory(tr, msgs, tol, checked):
+def check_attitude_resolution(tr, msgs, order, tol):
+    """DOP853 and Taylor: the body turns at most ``attitude_step_bound(order, tol)`` per step, or a warning says
+    so; returns the messages that remain."""
+    turn = [m for m in msgs if "rad per step" in m]
+    if order is None:
+        assert not turn and "angle_per_step" not in tr.stats
+        return msgs
+    nw = np.linalg.norm(tr.omega, axis=1)
+    angle = float(np.sum(0.5 * (nw[1:] + nw[:-1]) * np.diff(tr.t))) / tr.stats["n_steps"]
+    assert tr.stats["angle_per_step"] == pytest.approx(angle, rel=1e-9)
+    most = 2.0 * (math.factorial(order + 1) * tol) ** (1.0 / (order + 1))
+    assert len(turn) == (1 if angle > most else 0), (angle, most, turn)
+    return [m for m in msgs if m not in turn]
+
+
+def check_trajectory(tr, msgs, tol, checked, order=None):
     """The invariants within the bound the tolerance implies, or a warning naming what drifted."""
     for name in ("t", "R", "omega", "Gamma", "energy", "mu"):
         assert np.all(np.isfinite(getattr(tr, name))), name
+    msgs = check_attitude_resolution(tr, msgs, order, tol)
     d, ref = tr.stats["drift"], numpy_drift(tr)
     for k in ref:
         assert d[k] == pytest.approx(ref[k], rel=1e-5, abs=1e-14), k
-    bound = max(tol, DRIFT_ROUNDOFF) * math.sqrt(tr.stats["n_steps"])
+    n = tr.stats["n_steps"]
+    bound = tol * math.sqrt(n) + DRIFT_ROUNDOFF * n
     assert tr.stats["drift_bound"] == pytest.approx(bound)
     over = [k for k in checked if ref[k] > bound * (1 + 1e-9)]
     invalid = [k for k in CONSTRAINTS if ref[k] > _v.UNIT_TOL * (1 + 1e-9)]
@@ -105,7 +122,8 @@ def test_simulate_keeps_its_invariants_or_warns(P, rv, state, T, rtol, method):
     assume(tr is not None)
     tol = {"dop853": rtol * 1.01, "taylor": rtol, "lgvi": 0.0}[method]
     checked = CONSTRAINTS if method == "lgvi" else CONSTRAINTS + ("energy", "mu")
-    if check_trajectory(tr, msgs, tol, checked):
+    order = {"dop853": 8, "taylor": tr.stats.get("order"), "lgvi": None}[method]
+    if check_trajectory(tr, msgs, tol, checked, order):
         check_last_state_is_valid_input(P, tr)
 
 
@@ -136,8 +154,8 @@ def test_rotations_returned_by_the_geometry_helpers_are_valid_inputs(rv):
 
 @given(st.lists(st.floats(-2.0, 2.0), min_size=9, max_size=9).map(lambda v: np.array(v).reshape(3, 3)))
 def test_any_matrix_is_a_rotation_after_orthonormalize_or_refused(A):
-    """orthonormalize: a rotation (the nearest: no sample rotation is nearer) or an InvalidStateError; logm and
-    as_quaternion: refuse every non-rotation."""
+    """orthonormalize: a rotation or an InvalidStateError (det <= 0, singular); logm refuses every non-rotation,
+    the display conversions every matrix that is not a rotation to DISPLAY_TOL."""
     try:
         Rn = g.orthonormalize(A)
     except InvalidStateError as exc:
@@ -147,9 +165,9 @@ def test_any_matrix_is_a_rotation_after_orthonormalize_or_refused(A):
         assert np.linalg.det(A) > 0
         _v.rotation("R", Rn)
         assert np.linalg.det(Rn) == pytest.approx(1.0, abs=1e-12)
-    is_rotation = np.abs(A.T @ A - np.eye(3)).max() <= _v.UNIT_TOL and np.linalg.det(A) > 0
-    for f in (g.logm, g.as_quaternion):
-        if is_rotation:
+    err, det = np.abs(A.T @ A - np.eye(3)).max(), np.linalg.det(A)
+    for f, tol in ((g.logm, _v.UNIT_TOL), (g.as_quaternion, g.DISPLAY_TOL), (g.as_euler, g.DISPLAY_TOL)):
+        if err <= tol and det > 0:
             f(A)
         else:
             with pytest.raises(InvalidStateError, match="rotation matri"):
