@@ -459,3 +459,20 @@ def test_pendulum_cache_computes_once_and_keeps_nothing_after_an_error():
     with pytest.raises(RuntimeError):
         P.cached("other", fails)
     assert P.cached("other", lambda p: 42) == 42
+
+
+@pytest.mark.parametrize("ev, exc, needle", [
+    ([1, 2, 3], "ShapeError", r"4 eigenvalues, shape \(4,\) or \(n, 4\).*got shape \(3,\)"),
+    ([[1, 2, 3, 4, 5]], "ShapeError", r"got shape \(1, 5\)"),
+    ("abcd", "ShapeError", "dtype <U4"),
+    ([[1, 2], [3]], "ShapeError", "shape"),
+    ([np.nan, 1, 2, 3], "InvalidStateError", "ev must be finite"),
+    ([1j, -1j, 2j, -2j], "InvalidStateError", r"rtol must be finite and in \(0, 1\)"),
+])
+def test_classify_eigenvalues_refuses_what_is_not_four_eigenvalues(ev, exc, needle):
+    """``classify_eigenvalues([1, 2, 3])`` returned "degenerate" (issue 26 item 8)."""
+    from pendulum_explorer import errors
+
+    kw = {"rtol": 2.0} if "rtol" in needle else {}
+    with pytest.raises(getattr(errors, exc), match=needle):
+        classify_eigenvalues(ev, **kw)

@@ -18,6 +18,7 @@ from .. import _validate as _v
 from .._core.fields import LP, rhs
 from .._core.linearize import lr_jacobian_batch
 from ..bodies import Pendulum
+from ..errors import InvalidStateError, ShapeError
 from .records import F64, Eigs
 
 STAB_RTOL = 1e-6
@@ -27,9 +28,20 @@ STABILITY_CLASSES = ("elliptic-elliptic", "saddle-centre", "saddle-saddle", "foc
 def classify_eigenvalues(ev: ArrayLike, rtol: float = STAB_RTOL) -> str | NDArray[np.object_]:
     """Stability class of 4 eigenvalues of a Hamiltonian linearisation (see the module docstring).
 
-    ``ev`` may be (4,) (returns a str) or (n, 4) (returns an object array of str).
+    ``ev`` may be (4,) (returns a str) or (n, 4) (returns an object array of str), real or complex and finite;
+    ``rtol`` in (0, 1).  Anything else raises :class:`~pendulum_explorer.errors.ShapeError` /
+    :class:`~pendulum_explorer.errors.InvalidStateError` naming the argument.
     """
-    ev = np.asarray(ev)
+    rtol = _v.real("rtol", rtol, low=0.0, high=1.0, low_open=True, high_open=True)
+    try:
+        ev = np.asarray(ev)
+    except (TypeError, ValueError):  # ragged
+        ev = np.asarray(None)
+    if ev.dtype.kind not in "iufc" or ev.ndim not in (1, 2) or ev.shape[-1] != 4:
+        raise ShapeError(f"ev must be 4 eigenvalues, shape (4,) or (n, 4), real or complex; got shape {ev.shape}, "
+                         f"dtype {ev.dtype}")
+    if not np.all(np.isfinite(ev)):
+        raise InvalidStateError("ev must be finite (no NaN or inf)")
     single = ev.ndim == 1
     ev = np.atleast_2d(ev)
     mod = np.abs(ev)
