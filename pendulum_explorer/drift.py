@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -19,8 +19,37 @@ from . import _validate as _v
 from ._core import so3 as _so3
 from .errors import InvariantDriftWarning
 
-if TYPE_CHECKING:  # trajectory imports this module
-    from .trajectory import Trajectory
+
+
+class Trajectory(Protocol):
+    """What the drift report reads of a motion (a :class:`~pendulum_explorer.trajectory.Trajectory`)."""
+
+    @property
+    def pendulum(self) -> Any: ...
+
+    @property
+    def t(self) -> NDArray[np.float64]: ...
+
+    @property
+    def R(self) -> NDArray[np.float64]: ...
+
+    @property
+    def omega(self) -> NDArray[np.float64]: ...
+
+    @property
+    def Gamma(self) -> NDArray[np.float64]: ...
+
+    @property
+    def energy(self) -> NDArray[np.float64]: ...
+
+    @property
+    def stats(self) -> dict[str, Any]: ...
+
+    @property
+    def energy_error(self) -> float: ...
+
+    @property
+    def mu_error(self) -> float: ...
 
 
 def _orthogonality(R: NDArray[np.float64]) -> NDArray[np.float64]:

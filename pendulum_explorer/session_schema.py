@@ -31,7 +31,7 @@ def _vector(n: int, item: dict[str, Any], what: str) -> dict[str, Any]:
 @functools.cache
 def session_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a session file (:func:`~pendulum_explorer.session.session_json`)."""
-    from .session import MAX_SEEDS
+    MAX_SEEDS = int(BOUNDS["launches"].range(plausible=True)[1])
     unit_entry = {"type": "number", "minimum": -1.0 - 1e-3, "maximum": 1.0 + 1e-3, "description": "a number in -1 … 1"}
     omega = _vector(3, _number("omega0"), "numbers in -1000 … 1000 rad/s")
     state = {"Gamma": _vector(3, unit_entry, "numbers of a unit vector"), "omega": omega}
