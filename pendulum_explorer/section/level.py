@@ -182,6 +182,7 @@ class Level:
         Gd = Y[0, 3:6].copy()
         w = np.empty(3)
         lr_omega(Y[0, 0:3], Gd, self.p, w)
+        _v.finite_result(f"the section state over Gamma = {np.round(G, 12).tolist()}", np.concatenate([Gd, w]))
         return SectionState(Y[0, 0:3].copy(), Gd, w)
 
     def states_at(self, Gammas: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
@@ -202,7 +203,9 @@ class Level:
             lr_omega(Yl[k, 0:3], Yl[k, 3:6], self.p, w)
             Y[k, 0:3] = Yl[k, 0:3]
             Y[k, 3:6] = w
-        return Y, ok
+        fin = np.isfinite(Y).all(axis=1)  # a state that cannot be computed in double precision is not a state
+        Y[ok & ~fin] = np.nan
+        return Y, ok & fin
 
     # --- seeds ----------------------------------------------------------------------------------
     def check_seed(self, seed: Seed, name: str = "seed") -> NDArray[np.float64]:
