@@ -16,8 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _validate as _v
-from ._core import so3 as _so3
 from .errors import InvariantDriftWarning
+from .integrators import orthogonality_errors
 
 
 
@@ -53,10 +53,7 @@ class Trajectory(Protocol):
 
 
 def _orthogonality(R: NDArray[np.float64]) -> NDArray[np.float64]:
-    R = np.ascontiguousarray(R, dtype=np.float64)
-    out = np.empty(R.shape[0])
-    _so3.orthogonality_errors(R, out)
-    return out
+    return orthogonality_errors(R)
 
 
 #: the drift of an invariant that a tolerance ``tol`` implies after ``n`` steps is ``DRIFT_FACTOR * (tol sqrt(n) +

@@ -87,6 +87,8 @@ def attitude_from_rows(r: NDArray[np.float64], Gamma: NDArray[np.float64]) -> ND
 def orthogonality_errors(R: NDArray[np.float64]) -> NDArray[np.float64]:
     """||R^T R - I||_F for each matrix of a stack (n, 3, 3)."""
     R = np.ascontiguousarray(R, dtype=np.float64)
+    if not R.flags.writeable:  # results are read-only: a copy keeps the kernel at one compiled signature
+        R = R.copy()
     out = np.empty(R.shape[0])
     _so3.orthogonality_errors(R, out)
     return out
