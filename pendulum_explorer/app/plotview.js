@@ -59,10 +59,13 @@ if (!window.__peInputHook) {
   window.__peInputHook = true;
   window.__peInputAt = -1e9;
   window.__pePressAt = -1e9;   // a button held down on a chart since then (-1e9: none)
+  window.__pePressSeq = 0;     // pointer presses on charts so far (a chart takes one click per press)
   const onInput = (ev) => {
     const t = ev.target;
     if (t && t.closest && t.closest(".pe-plotly")) {   // a click on a chart wants its own update at once...
-      if (ev.type === "pointerdown") window.__pePressAt = performance.now();
+      if (ev.type === "pointerdown") {
+        window.__pePressAt = performance.now(); window.__pePressSeq += 1; window.__pePressType = ev.pointerType;
+      }
       return;
     }
     window.__peInputAt = performance.now();
@@ -205,6 +208,24 @@ function misfit(gd) {
   return !!gd._fullLayout && gd.clientWidth > 0 && Math.abs(gd._fullLayout.width - gd.clientWidth) > 1;
 }
 
+// the data coordinates (x, y) of a pointer event on the subplot of the clicked point ``p``, or null (outside the
+// plot area, no position, not a cartesian subplot)
+function pointerData(gd, p, e) {
+  const fl = gd._fullLayout;
+  const xa = (p && p.xaxis) || (fl && fl.xaxis), ya = (p && p.yaxis) || (fl && fl.yaxis);
+  const svg = gd.querySelector(".main-svg");
+  if (!e || !xa || !ya || !svg || typeof xa.p2c !== "function" || typeof ya.p2c !== "function") return null;
+  let cx = e.clientX, cy = e.clientY;
+  const touch = e.changedTouches && e.changedTouches[0];
+  if (!Number.isFinite(cx) && touch) { cx = touch.clientX; cy = touch.clientY; }
+  if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
+  const box = svg.getBoundingClientRect();
+  const px = cx - box.left - xa._offset, py = cy - box.top - ya._offset;
+  if (!(px >= -0.5 && px <= xa._length + 0.5 && py >= -0.5 && py <= ya._length + 0.5)) return null;
+  const x = xa.p2c(px), y = ya.p2c(py);
+  return Number.isFinite(x) && Number.isFinite(y) ? [x, y] : null;
+}
+
 function render({ model, el }) {
   const gd = document.createElement("div");
   gd.className = "pe-plotly";
@@ -267,10 +288,27 @@ function render({ model, el }) {
   function bindEvents() {
     // a new size or layout moves the points: the layer paints them again at the new geometry
     gd.on("plotly_afterplot", () => { if (layer && layer.active) layer.paint(model.get("figure").data); });
+    let lastPress = -1;
+    // a finger never leaves the chart: the hover label of a tap (and of the mouse events the browser emulates
+    // after it) would stay over the chart.  Hover labels show while a finger is down, not after
+    const touchUnhover = () => {
+      if (window.__pePressType === "touch" && !pressed() && Plotly && Plotly.Fx) setTimeout(() => Plotly.Fx.unhover(gd), 0);
+    };
+    gd.on("plotly_hover", touchUnhover);
     gd.on("plotly_click", (ev) => {
       if (!model.get("clicks") || !ev || !ev.points || !ev.points.length) return;
+      // one click per press: a touch tap reaches Plotly twice (the touch, then the mouse click the browser
+      // emulates after it), and launched two trajectories
+      const press = window.__pePressSeq;
+      if (press === lastPress) { touchUnhover(); return; }
+      lastPress = press;
       const p = ev.points[0];
-      model.send({ event: "click", x: p.x, y: p.y, curve: p.curveNumber, point: p.pointNumber });
+      // the pointer's own position in data coordinates, not the data of the point Plotly hovers (a cell of the
+      // background grid, or a crossing within the hover radius: a click continued an old trajectory)
+      const at = pointerData(gd, p, ev.event);
+      model.send({ event: "click", x: at ? at[0] : p.x, y: at ? at[1] : p.y, curve: p.curveNumber,
+                   point: p.pointNumber, pointer: !!at });
+      touchUnhover();
     });
   }
 
