@@ -32,7 +32,9 @@ def voila_command(notebook: str | Path, host: str = "127.0.0.1", port: int = 886
            f"--VoilaConfiguration.multi_kernel_manager_class={PAGE_KERNEL_MANAGER}",
            f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
            f"--MappingKernelManager.cull_interval={cull_interval}",
-           "--MappingKernelManager.cull_connected=True",
+           # a connected page's kernel is never culled for being idle (a class leaves a page untouched for longer
+           # than the timeout); the culler ends only kernels without a connection (a page that never connected)
+           "--MappingKernelManager.cull_connected=False",
            "--VoilaConfiguration.show_tracebacks=False",
            f"--Voila.root_dir={nb.parent}"]
     if token:

@@ -19,8 +19,9 @@ from pathlib import Path
 DASHBOARD_CODE = "from pendulum_explorer.app import build_app\n\nbuild_app()"
 DASHBOARD_NAME = "dashboard.ipynb"
 
-#: abandoned kernels (a page that vanished without closing its websocket) are culled after this many idle
-#: seconds (voila#1458); kernels of pages that close are shut down at once (:class:`PageKernelManager`)
+#: kernels without any connection (a page that never connected its websocket) are culled after this many idle
+#: seconds (voila#1458); a connected page's kernel is never culled (``cull_connected=False``: a class leaves pages
+#: untouched for longer); kernels of pages that close are shut down at once (:class:`PageKernelManager`)
 CULL_IDLE_TIMEOUT = 600
 CULL_INTERVAL = 60
 #: seconds a kernel may stay without any websocket before it is shut down (a reconnecting page comes back

@@ -14,6 +14,7 @@ import threading
 
 import ipywidgets as w
 
+from .autosave import Autosave
 from .common import Messages, body_title, freeze_startup_objects, guarded, limit_memory_arenas, log, report_error
 from .links import ViewLink
 from .pagebridge import PageBridge
@@ -80,6 +81,9 @@ class Dashboard(w.VBox):
         self.presenter.observe(self._on_presenter, names="value")
         h.copy_link.on_click(self.links.copy)
         self.bridge.on_copied(self.links.copied)
+        # the view and the section's levels kept in the browser, for a page whose kernel ended ("reconnect")
+        self.autosave = Autosave(self)
+        self.bridge.on_restore(self.autosave.restore)
         h.reset_btn.on_click(self._on_reset)
         h.reset_yes.on_click(self._on_reset_yes)
         self.state.observe("body", self._on_body)
@@ -214,7 +218,9 @@ def build_app(body=None, prewarm=True, query=None):
     limit_memory_arenas()
     if query is None:
         query = os.environ.get("QUERY_STRING", "")
-    return Dashboard(body, prewarm=prewarm, query=query)
+    dash = Dashboard(body, prewarm=prewarm, query=query)
+    dash.autosave.start()
+    return dash
 
 
 __all__ = ["build_app", "Dashboard", "AppState"]
