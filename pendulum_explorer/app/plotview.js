@@ -662,10 +662,13 @@ class MotionPlayer {
     model.on("change:animation", this.onAnim);
     model.on("change:height", this.onHeight);
     model.on("change:fill", this.onHeight);
+    model.on("change:fit", this.onHeight);
     model.on("change:scale", this.onScale);
     this.onScale();
     this.ro = new ResizeObserver(() => this.layout());
     this.ro.observe(this.root);
+    // "fit": what is above the views (a message, the header's wrapping) moves them: the page's size changes then
+    this.ro.observe(document.body);
     this.onWindow = () => this.layout();
     window.addEventListener("resize", this.onWindow);
     this.layout();
@@ -680,7 +683,9 @@ class MotionPlayer {
     this.V = floats(a.vertices, Float32Array);
     this.F = floats(a.faces, Int32Array);
     this.rho = a.rho || [0, 0, 0];
-    this.hanging = a.hanging || null;
+    // the sphere is drawn as D Gamma, D = diag(1, -1, -1) (the body view's display frame): Gamma_3 = +1 (gravity
+    // along e3) at the bottom, the hanging point below the centre, as on the equilibria sphere and in the paper
+    this.hanging = a.hanging ? [a.hanging[0], -a.hanging[1], -a.hanging[2]] : null;
     this.L = a.extent || 1;
     this.colours = a.colours || { body: "#56B4E9", pivot: "#000000", com: "#D55E00", gravity: "#009E73", gamma: "#0072B2" };
     this.bodyRgb = hexRgb(this.colours.body);
@@ -689,7 +694,7 @@ class MotionPlayer {
     this.G = new Float32Array(3 * n); this.C = new Float32Array(3 * n);
     for (let k = 0; k < n; k++) {
       quatToMatrix(this.Q[4 * k], this.Q[4 * k + 1], this.Q[4 * k + 2], this.Q[4 * k + 3], R);
-      this.G[3 * k] = R[6]; this.G[3 * k + 1] = R[7]; this.G[3 * k + 2] = R[8];
+      this.G[3 * k] = R[6]; this.G[3 * k + 1] = -R[7]; this.G[3 * k + 2] = -R[8];   // drawn as D Gamma
       const [r0, r1, r2] = this.rho;
       this.C[3 * k] = R[0] * r0 + R[1] * r1 + R[2] * r2;            // display D = diag(1, -1, -1)
       this.C[3 * k + 1] = -(R[3] * r0 + R[4] * r1 + R[5] * r2);
@@ -706,6 +711,10 @@ class MotionPlayer {
 
   layout() {
     const H = this.height();
+    if (this.model.get("fit")) {   // the views' top settles after a reorder of the panel: look again
+      clearTimeout(this.fitTimer);
+      this.fitTimer = setTimeout(() => { if (Math.abs(this.height() - H) > 4) this.layout(); }, 250);
+    }
     this.row.style.height = H + "px";
     // the captions wrap (a narrow view, the presenter's larger text): the views start below the tallest one
     const captions = [this.bodyView.caption, this.sphereView.caption];
@@ -730,8 +739,21 @@ class MotionPlayer {
     const h = this.model.get("height") || 0;
     if (h > 0) return Math.max(200, h);
     const w = this.row.clientWidth || this.el.clientWidth || 960;
+    if (this.model.get("fit") && this.row.isConnected) {   // the rest of the first screen below the views' top
+      let y = this.row.getBoundingClientRect().top;
+      for (let e = this.row.parentElement; e; e = e.parentElement) y += e.scrollTop || 0;
+      return Math.round(Math.max(340, Math.min(window.innerHeight - y - 12, 0.45 * w)));
+    }
     const fill = this.model.get("fill") || 0.56;
     return Math.round(Math.max(340, Math.min(fill * window.innerHeight, 0.45 * w)));
+  }
+
+  // where the sphere view draws the body-frame vector g: [x, y] and the view's centre [cx, cy] (CSS px; tests)
+  gammaOnScreen(g) {
+    const p = [0, 0, 0], v = this.sphereView;
+    v.frame(1.3);
+    v.project(g[0], -g[1], -g[2], p, 0);
+    return [p[0], p[1], v.cx, v.cy];
   }
 
   attachPlot(gd, Plotly) { this.gd = gd; this.Plotly = Plotly; gd.style.height = this.height() + "px"; }
@@ -935,7 +957,7 @@ class MotionPlayer {
         circle((s) => [Math.cos(s) * Math.cos(a), Math.cos(s) * Math.sin(a), Math.sin(s)]);
       }
       b.font = `${Math.round(13 * k)}px sans-serif`; b.fillStyle = "#2a3f5f";
-      for (const [x, y, z, name] of [[1.2, 0, 0, "Γ₁"], [0, 1.2, 0, "Γ₂"], [0, 0, 1.2, "Γ₃"]]) {
+      for (const [x, y, z, name] of [[1.2, 0, 0, "Γ₁"], [0, -1.2, 0, "Γ₂"], [0, 0, -1.2, "Γ₃"]]) {
         v.project(x, y, z, p, 0); b.fillText(name, p[0] - 8 * k, p[1] + 4 * k);
       }
       if (this.hanging) {                // the hanging equilibrium rho/|rho|
@@ -954,7 +976,7 @@ class MotionPlayer {
     ctx.setTransform(v.dpr, 0, 0, v.dpr, 0, 0);
     ctx.clearRect(0, 0, v.w, v.h);
     ctx.drawImage(v.bg, 0, 0, v.w, v.h);
-    const R = this.R, G = [R[6], R[7], R[8]];
+    const R = this.R, G = [R[6], -R[7], -R[8]];
     const [k0, k1, st] = this.trail(this.t);
     ctx.strokeStyle = c.gamma; ctx.lineWidth = 3 * k;
     this.path(ctx, v, this.G, k0, k1, st, G);
@@ -970,6 +992,7 @@ class MotionPlayer {
     this.model.off("change:animation", this.onAnim);
     this.model.off("change:height", this.onHeight);
     this.model.off("change:fill", this.onHeight);
+    this.model.off("change:fit", this.onHeight);
     this.model.off("change:scale", this.onScale);
   }
 }

@@ -190,6 +190,9 @@ class MotionView(PlotlyView):
     height = traitlets.Int(0).tag(sync=True)
     #: share of the window's height the views take when ``height`` is 0
     fill = traitlets.Float(0.56).tag(sync=True)
+    #: the views take the rest of the browser window below their top (at least 340 px, at most 0.45 of their
+    #: width) instead of ``fill``: the presenter view, with the animation above the panel's controls
+    fit = traitlets.Bool(False).tag(sync=True)
     #: size of the text, markers and lines drawn on the views (1: 12-13 px text; the presenter view enlarges it)
     scale = traitlets.Float(1.0).tag(sync=True)
 
