@@ -93,6 +93,7 @@ class Dashboard(w.VBox):
         self.tabs.observe(self._on_tab, names="selected_index")
         # requests between panels
         self.state.observe("show_section", lambda **kw: self.show("section"))
+        self.state.observe("show_motion", self._show_motion)
         self.state.observe("launch", self._on_launch)
         if self.link_problem:
             self.msg.error(f"This link could not be opened: {self.link_problem}. Showing the start view instead.")
@@ -186,6 +187,15 @@ class Dashboard(w.VBox):
 
     def show(self, key):
         self.tabs.selected_index = [k for k, _ in TABS].index(key)
+
+    def _show_motion(self, launch):
+        """The Motion tab, playing ``launch`` (computed when the tab opens, or now if it is open)."""
+        mot = self.panel("motion")
+        mot.add_launch(launch, select=True)
+        if TABS[self.tabs.selected_index or 0][0] == "motion":
+            mot.on_show()
+        else:
+            self.show("motion")
 
     def _on_launch(self, launch):
         if "motion" in self.panels:

@@ -14,6 +14,8 @@ from .equilibria_text import ABOUT, POINT_WORDS
 
 #: fewer returns than this and "launch nearby" explains the (nearly) empty section
 NEARBY_FEW = 3
+#: the default tilt of "launch nearby" [rad]
+NEARBY_TILT = 0.1
 
 class EquilibriaPanel:
     def __init__(self, state):
@@ -39,7 +41,8 @@ class EquilibriaPanel:
         self.along_info = w.HTML()
         self.details = w.HTML()
         # a bounded input clamps silently: the label names its range
-        self.eps = w.BoundedFloatText(value=0.02, min=1e-6, max=0.5, step=0.01, description="tilt [rad] (≤ 0.5)",
+        # 0.1 rad (5.7°): a motion the body view shows (0.02 rad from hanging gave ω ≈ 0.05 rad/s: it looked frozen)
+        self.eps = w.BoundedFloatText(value=NEARBY_TILT, min=1e-6, max=0.5, step=0.01, description="tilt [rad] (≤ 0.5)",
                                       layout=w.Layout(width="200px"), style={"description_width": "120px"},
                                       tooltip="the equilibrium's Γ is tilted by this angle, ω kept")
         self.nearby = w.Button(description="launch nearby", icon="rocket", button_style="primary")
@@ -222,7 +225,6 @@ class EquilibriaPanel:
         G1, w1 = p.tilted(eps)
         E, mu = energy(pend, G1, w1), momentum(pend, G1, w1)
         area = PoincareSection(pend, E, mu).accessible_region(121, 81).area_fraction
-        self.state.emit("show_section")
         # a stable point in a small region: its returns stay in a small loop, so the section shows the chart
         # around the point, not a grey page
         stable = p.stability == "elliptic-elliptic"
@@ -230,7 +232,14 @@ class EquilibriaPanel:
         text, short = say.launched_nearby(p, eps, E, mu, area, zoom is not None)
         self._nearby = {"E": E, "mu": mu, "text": text, "empty": short, "launch": None, "stable": stable}
         self.msg.ok(text)
+        n_before = len(self.state.launches)
         self.state.emit("section_level", E=E, mu=mu, seed=(G1, w1), source="nearby", zoom=zoom)
+        # the motion itself, played in the Motion tab at once (its returns are drawn in the section meanwhile)
+        new = [L for L in self.state.launches[n_before:] if L.source == "nearby"]
+        if new:
+            self.state.emit("show_motion", launch=new[-1])
+        else:
+            self.state.emit("show_section")  # refused there: the section's message says why
         if self._nearby is not None and self._nearby["launch"] is not None:  # finished already (tests: inline)
             self._nearby_outcome(self._nearby["launch"])
         return E, mu

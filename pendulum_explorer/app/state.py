@@ -64,7 +64,8 @@ class AppState:
     * ``presenter`` (``on``): the presenter view switched (:meth:`set_presenter`);
     * ``section_level`` (``E``, ``mu``, ``seed``, ``source``, ``zoom``): the equilibria panel asks the section
       panel for a level (and a launch there);
-    * ``show_section`` (none): the same panel asks the shell to open the section tab.
+    * ``show_section`` (none): the same panel asks the shell to open the section tab;
+    * ``show_motion`` (``launch``): the same panel asks the shell to open the Motion tab playing ``launch``.
     """
 
     def __init__(self, body=None):
