@@ -122,6 +122,8 @@ class Dashboard(w.VBox):
         origin = self.state.body_origin
         if origin not in ("the Body tab", "reset", "the link", "the start view"):
             self.msg.info(f"The body changed to {body_title(body)} (chosen by {origin}); the Body tab shows it.")
+        elif self.msg.text.startswith("The body changed to "):  # about the body before: no longer true
+            self.msg.clear()
 
     @guarded(what="resetting")
     def _on_reset(self, _b=None):

@@ -100,6 +100,20 @@ def test_click_launches_from_the_pointer_position(dashboard_server, browser):
                 f"clicked at (φ, Γ₃) = {want}, launched at {got} (half a pixel: {half_px})"
         assert abs(seeds[1][0] - cx) > 2 * half_px[0], ("the second click continued the crossing beside it",
                                                        seeds[1], (cx, cy))
+        # a new level sets both aside: its message, with the line that says how to get them back, is whole
+        # (issue 23, item 8: the box was 62 px high, the message needed 84)
+        page.set_viewport_size({"width": 1024, "height": 768})  # the narrowest window: the most lines
+        box = page.locator(".pe-section .pe-energy input").first
+        box.fill("2.5")
+        box.press("Enter")
+        page.wait_for_function(f"() => ({pb.MESSAGES_JS})().includes('set aside')", timeout=60_000, polling=100)
+        page.wait_for_timeout(300)
+        clip = page.evaluate("""() => { const m = Array.from(document.querySelectorAll('.pe-section .pe-message'))
+            .find(e => e.innerText.includes('set aside')); const box = m.parentElement;
+            return {text: m.innerText, scroll: box.scrollHeight, client: box.clientHeight,
+                    bottom: m.getBoundingClientRect().bottom, box_bottom: box.getBoundingClientRect().bottom}; }""")
+        pb.record_timings("click_position", {"aside_message_box": clip})
+        assert clip["scroll"] <= clip["client"] + 1 and clip["bottom"] <= clip["box_bottom"] + 1, clip
         pb.assert_no_traceback(page, "after the clicks")
     finally:
         page.close()
