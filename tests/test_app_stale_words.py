@@ -38,3 +38,46 @@ def test_paper_preset_menu_names_only_the_level_shown():
     sec.files.paper.value = 2.03
     sec.set_level(1.0, sec.section.mu)  # another level of the Fig. 2 body
     assert sec.files.paper.value == ""
+
+
+def test_a_cancelled_fill_gives_its_unused_numbers_back():
+    """Two fills cancelled at their first chunk, then a click: numbered #1, #7, #13 before (issue 23 item 9:
+    #44 -> #80 -> #140); now one after the other."""
+    d = _dash()
+    sec = d.panel("section")
+    sec.set_level(1.0, 0.0)
+
+    def then_cancel(send):  # the cancel button, pressed when the first crossings are drawn
+        def wrapped(*a, **k):
+            send(*a, **k)
+            sec.task.cancel()
+        return wrapped
+
+    plain = sec.chart.restyle, sec.chart.extend
+    sec.chart.restyle, sec.chart.extend = then_cancel(plain[0]), then_cancel(plain[1])
+    sec.fill(6, n=3000)
+    sec.fill(6, n=3000)
+    sec.chart.restyle, sec.chart.extend = plain
+    reg = sec.region
+    import numpy as np
+
+    iz, ip = np.argwhere(reg.V < reg.energy - 0.2 * (reg.energy - reg.energy_min))[0]
+    sec.launch_at(float(reg.phi[ip]), float(reg.z[iz]), n=100)
+    ids = [L.id for L in d.state.launches]
+    assert len(ids) >= 3 and ids == list(range(1, len(ids) + 1)), ids  # before: [1, 7, 13]
+    assert sec.msg.text.startswith(f"trajectory #{ids[-1]}"), sec.msg.text
+
+
+def test_ordinals_and_plus_minus_in_words():
+    from pendulum_explorer import presets
+    from pendulum_explorer.app import section_text as say
+    from pendulum_explorer.equilibria import equilibria
+    from pendulum_explorer.plotting.sphere import equilibria_sphere_figure
+
+    assert [say.ordinal(k) for k in (1, 2, 3, 4, 11, 12, 13, 21, 22, 64)] == \
+        ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "64th"]
+    assert "1st return map" in say.orbit_search(1, 0.0, 0.5)  # it said "1-th"
+    fig = equilibria_sphere_figure(equilibria(presets.paper_fig1().pendulum))
+    hover = " ".join(str(t) for tr in fig.data
+                     for t in (tr.hovertext if isinstance(tr.hovertext, (list, tuple)) else [tr.hovertext]))
+    assert "mu = ±" in hover and "+-" not in hover

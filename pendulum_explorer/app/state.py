@@ -89,7 +89,20 @@ class AppState:
         return self.body.pendulum
 
     def next_id(self):
-        return next(self._ids)
+        with self.lock:
+            self._last_id = next(self._ids)
+            return self._last_id
+
+    def release_ids(self, ids, in_use):
+        """The numbers ``ids`` of launches dropped before they ran (a cancelled fill's) are given again when they
+        were the last ones given: the next launch is numbered right after the numbers ``in_use`` (#44 was followed
+        by #80, then #140, after two cancelled fills)."""
+        ids = [int(i) for i in ids]
+        with self.lock:
+            top = max((int(i) for i in in_use), default=0)
+            if ids and min(ids) > top and max(ids) == getattr(self, "_last_id", 0):
+                self._ids = itertools.count(top + 1)
+                self._last_id = top
 
     def observe(self, event, callback):
         self._listeners.setdefault(event, []).append(callback)

@@ -242,8 +242,8 @@ def _hover(f: Family, idx: NDArray[np.intp]) -> list[str]:
     out = []
     for i in idx:
         a = f.alpha[i]
-        out.append(f"{family_name(f.label)}<br>alpha = {a:.6g}<br>mu = +-{abs(f.mu[i]):.6g}<br>E = {f.energy[i]:.6g}"
-                   f"<br>Gamma = {_fmt_vec(f.Gamma[i])}<br>omega_e = +-{_fmt_vec(f.omega[i])}"
+        out.append(f"{family_name(f.label)}<br>alpha = {a:.6g}<br>mu = ±{abs(f.mu[i]):.6g}<br>E = {f.energy[i]:.6g}"
+                   f"<br>Gamma = {_fmt_vec(f.Gamma[i])}<br>omega_e = ±{_fmt_vec(f.omega[i])}"
                    f"<br>{f.stability[i]}")
     return out
 
