@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, Address, ServeError, check_address, new_token,
+from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, TEMPLATE, Address, ServeError, check_address, new_token,
                      write_dashboard_notebook)
 
 PAGE_KERNEL_MANAGER = "pendulum_explorer._page_kernels.PageKernelManager"
@@ -27,8 +27,9 @@ def voila_command(notebook: str | Path, host: str = "127.0.0.1", port: int = 886
     the token itself goes to Voila through the environment (``JUPYTER_TOKEN``, see :func:`serve`), not argv.
     """
     nb = Path(notebook)
-    cmd = [sys.executable, "-m", "voila", str(nb), f"--Voila.ip={host}", f"--port={port}",
-           "--Voila.port_retries=0",
+    # Voila through the package's launcher: its page template (no CDN links) on Voila's search path
+    cmd = [sys.executable, "-m", "pendulum_explorer.server", str(nb), f"--Voila.ip={host}", f"--port={port}",
+           "--Voila.port_retries=0", f"--VoilaConfiguration.template={TEMPLATE}",
            f"--VoilaConfiguration.multi_kernel_manager_class={PAGE_KERNEL_MANAGER}",
            f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
            f"--MappingKernelManager.cull_interval={cull_interval}",

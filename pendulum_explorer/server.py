@@ -30,6 +30,11 @@ DISCONNECT_GRACE = 5.0
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
+#: the page template Voila renders (``app/voila_data/voila/templates/pendulum``: Voila's "lab" template without
+#: its links to a CDN) and the Jupyter data directory that holds it, put on Voila's search path by :func:`voila_main`
+TEMPLATE = "pendulum"
+TEMPLATE_DATA = Path(__file__).resolve().parent / "app" / "voila_data"
+
 
 class ServeError(ValueError):
     """A bad ``serve`` option (host, port); the message names the option and what is valid."""
@@ -135,3 +140,21 @@ def check_address(host: str, port: int, probe: bool = True) -> Address:
 def new_token() -> str:
     """A random token for a non-loopback server (48 hex digits, as Jupyter generates)."""
     return secrets.token_hex(24)
+
+
+def voila_main() -> None:  # pragma: no cover - runs in the server's process (the browser tests start it)
+    """``python -m pendulum_explorer.server NOTEBOOK [voila options]``: Voila with :data:`TEMPLATE_DATA` first on
+    the Jupyter data path (``JUPYTER_PATH``), so that ``--VoilaConfiguration.template=pendulum`` finds the page
+    template in the installed package (a wheel: no files outside it)."""
+    import os
+    import sys
+
+    extra = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
+    os.environ["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATE_DATA)] + extra)
+    from voila.app import main
+
+    sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    voila_main()
