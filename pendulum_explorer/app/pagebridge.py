@@ -1,5 +1,6 @@
-"""A tiny invisible anywidget for what only the page can do: keyboard access to collapsible boxes, the page's
-own address and the clipboard (the "copy link to this view" button).
+"""A tiny invisible anywidget for what only the page can do: keyboard access to collapsible boxes and to the tab
+bar (the Tab key enters it on the current tab), the page's own address and the clipboard (the "copy link to this
+view" button).
 
 * Accordion headers ("custom shape", "custom J and ρ", every "About" box) are plain ``div`` elements in
   ipywidgets 8: the Tab key skips them.  The bridge gives every such header ``tabindex=0``, ``role=button`` and
@@ -43,6 +44,17 @@ function enable(h) {
 }
 
 function scan(root) { root.querySelectorAll(HEADERS).forEach(enable); }
+
+// the Tab key enters a tab bar on its current tab (lumino gave the first one, "Body", whichever was shown); the
+// arrow keys then move along the bar as lumino has them
+function onFocusIn(ev) {
+  const t = ev.target, tab = t && t.closest && t.closest(".lm-TabBar-tab, .p-TabBar-tab");
+  if (!tab || !tab.matches(":focus-visible")) return;   // a click focuses (and selects) the tab it is on
+  const bar = tab.closest(".lm-TabBar, .p-TabBar");
+  if (!bar || (ev.relatedTarget && bar.contains(ev.relatedTarget))) return;   // moving within the bar
+  const cur = bar.querySelector(".lm-TabBar-tab.lm-mod-current, .p-TabBar-tab.p-mod-current");
+  if (cur && cur !== tab) cur.focus();
+}
 
 async function copyText(text) {
   try {
@@ -152,6 +164,7 @@ function render({ model, el }) {
   scan(root);
   const mo = new MutationObserver(() => scan(root));
   mo.observe(root, { childList: true, subtree: true });
+  document.addEventListener("focusin", onFocusIn, true);
   model.set("base_url", window.location.origin + window.location.pathname);
   model.save_changes();
   const unwatch = watchKernel(model);
@@ -180,7 +193,10 @@ function render({ model, el }) {
     model.send({ event: "copied", url: url, ok: ok });
   };
   model.on("msg:custom", onMsg);
-  return () => { mo.disconnect(); unwatch(); model.off("msg:custom", onMsg); };
+  return () => {
+    mo.disconnect(); unwatch(); model.off("msg:custom", onMsg);
+    document.removeEventListener("focusin", onFocusIn, true);
+  };
 }
 export default { render };
 """

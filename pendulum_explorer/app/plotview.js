@@ -640,6 +640,15 @@ class MotionPlayer {
 
     this.play.addEventListener("click", () => this.toggle());
     this.speed.addEventListener("change", () => this.showTime());
+    // the arrow keys move the time by 1 % of the motion, Page Up / Down by 10 % (the range's own step, 0.1 %,
+    // was 0.01 s of a 10 s motion per press)
+    this.slider.addEventListener("keydown", (ev) => {
+      const step = { ArrowRight: 10, ArrowUp: 10, ArrowLeft: -10, ArrowDown: -10, PageUp: 100, PageDown: -100 }[ev.key];
+      if (!step) return;
+      ev.preventDefault();
+      this.slider.value = String(Math.max(0, Math.min(1000, Number(this.slider.value) + step)));
+      this.slider.dispatchEvent(new Event("input"));
+    });
     this.slider.addEventListener("input", () => {
       this.t = this.t0 + (this.tEnd - this.t0) * Number(this.slider.value) / 1000;
       this.draw();

@@ -27,6 +27,18 @@ GEOMETRY_JS = """() => {
 }"""
 
 
+def _tab_entered(page):
+    """The tab the Tab key reaches first from the header's "reset" button."""
+    page.locator(".pe-app button.pe-reset").first.focus()
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        entered = page.evaluate("() => { const e = document.activeElement; const t = e && e.closest && "
+                                "e.closest('.lm-TabBar-tab'); return t ? t.innerText.trim() : null; }")
+        if entered:
+            return entered
+    return None
+
+
 def _in_first_screen(box, height):
     return box is not None and box[1] >= 0 and box[3] <= height
 
@@ -65,6 +77,24 @@ def test_presenter_motion_fits_the_first_screen(dashboard_server, browser, size)
         pb.record_timings("presenter_motion", {name + "_sphere": {"hanging_y": hy, "centre_y": cy,
                                                                    "minus_e3_y": top[1]}})
         assert hy > cy + 20 and top[1] < cy - 20, (hy, cy, top)
+        # the time slider's arrow keys: 1 % of the motion per press (issue 23, item 9: it was 0.01 s of 10 s)
+        slider = page.locator(".pe-motion .pe-time").first
+        slider.focus()
+        t = [page.evaluate("() => document.querySelector('.pe-motion .pe-motion-player').peMotion.t")]
+        for key in ("ArrowRight", "ArrowRight", "PageUp", "ArrowLeft"):
+            slider.press(key)
+            t.append(page.evaluate("() => document.querySelector('.pe-motion .pe-motion-player').peMotion.t"))
+        steps = [round(b - a, 6) for a, b in zip(t, t[1:])]
+        pb.record_timings("presenter_motion", {name + "_slider_steps_s": steps})
+        assert steps == [0.1, 0.1, 1.0, -0.1], steps  # of the 10 s motion
+        # the Tab key enters the tab bar on the tab shown, also after another tab was chosen (issue 23, item 9:
+        # lumino keeps the bar's focus stop on the tab first shown, e.g. "Body")
+        entered = [_tab_entered(page)]
+        page.locator(".lm-TabBar-tab").filter(has_text="Body").first.click()
+        page.locator(".pe-body").first.wait_for(state="visible")
+        entered.append(_tab_entered(page))
+        pb.record_timings("presenter_motion", {name + "_tab_bar_entered_on": entered})
+        assert entered == ["Motion", "Body"], entered
         pb.assert_no_traceback(page, "presenter motion")
     finally:
         page.close()
