@@ -19,11 +19,16 @@ from pathlib import Path
 DASHBOARD_CODE = "from pendulum_explorer.app import build_app\n\nbuild_app()"
 DASHBOARD_NAME = "dashboard.ipynb"
 
-#: kernels without any connection (a page that never connected its websocket) are culled after this many idle
-#: seconds (voila#1458); a connected page's kernel is never culled (``cull_connected=False``: a class leaves pages
-#: untouched for longer); kernels of pages that close are shut down at once (:class:`PageKernelManager`)
-CULL_IDLE_TIMEOUT = 600
-CULL_INTERVAL = 60
+#: kernels without any connection (a page that never connected its websocket: a plain ``GET /``, a browser that
+#: gave up) are culled after this many idle seconds (voila#1458; the notebook's execution keeps a kernel busy,
+#: and a page connects within seconds of receiving it); a connected page's kernel is never culled
+#: (``cull_connected=False``: a class leaves pages untouched for longer); kernels of pages that close are shut down
+#: at once (:class:`PageKernelManager`).  Six plain GETs held 1.3 GB for 600 s before.
+CULL_IDLE_TIMEOUT = 60
+CULL_INTERVAL = 10
+#: kernels (open pages) one server runs at most: ~210 MB each (8 kernels: 1.7 GB RSS), 20 fit a 4-core / 16 GB
+#: machine with room; a page beyond them gets "the server is full, try again" (HTTP 503) and starts nothing
+MAX_KERNELS = 20
 #: seconds a kernel may stay without any websocket before it is shut down (a reconnecting page comes back
 #: well within this)
 DISCONNECT_GRACE = 5.0
