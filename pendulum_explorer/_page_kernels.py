@@ -10,9 +10,10 @@ from typing import Any
 
 from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Float
+from tornado import web
+from traitlets import Float, Int
 
-from .server import DISCONNECT_GRACE
+from .server import DISCONNECT_GRACE, MAX_KERNELS
 
 
 class PageKernelManager(AsyncMappingKernelManager):
@@ -28,9 +29,30 @@ class PageKernelManager(AsyncMappingKernelManager):
                              help="seconds a kernel may stay without any websocket before it is shut down "
                                   "(a negative value: never; the culler still applies)")
 
+    max_kernels = Int(MAX_KERNELS, config=True,
+                      help="kernels (open pages) this server runs at most; a page beyond them gets the 'server "
+                           "full, try again' page (HTTP 503) and starts nothing (0: no limit)")
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._pe_pending: dict[str, asyncio.TimerHandle] = {}
+        self._pe_starting = 0  # kernels being started now (counted against max_kernels)
+
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
+        """Start a kernel, unless :attr:`max_kernels` run already: then HTTP 503, which Voila shows as the
+        template's ``503.html`` ("the server is full, try again")."""
+        kid = kwargs.get("kernel_id")
+        if self.max_kernels > 0 and not (kid and kid in self) \
+                and len(self.list_kernel_ids()) + self._pe_starting >= self.max_kernels:
+            self.log.warning("Pendulum Explorer: %d kernels run (the limit): a page was turned away",
+                             self.max_kernels)
+            raise web.HTTPError(503, "the server runs %d dashboards, its limit", self.max_kernels,
+                                reason="Server full")
+        self._pe_starting += 1
+        try:
+            return await super().start_kernel(*args, **kwargs)
+        finally:
+            self._pe_starting -= 1
 
     def notify_connect(self, kernel_id: str) -> None:
         super().notify_connect(kernel_id)

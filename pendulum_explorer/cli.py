@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, Address, ServeError, check_address, new_token,
+from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, MAX_KERNELS, TEMPLATE, Address, ServeError, check_address, new_token,
                      write_dashboard_notebook)
 
 PAGE_KERNEL_MANAGER = "pendulum_explorer._page_kernels.PageKernelManager"
@@ -21,19 +21,23 @@ PAGE_KERNEL_MANAGER = "pendulum_explorer._page_kernels.PageKernelManager"
 
 def voila_command(notebook: str | Path, host: str = "127.0.0.1", port: int = 8866, open_browser: bool = False,
                   token: str | None = None, cull_idle_timeout: int = CULL_IDLE_TIMEOUT,
-                  cull_interval: int = CULL_INTERVAL) -> list[str]:
+                  cull_interval: int = CULL_INTERVAL, max_kernels: int = MAX_KERNELS) -> list[str]:
     """The argument list that starts Voila on the dashboard notebook ``notebook``.
 
     Voila never moves to another port (``port_retries=0``: the URL printed is the one served).  With ``token``,
     the token itself goes to Voila through the environment (``JUPYTER_TOKEN``, see :func:`serve`), not argv.
     """
     nb = Path(notebook)
-    cmd = [sys.executable, "-m", "voila", str(nb), f"--Voila.ip={host}", f"--port={port}",
-           "--Voila.port_retries=0",
+    # Voila through the package's launcher: its page template (no CDN links) on Voila's search path
+    cmd = [sys.executable, "-m", "pendulum_explorer.server", str(nb), f"--Voila.ip={host}", f"--port={port}",
+           "--Voila.port_retries=0", f"--VoilaConfiguration.template={TEMPLATE}",
            f"--VoilaConfiguration.multi_kernel_manager_class={PAGE_KERNEL_MANAGER}",
            f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
            f"--MappingKernelManager.cull_interval={cull_interval}",
-           "--MappingKernelManager.cull_connected=True",
+           f"--PageKernelManager.max_kernels={max_kernels}",
+           # a connected page's kernel is never culled for being idle (a class leaves a page untouched for longer
+           # than the timeout); the culler ends only kernels without a connection (a page that never connected)
+           "--MappingKernelManager.cull_connected=False",
            "--VoilaConfiguration.show_tracebacks=False",
            f"--Voila.root_dir={nb.parent}"]
     if token:
@@ -61,7 +65,7 @@ def _warn(msg: str) -> None:
 
 def serve(host: str = "127.0.0.1", port: int = 8866, open_browser: bool = True, no_token: bool = False,
           do_warmup: bool = True, cull_idle_timeout: int = CULL_IDLE_TIMEOUT,
-          cull_interval: int = CULL_INTERVAL) -> int:
+          cull_interval: int = CULL_INTERVAL, max_kernels: int = MAX_KERNELS) -> int:
     """Serve the dashboard with Voila until Ctrl-C; returns the exit code.
 
     A host that is not loopback gets a token (generated, printed in the URL) unless ``no_token``; either way a
@@ -87,7 +91,7 @@ def serve(host: str = "127.0.0.1", port: int = 8866, open_browser: bool = True, 
     with tempfile.TemporaryDirectory(prefix="pendulum-explorer-") as tmp:
         nb = write_dashboard_notebook(tmp)
         cmd = voila_command(nb, host, port, open_browser, token=token, cull_idle_timeout=cull_idle_timeout,
-                            cull_interval=cull_interval)
+                            cull_interval=cull_interval, max_kernels=max_kernels)
         print(f"Pendulum Explorer dashboard: {addr.url(token)}", flush=True)
         if addr.wildcard:
             # tornado binds "::" as IPv6 only (IPV6_V6ONLY): this machine reaches it at [::1], not 127.0.0.1
@@ -349,9 +353,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     s.add_argument("--no-token", action="store_true",
                    help="serve a non-loopback --host without a token (anyone who reaches it runs code here)")
     s.add_argument("--cull-idle-timeout", type=int, default=CULL_IDLE_TIMEOUT,
-                   help=f"shut down kernels idle this many seconds (default {CULL_IDLE_TIMEOUT})")
+                   help="shut down kernels without a page connected (a page that never connected) idle this many "
+                        f"seconds; a connected page's kernel is never culled (default {CULL_IDLE_TIMEOUT})")
     s.add_argument("--cull-interval", type=int, default=CULL_INTERVAL,
                    help=f"how often to look for idle kernels, seconds (default {CULL_INTERVAL})")
+    s.add_argument("--max-kernels", type=int, default=MAX_KERNELS,
+                   help=f"open pages (kernels) served at most; beyond them a page says the server is full and to "
+                        f"try again (default {MAX_KERNELS}; 0: no limit)")
     sub.add_parser("warmup", help="compile the numba kernels into the on-disk cache")
     f = sub.add_parser("figure", help="write the paper's Fig. 1 (b)-(d) or Fig. 2 panels to a file",
                        description="Fig. 1 (b)-(d) or the Fig. 2 Poincaré sections as one standalone HTML page, "
@@ -372,9 +380,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in ("cull_idle_timeout", "cull_interval"):
             if getattr(args, name) < 1:
                 parser.error(f"--{name.replace('_', '-')} must be at least 1 second, got {getattr(args, name)}")
+        if not 0 <= args.max_kernels <= 10_000:
+            parser.error(f"--max-kernels must be in 0..10000 (0: no limit), got {args.max_kernels}")
         try:
             return serve(args.host, args.port, not args.no_browser, args.no_token, not args.no_warmup,
-                         args.cull_idle_timeout, args.cull_interval)
+                         args.cull_idle_timeout, args.cull_interval, args.max_kernels)
         except ServeError as exc:
             parser.error(str(exc))
     return 2  # pragma: no cover - argparse requires a command

@@ -19,15 +19,26 @@ from pathlib import Path
 DASHBOARD_CODE = "from pendulum_explorer.app import build_app\n\nbuild_app()"
 DASHBOARD_NAME = "dashboard.ipynb"
 
-#: abandoned kernels (a page that vanished without closing its websocket) are culled after this many idle
-#: seconds (voila#1458); kernels of pages that close are shut down at once (:class:`PageKernelManager`)
-CULL_IDLE_TIMEOUT = 600
-CULL_INTERVAL = 60
+#: kernels without any connection (a page that never connected its websocket: a plain ``GET /``, a browser that
+#: gave up) are culled after this many idle seconds (voila#1458; the notebook's execution keeps a kernel busy,
+#: and a page connects within seconds of receiving it); a connected page's kernel is never culled
+#: (``cull_connected=False``: a class leaves pages untouched for longer); kernels of pages that close are shut down
+#: at once (:class:`PageKernelManager`).  Six plain GETs held 1.3 GB for 600 s before.
+CULL_IDLE_TIMEOUT = 60
+CULL_INTERVAL = 10
+#: kernels (open pages) one server runs at most: ~210 MB each (8 kernels: 1.7 GB RSS), 20 fit a 4-core / 16 GB
+#: machine with room; a page beyond them gets "the server is full, try again" (HTTP 503) and starts nothing
+MAX_KERNELS = 20
 #: seconds a kernel may stay without any websocket before it is shut down (a reconnecting page comes back
 #: well within this)
 DISCONNECT_GRACE = 5.0
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+
+#: the page template Voila renders (``app/voila_data/voila/templates/pendulum``: Voila's "lab" template without
+#: its links to a CDN) and the Jupyter data directory that holds it, put on Voila's search path by :func:`voila_main`
+TEMPLATE = "pendulum"
+TEMPLATE_DATA = Path(__file__).resolve().parent / "app" / "voila_data"
 
 
 class ServeError(ValueError):
@@ -134,3 +145,21 @@ def check_address(host: str, port: int, probe: bool = True) -> Address:
 def new_token() -> str:
     """A random token for a non-loopback server (48 hex digits, as Jupyter generates)."""
     return secrets.token_hex(24)
+
+
+def voila_main() -> None:  # pragma: no cover - runs in the server's process (the browser tests start it)
+    """``python -m pendulum_explorer.server NOTEBOOK [voila options]``: Voila with :data:`TEMPLATE_DATA` first on
+    the Jupyter data path (``JUPYTER_PATH``), so that ``--VoilaConfiguration.template=pendulum`` finds the page
+    template in the installed package (a wheel: no files outside it)."""
+    import os
+    import sys
+
+    extra = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
+    os.environ["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATE_DATA)] + extra)
+    from voila.app import main
+
+    sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    voila_main()

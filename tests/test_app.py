@@ -427,8 +427,16 @@ def test_equilibria_select_and_launch_nearby(app):
     E, mu = eqp.launch_nearby()
     sec = app.panel("section")
     assert sec.section.energy == pytest.approx(E) and sec.section.mu == pytest.approx(mu)
-    assert app.state.launches[-1].source == "nearby"
-    assert app.tabs.selected_index == 2
+    L = app.state.launches[-1]
+    assert L.source == "nearby"
+    # issue 23 item 6: the Motion tab opens, playing it, with a tilt the body view shows (0.02 rad gave
+    # ω ≈ 0.05 rad/s: the body looked frozen)
+    mot = app.panels["motion"]
+    assert app.tabs.selected_index == 3 and mot.choice.value == L.id and mot.trajectory is not None
+    G = mot.trajectory.Gamma
+    tilt = np.arccos(np.clip(G @ (p.Gamma / np.linalg.norm(p.Gamma)), -1, 1))
+    assert eqp.eps.value == 0.1 and tilt.max() >= 0.099 and np.abs(mot.trajectory.omega).max() > 0.2, (
+        tilt.max(), np.abs(mot.trajectory.omega).max())
 
 
 def test_internal_error_becomes_message(app, caplog):
@@ -711,12 +719,13 @@ def test_equilibria_in_words_and_nearby_on_stable_L2_is_interpretable():
     d.panels["section"].task.synchronous = True
     E, mu = eqp.launch_nearby()
     sec = d.panels["section"]
-    assert sec.region.area_fraction < 0.05 and d.tabs.selected_index == 2
+    assert sec.region.area_fraction < 0.05 and d.tabs.selected_index == 3  # the Motion tab plays it
     L = d.state.launches[-1]
     assert L.source == "nearby" and len(L.crossings) == 500
     lay = _fig(sec.chart)["layout"]
     (x0, x1), (z1, z0) = lay["xaxis"]["range"], lay["yaxis"]["range"]
-    assert x1 - x0 < 1.0 and z1 - z0 < 0.5  # zoomed onto the point (the whole chart is 2 pi x 2)
+    # zoomed onto the point (the whole chart is 2 pi x 2; the window is ~4 tilts wide: 0.91 x 0.71 at 0.1 rad)
+    assert x1 - x0 < 1.2 and z1 - z0 < 0.9
     phi, z = chart_from_sphere(L.crossings)
     assert np.all((x0 < phi) & (phi < x1) & (z0 < z) & (z < z1))  # every crossing in view
     # the window is shaded on a grid of its own: every crossing lies on a white (accessible) cell of it

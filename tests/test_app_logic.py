@@ -141,7 +141,8 @@ def test_equilibria_wording_and_plausibility():
     assert "the family runs α &lt; 0 and α &gt; 13.2 (through ±∞ at the Eq. 38 spin)" in cap and "e+07" not in cap
     assert eqsay.alpha_range(np.array([0.0, 1.0, 2.23])) == "α 0 … 2.23"
     text, short = eqsay.launched_nearby(p, 0.02, -2.9, 0.0, 0.01, True)
-    assert short.endswith("(Poincaré section and Motion tabs). It is stable, so the motion stays close to it.")
+    assert short.endswith("(the Motion tab plays it; the Poincaré section tab shows its returns). It is stable, so "
+                          "the motion stays close to it.")
     assert "no point of this motion" in eqsay.nearby_empty(0) and "only 2 points" in eqsay.nearby_empty(2)
     assert text.startswith("Launched near hanging at rest (straight down), tilted by 0.02 rad") and "only 1% of" in text \
         and "reset axes" in text

@@ -201,16 +201,17 @@ def test_labels_at_the_same_point_are_stacked():
 
 def test_sphere_labels_do_not_cover_each_other_where_the_page_draws_them():
     """On the paper's Fig. 1 sphere (3D view) "hanging" covered "L2" (boxes 272-331 x 571-593 and 294-316 x
-    558-580 px at 1024x768).  Where project_to_screen puts them (checked against the page to 1-2 px: the anchors of
-    "hanging" and "L2" at (18, -98.5) and (85.5, -67.5) px from the scene's centre, scene 414 px high), no two
-    labels' boxes overlap, for every preset and view, at the dashboard's two heights."""
+    558-580 px at 1024x768).  Where project_to_screen puts them (checked against the page by
+    tests/browser/test_sphere_orientation.py: the anchors of "hanging" and "L2" at (-18, 98.5) and (-85.5, 67.5) px
+    from the scene's centre, y down, scene 414 px high: hanging below the centre), no two labels' boxes overlap,
+    for every preset and view, at the dashboard's two heights."""
     from pendulum_explorer.plotting.sphere import CAMERAS, SPHERE_MARGIN_T, label_size, project_to_screen
     from pendulum_explorer.presets import lagrange_top, paper_fig2, planar
 
     eq1 = equilibria(paper_fig1().pendulum)
     a = {x.text: x for x in equilibria_sphere_figure(eq1, height=470).layout.scene.annotations}
     P = project_to_screen([[a[k].x, a[k].y, a[k].z] for k in ("<b>hanging</b>", "<b>L2</b>")], CAMERAS["3d"], 414)
-    assert np.allclose(P, [[18.0, -98.5], [85.5, -67.5]], atol=2.0), P
+    assert np.allclose(P, [[-18.0, 98.5], [-85.5, 67.5]], atol=2.0), P
     for body in (paper_fig1, paper_fig2, planar, lagrange_top):
         eq = eq1 if body is paper_fig1 else equilibria(body().pendulum)
         for view in CAMERAS:

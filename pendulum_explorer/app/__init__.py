@@ -14,6 +14,7 @@ import threading
 
 import ipywidgets as w
 
+from .autosave import Autosave
 from .common import Messages, body_title, freeze_startup_objects, guarded, limit_memory_arenas, log, report_error
 from .links import ViewLink
 from .pagebridge import PageBridge
@@ -80,6 +81,9 @@ class Dashboard(w.VBox):
         self.presenter.observe(self._on_presenter, names="value")
         h.copy_link.on_click(self.links.copy)
         self.bridge.on_copied(self.links.copied)
+        # the view and the section's levels kept in the browser, for a page whose kernel ended ("reconnect")
+        self.autosave = Autosave(self)
+        self.bridge.on_restore(self.autosave.restore)
         h.reset_btn.on_click(self._on_reset)
         h.reset_yes.on_click(self._on_reset_yes)
         self.state.listen("body", self._on_body)
@@ -90,6 +94,7 @@ class Dashboard(w.VBox):
         # requests between panels
         self.state.listen("tab_request", lambda key: key and self.show(key))
         self.state.listen("selection", lambda n: self._on_launch(self.state.selected))
+        self.state.listen("motion_request", lambda launch: launch is not None and self._show_motion(launch))
         if self.link_problem:
             self.msg.error(f"This link could not be opened: {self.link_problem}. Showing the start view instead.")
         else:
@@ -117,6 +122,8 @@ class Dashboard(w.VBox):
         origin = self.state.body_origin
         if origin not in ("the Body tab", "reset", "the link", "the start view"):
             self.msg.info(f"The body changed to {body_title(body)} (chosen by {origin}); the Body tab shows it.")
+        elif self.msg.text.startswith("The body changed to "):  # about the body before: no longer true
+            self.msg.clear()
 
     @guarded(what="resetting")
     def _on_reset(self, _b=None):
@@ -183,6 +190,15 @@ class Dashboard(w.VBox):
     def show(self, key):
         self.tabs.selected_index = [k for k, _ in TABS].index(key)
 
+    def _show_motion(self, launch):
+        """The Motion tab, playing ``launch`` (computed when the tab opens, or now if it is open)."""
+        mot = self.panel("motion")
+        mot.add_launch(launch, select=True)
+        if TABS[self.tabs.selected_index or 0][0] == "motion":
+            mot.on_show()
+        else:
+            self.show("motion")
+
     def _on_launch(self, launch):
         if "motion" in self.panels:
             return
@@ -214,7 +230,9 @@ def build_app(body=None, prewarm=True, query=None):
     limit_memory_arenas()
     if query is None:
         query = os.environ.get("QUERY_STRING", "")
-    return Dashboard(body, prewarm=prewarm, query=query)
+    dash = Dashboard(body, prewarm=prewarm, query=query)
+    dash.autosave.start()
+    return dash
 
 
 __all__ = ["build_app", "Dashboard", "AppState"]

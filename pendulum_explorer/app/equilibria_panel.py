@@ -15,6 +15,8 @@ from .equilibria_text import ABOUT, POINT_WORDS
 
 #: fewer returns than this and "launch nearby" explains the (nearly) empty section
 NEARBY_FEW = 3
+#: the default tilt of "launch nearby" [rad]
+NEARBY_TILT = 0.1
 
 class EquilibriaPanel:
     def __init__(self, state):
@@ -40,8 +42,10 @@ class EquilibriaPanel:
         self.along_info = w.HTML()
         self.details = w.HTML()
         # a bounded input clamps silently: the label names its range
+        # 0.1 rad (5.7°): a motion the body view shows (0.02 rad from hanging gave ω ≈ 0.05 rad/s: it looked frozen)
         lo, hi = BOUNDS["tilt"].range(plausible=True)
-        self.eps = w.BoundedFloatText(value=0.02, min=lo, max=hi, step=0.01, description=f"tilt [rad] (≤ {hi:g})",
+        self.eps = w.BoundedFloatText(value=NEARBY_TILT, min=lo, max=hi, step=0.01,
+                                      description=f"tilt [rad] (≤ {hi:g})",
                                       layout=w.Layout(width="200px"), style={"description_width": "120px"},
                                       tooltip="the equilibrium's Γ is tilted by this angle, ω kept")
         self.nearby = w.Button(description="launch nearby", icon="rocket", button_style="primary")
@@ -224,7 +228,6 @@ class EquilibriaPanel:
         G1, w1 = p.tilted(eps)
         E, mu = energy(pend, G1, w1), momentum(pend, G1, w1)
         area = PoincareSection(pend, E, mu).accessible_region(121, 81).area_fraction
-        self.state.request_tab("section")
         # a stable point in a small region: its returns stay in a small loop, so the section shows the chart
         # around the point, not a grey page
         stable = p.stability == "elliptic-elliptic"
@@ -232,7 +235,14 @@ class EquilibriaPanel:
         text, short = say.launched_nearby(p, eps, E, mu, area, zoom is not None)
         self._nearby = {"E": E, "mu": mu, "text": text, "empty": short, "launch": None, "stable": stable}
         self.msg.ok(text)
+        n_before = len(self.state.launches)
         self.state.request_level(E, mu, seed=(G1, w1), source="nearby", zoom=zoom)
+        # the motion itself, played in the Motion tab at once (its returns are drawn in the section meanwhile)
+        new = [L for L in self.state.launches[n_before:] if L.source == "nearby"]
+        if new:
+            self.state.request_motion(new[-1])
+        else:
+            self.state.request_tab("section")  # refused there: the section's message says why
         if self._nearby is not None and self._nearby["launch"] is not None:  # finished already (tests: inline)
             self._nearby_outcome(self._nearby["launch"])
         return E, mu

@@ -167,7 +167,7 @@ def launched_nearby(p: Any, eps: float, E: float, mu: float, area: float, zoomed
         what = (f"It is unstable ({STABILITY_WORDS.get(p.stability, p.stability)}), so the motion leaves it: "
                 f"its returns spread over the reachable part of the sphere ({pct}, white in the section).")
     head = (f"Launched near {name}, tilted by {eps:g} rad with the same ω: E = {E:.5g} J, μ = {mu:.5g} kg m²/s "
-            f"(Poincaré section and Motion tabs).")
+            f"(the Motion tab plays it; the Poincaré section tab shows its returns).")
     short = ("It is stable, so the motion stays close to it." if stable else
              f"It is unstable ({STABILITY_WORDS.get(p.stability, p.stability)}), so the motion leaves it.")
     return f"{head} {what}", f"{head} {short}"

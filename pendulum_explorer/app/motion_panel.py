@@ -13,8 +13,7 @@ from .plausible import check_range
 from .plotview import MotionView
 from .state import PRESENTER_SCALE
 
-#: share of the window's height the motion views take in the presenter view (normally 0.56)
-PRESENTER_FILL = 0.64
+
 
 ABOUT = r"""
 <p>The attitude \(R(t)\in SO(3)\) of the body is rebuilt from the motion of the reduced attitude
@@ -80,7 +79,8 @@ class MotionPanel:
                            w.HBox([omega_label] + self.omega0 + [self.run, self.task.widget],
                                   layout=w.Layout(flex_flow="row wrap", align_items="center")),
                            self.msg, self.info])
-        self.widget = w.VBox([controls, self.out, about(ABOUT, "About: reconstruction and the animation")])
+        self.controls, self.about = controls, about(ABOUT, "About: reconstruction and the animation")
+        self.widget = w.VBox([controls, self.out, self.about])
         self.run.on_click(self._on_run)
         state.listen("selection", lambda n: self._on_launch(state.selected))
         state.listen("body", self._on_body)
@@ -99,7 +99,11 @@ class MotionPanel:
     def _on_presenter(self, on):
         """The presenter view: larger views (a larger share of the window), text, markers and plot fonts."""
         self.out.scale = PRESENTER_SCALE if on else 1.0
-        self.out.fill = PRESENTER_FILL if on else MotionView.fill.default_value
+        # a class watches the animation: it comes first, the controls below it, and its views take the rest of the
+        # first screen (at 1280x720 the body view's top was at y = 608 px below the controls, 112 of its 408 px
+        # visible, with 0.64 of the window's height)
+        self.out.fit = bool(on)
+        self.widget.children = [self.out, self.controls, self.about] if on else [self.controls, self.out, self.about]
         if self.trajectory is not None:  # the plots again, with the fonts of the view now on
             self.out.show(self._present(motion_plots_figure(self.trajectory, self.stride)))
 

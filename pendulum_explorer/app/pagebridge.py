@@ -1,5 +1,6 @@
-"""A tiny invisible anywidget for what only the page can do: keyboard access to collapsible boxes, the page's
-own address and the clipboard (the "copy link to this view" button).
+"""A tiny invisible anywidget for what only the page can do: keyboard access to collapsible boxes and to the tab
+bar (the Tab key enters it on the current tab), the page's own address and the clipboard (the "copy link to this
+view" button).
 
 * Accordion headers ("custom shape", "custom J and ρ", every "About" box) are plain ``div`` elements in
   ipywidgets 8: the Tab key skips them.  The bridge gives every such header ``tabindex=0``, ``role=button`` and
@@ -7,6 +8,12 @@ own address and the clipboard (the "copy link to this view" button).
 * ``copy(query)`` sends the query string to the page, which writes ``origin + pathname + "?" + query`` to the
   clipboard (``navigator.clipboard``, else a selected text area and ``execCommand("copy")``) and answers with the
   full URL and whether the copy worked (:attr:`PageBridge.last_copy`).
+* The page's work kept in the browser (:mod:`.autosave`): ``autosave(view, levels)`` stores the view's link and
+  the section's levels (session files) in the browser's ``localStorage``.  The page watches its kernel (the widget
+  manager's kernel connection): when the kernel ends or restarts (a server restart, a crash, an operator) or the
+  connection is lost for good, a banner says so in plain words at once and offers "reconnect": a new page on the
+  saved view, which sends the saved levels to its new kernel (``on_restore``).  A connection that drops for a
+  moment is announced too, and the banner goes once it is back.
 """
 from __future__ import annotations
 
@@ -38,6 +45,17 @@ function enable(h) {
 
 function scan(root) { root.querySelectorAll(HEADERS).forEach(enable); }
 
+// the Tab key enters a tab bar on its current tab (lumino gave the first one, "Body", whichever was shown); the
+// arrow keys then move along the bar as lumino has them
+function onFocusIn(ev) {
+  const t = ev.target, tab = t && t.closest && t.closest(".lm-TabBar-tab, .p-TabBar-tab");
+  if (!tab || !tab.matches(":focus-visible")) return;   // a click focuses (and selects) the tab it is on
+  const bar = tab.closest(".lm-TabBar, .p-TabBar");
+  if (!bar || (ev.relatedTarget && bar.contains(ev.relatedTarget))) return;   // moving within the bar
+  const cur = bar.querySelector(".lm-TabBar-tab.lm-mod-current, .p-TabBar-tab.p-mod-current");
+  if (cur && cur !== tab) cur.focus();
+}
+
 async function copyText(text) {
   try {
     if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(text); return true; }
@@ -51,25 +69,143 @@ async function copyText(text) {
   return ok;
 }
 
+// ---------------------------------------------------------------- the work kept in the browser, the kernel watched
+const SAVE_KEY = "pendulum-explorer:autosave:" + window.location.pathname;
+const RESTORE_KEY = "pendulum-explorer:restore";
+
+function saved() {
+  try { return JSON.parse(window.localStorage.getItem(SAVE_KEY) || "null"); } catch (e) { return null; }
+}
+
+function reconnect() {
+  const s = saved();
+  const token = new URLSearchParams(window.location.search).get("token");
+  let q = s && typeof s.view === "string" ? s.view : window.location.search.replace(/^\?/, "");
+  if (token && !/(^|&)token=/.test(q)) q = (q ? q + "&" : "") + "token=" + encodeURIComponent(token);
+  try { window.sessionStorage.setItem(RESTORE_KEY, "1"); } catch (e) { /* restored from the link only */ }
+  window.location.href = window.location.origin + window.location.pathname + (q ? "?" + q : "");
+}
+
+function banner() {
+  let b = document.querySelector(".pe-kernel-lost");
+  if (b) return b;
+  b = document.createElement("div");
+  b.className = "pe-kernel-lost";
+  b.setAttribute("role", "alert");
+  b.style.cssText = "position:fixed;left:0;right:0;top:0;z-index:10000;padding:10px 16px;font:16px sans-serif;" +
+    "background:#fff3cd;color:#3d2e00;border-bottom:3px solid #d55e00;display:flex;gap:14px;align-items:center;" +
+    "flex-wrap:wrap;box-shadow:0 2px 6px rgba(0,0,0,0.25)";
+  const text = document.createElement("span");
+  text.className = "pe-kernel-lost-text";
+  const btn = document.createElement("button");
+  btn.className = "pe-reconnect";
+  btn.type = "button";
+  btn.textContent = "reconnect";
+  btn.style.cssText = "font:16px sans-serif;padding:4px 14px;cursor:pointer";
+  btn.addEventListener("click", reconnect);
+  b.append(text, btn);
+  document.body.appendChild(b);
+  return b;
+}
+
+const LOST = "This page has lost its session on the server (it was stopped or restarted), so the controls no " +
+  "longer respond. Your view and your trajectories are kept in this browser: “reconnect” opens them again " +
+  "in a new session.";
+const GONE = "This page has lost its connection to the server (the server stopped, or the network is down), so " +
+  "the controls no longer respond. Your view and your trajectories are kept in this browser: “reconnect” opens " +
+  "them again once the server is back.";
+const WAIT = "The connection to the server was interrupted; reconnecting… (the controls respond again once it " +
+  "is back)";
+
+function show(text, canReconnect) {
+  const b = banner();
+  b.querySelector(".pe-kernel-lost-text").textContent = text;
+  b.querySelector(".pe-reconnect").style.display = canReconnect ? "" : "none";
+  b.dataset.state = canReconnect ? "lost" : "waiting";
+  b.style.display = "flex";
+}
+
+function watchKernel(model) {
+  const mgr = model.widget_manager;
+  const kernel = mgr && mgr.kernel;
+  if (!kernel || !kernel.statusChanged || !kernel.connectionStatusChanged) return () => {};
+  let lost = false, leaving = false;
+  const leave = () => { leaving = true; };
+  window.addEventListener("beforeunload", leave);
+  window.addEventListener("pagehide", leave);
+  const onStatus = (_k, status) => {
+    if (leaving) return;
+    // a restarted kernel has none of this page's widgets: the page is as lost as with a dead one
+    if (status === "dead" || status === "restarting" || status === "autorestarting") { lost = true; show(LOST, true); }
+  };
+  const onConnection = (_k, status) => {
+    if (leaving || lost) return;
+    if (status === "disconnected") { lost = true; show(GONE, true); }
+    else if (status === "connecting") show(WAIT, false);
+    else if (status === "connected") {
+      const b = document.querySelector(".pe-kernel-lost");
+      if (b) b.style.display = "none";
+    }
+  };
+  kernel.statusChanged.connect(onStatus);
+  kernel.connectionStatusChanged.connect(onConnection);
+  if (kernel.status === "dead") onStatus(kernel, "dead");
+  return () => {
+    kernel.statusChanged.disconnect(onStatus);
+    kernel.connectionStatusChanged.disconnect(onConnection);
+    window.removeEventListener("beforeunload", leave);
+    window.removeEventListener("pagehide", leave);
+  };
+}
+
 function render({ model, el }) {
   el.style.display = "none";
   const root = document.body;
   scan(root);
   const mo = new MutationObserver(() => scan(root));
   mo.observe(root, { childList: true, subtree: true });
+  document.addEventListener("focusin", onFocusIn, true);
   model.set("base_url", window.location.origin + window.location.pathname);
   model.save_changes();
+  const unwatch = watchKernel(model);
+  let restoring = false;
+  try { restoring = window.sessionStorage.getItem(RESTORE_KEY) === "1"; window.sessionStorage.removeItem(RESTORE_KEY); }
+  catch (e) { restoring = false; }
+  if (restoring) {
+    const s = saved();
+    model.send({ event: "restore", levels: s && Array.isArray(s.levels) ? s.levels : [],
+                 saved_at: s ? s.saved_at : null });
+  }
   const onMsg = async (msg) => {
+    if (msg && msg.op === "autosave") {
+      try {
+        const kept = { saved_at: Date.now(), view: msg.view, levels: msg.levels };
+        window.localStorage.setItem(SAVE_KEY, JSON.stringify(kept));
+        model.send({ event: "autosaved", ok: true });
+      } catch (e) {
+        model.send({ event: "autosaved", ok: false, error: String(e).slice(0, 200) });
+      }
+      return;
+    }
     if (!msg || msg.op !== "copy") return;
     const url = window.location.origin + window.location.pathname + (msg.query ? "?" + msg.query : "");
     const ok = await copyText(url);
     model.send({ event: "copied", url: url, ok: ok });
   };
   model.on("msg:custom", onMsg);
-  return () => { mo.disconnect(); model.off("msg:custom", onMsg); };
+  return () => {
+    mo.disconnect(); unwatch(); model.off("msg:custom", onMsg);
+    document.removeEventListener("focusin", onFocusIn, true);
+  };
 }
 export default { render };
 """
+
+
+#: what a page opened by "reconnect" may send back: at most this many levels (the saved levels' limit and the
+#: level shown), each a session file of at most this many characters
+MAX_RESTORE = 21
+MAX_LEVEL_CHARS = 4_000_000
 
 
 class PageBridge(anywidget.AnyWidget):
@@ -82,8 +218,20 @@ class PageBridge(anywidget.AnyWidget):
     def __init__(self, **kw):
         super().__init__(layout=w.Layout(display="none"), **kw)
         self.last_copy: dict | None = None
+        #: the page's answer to the last :meth:`autosave` ({"ok": bool[, "error": str]}), None before one
+        self.last_autosave: dict | None = None
         self._on_copied: list[Callable[[str, bool], None]] = []
+        self._on_restore: list[Callable[[list[str]], None]] = []
         self.on_msg(self._on_frontend_msg)
+
+    def autosave(self, view: str, levels: list[str]) -> None:
+        """Ask the page to keep the view's query string and the section's levels (session files) in the browser."""
+        self.send({"op": "autosave", "view": view, "levels": levels})
+
+    def on_restore(self, callback: Callable[[list[str]], None]) -> None:
+        """``callback(levels)`` when a page opened by "reconnect" sends the levels it kept (session files, oldest
+        first; at most :data:`MAX_RESTORE` strings of at most :data:`MAX_LEVEL_CHARS` characters each)."""
+        self._on_restore.append(callback)
 
     def copy(self, query: str) -> None:
         """Ask the page to copy its own address with ``query`` to the clipboard."""
@@ -94,7 +242,22 @@ class PageBridge(anywidget.AnyWidget):
         self._on_copied.append(callback)
 
     def _on_frontend_msg(self, _widget, content, _buffers) -> None:
-        if not isinstance(content, dict) or content.get("event") != "copied":
+        if not isinstance(content, dict):
+            return
+        if content.get("event") == "autosaved":
+            self.last_autosave = {"ok": bool(content.get("ok")), "error": str(content.get("error", ""))[:200]}
+            return
+        if content.get("event") == "restore":
+            levels = content.get("levels")
+            levels = [x for x in levels[:MAX_RESTORE] if isinstance(x, str) and len(x) <= MAX_LEVEL_CHARS] \
+                if isinstance(levels, list) else []
+            for cb in list(self._on_restore):
+                try:
+                    cb(levels)
+                except Exception:  # noqa: BLE001 - never break the comm
+                    log.exception("restore handler")
+            return
+        if content.get("event") != "copied":
             return
         url = str(content.get("url", ""))[:4000]
         ok = bool(content.get("ok"))

@@ -59,10 +59,13 @@ if (!window.__peInputHook) {
   window.__peInputHook = true;
   window.__peInputAt = -1e9;
   window.__pePressAt = -1e9;   // a button held down on a chart since then (-1e9: none)
+  window.__pePressSeq = 0;     // pointer presses on charts so far (a chart takes one click per press)
   const onInput = (ev) => {
     const t = ev.target;
     if (t && t.closest && t.closest(".pe-plotly")) {   // a click on a chart wants its own update at once...
-      if (ev.type === "pointerdown") window.__pePressAt = performance.now();
+      if (ev.type === "pointerdown") {
+        window.__pePressAt = performance.now(); window.__pePressSeq += 1; window.__pePressType = ev.pointerType;
+      }
       return;
     }
     window.__peInputAt = performance.now();
@@ -205,6 +208,24 @@ function misfit(gd) {
   return !!gd._fullLayout && gd.clientWidth > 0 && Math.abs(gd._fullLayout.width - gd.clientWidth) > 1;
 }
 
+// the data coordinates (x, y) of a pointer event on the subplot of the clicked point ``p``, or null (outside the
+// plot area, no position, not a cartesian subplot)
+function pointerData(gd, p, e) {
+  const fl = gd._fullLayout;
+  const xa = (p && p.xaxis) || (fl && fl.xaxis), ya = (p && p.yaxis) || (fl && fl.yaxis);
+  const svg = gd.querySelector(".main-svg");
+  if (!e || !xa || !ya || !svg || typeof xa.p2c !== "function" || typeof ya.p2c !== "function") return null;
+  let cx = e.clientX, cy = e.clientY;
+  const touch = e.changedTouches && e.changedTouches[0];
+  if (!Number.isFinite(cx) && touch) { cx = touch.clientX; cy = touch.clientY; }
+  if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
+  const box = svg.getBoundingClientRect();
+  const px = cx - box.left - xa._offset, py = cy - box.top - ya._offset;
+  if (!(px >= -0.5 && px <= xa._length + 0.5 && py >= -0.5 && py <= ya._length + 0.5)) return null;
+  const x = xa.p2c(px), y = ya.p2c(py);
+  return Number.isFinite(x) && Number.isFinite(y) ? [x, y] : null;
+}
+
 function render({ model, el }) {
   const gd = document.createElement("div");
   gd.className = "pe-plotly";
@@ -267,10 +288,27 @@ function render({ model, el }) {
   function bindEvents() {
     // a new size or layout moves the points: the layer paints them again at the new geometry
     gd.on("plotly_afterplot", () => { if (layer && layer.active) layer.paint(model.get("figure").data); });
+    let lastPress = -1;
+    // a finger never leaves the chart: the hover label of a tap (and of the mouse events the browser emulates
+    // after it) would stay over the chart.  Hover labels show while a finger is down, not after
+    const touchUnhover = () => {
+      if (window.__pePressType === "touch" && !pressed() && Plotly && Plotly.Fx) setTimeout(() => Plotly.Fx.unhover(gd), 0);
+    };
+    gd.on("plotly_hover", touchUnhover);
     gd.on("plotly_click", (ev) => {
       if (!model.get("clicks") || !ev || !ev.points || !ev.points.length) return;
+      // one click per press: a touch tap reaches Plotly twice (the touch, then the mouse click the browser
+      // emulates after it), and launched two trajectories
+      const press = window.__pePressSeq;
+      if (press === lastPress) { touchUnhover(); return; }
+      lastPress = press;
       const p = ev.points[0];
-      model.send({ event: "click", x: p.x, y: p.y, curve: p.curveNumber, point: p.pointNumber });
+      // the pointer's own position in data coordinates, not the data of the point Plotly hovers (a cell of the
+      // background grid, or a crossing within the hover radius: a click continued an old trajectory)
+      const at = pointerData(gd, p, ev.event);
+      model.send({ event: "click", x: at ? at[0] : p.x, y: at ? at[1] : p.y, curve: p.curveNumber,
+                   point: p.pointNumber, pointer: !!at });
+      touchUnhover();
     });
   }
 
@@ -602,6 +640,15 @@ class MotionPlayer {
 
     this.play.addEventListener("click", () => this.toggle());
     this.speed.addEventListener("change", () => this.showTime());
+    // the arrow keys move the time by 1 % of the motion, Page Up / Down by 10 % (the range's own step, 0.1 %,
+    // was 0.01 s of a 10 s motion per press)
+    this.slider.addEventListener("keydown", (ev) => {
+      const step = { ArrowRight: 10, ArrowUp: 10, ArrowLeft: -10, ArrowDown: -10, PageUp: 100, PageDown: -100 }[ev.key];
+      if (!step) return;
+      ev.preventDefault();
+      this.slider.value = String(Math.max(0, Math.min(1000, Number(this.slider.value) + step)));
+      this.slider.dispatchEvent(new Event("input"));
+    });
     this.slider.addEventListener("input", () => {
       this.t = this.t0 + (this.tEnd - this.t0) * Number(this.slider.value) / 1000;
       this.draw();
@@ -624,10 +671,13 @@ class MotionPlayer {
     model.on("change:animation", this.onAnim);
     model.on("change:height", this.onHeight);
     model.on("change:fill", this.onHeight);
+    model.on("change:fit", this.onHeight);
     model.on("change:scale", this.onScale);
     this.onScale();
     this.ro = new ResizeObserver(() => this.layout());
     this.ro.observe(this.root);
+    // "fit": what is above the views (a message, the header's wrapping) moves them: the page's size changes then
+    this.ro.observe(document.body);
     this.onWindow = () => this.layout();
     window.addEventListener("resize", this.onWindow);
     this.layout();
@@ -642,7 +692,9 @@ class MotionPlayer {
     this.V = floats(a.vertices, Float32Array);
     this.F = floats(a.faces, Int32Array);
     this.rho = a.rho || [0, 0, 0];
-    this.hanging = a.hanging || null;
+    // the sphere is drawn as D Gamma, D = diag(1, -1, -1) (the body view's display frame): Gamma_3 = +1 (gravity
+    // along e3) at the bottom, the hanging point below the centre, as on the equilibria sphere and in the paper
+    this.hanging = a.hanging ? [a.hanging[0], -a.hanging[1], -a.hanging[2]] : null;
     this.L = a.extent || 1;
     this.colours = a.colours || { body: "#56B4E9", pivot: "#000000", com: "#D55E00", gravity: "#009E73", gamma: "#0072B2" };
     this.bodyRgb = hexRgb(this.colours.body);
@@ -651,7 +703,7 @@ class MotionPlayer {
     this.G = new Float32Array(3 * n); this.C = new Float32Array(3 * n);
     for (let k = 0; k < n; k++) {
       quatToMatrix(this.Q[4 * k], this.Q[4 * k + 1], this.Q[4 * k + 2], this.Q[4 * k + 3], R);
-      this.G[3 * k] = R[6]; this.G[3 * k + 1] = R[7]; this.G[3 * k + 2] = R[8];
+      this.G[3 * k] = R[6]; this.G[3 * k + 1] = -R[7]; this.G[3 * k + 2] = -R[8];   // drawn as D Gamma
       const [r0, r1, r2] = this.rho;
       this.C[3 * k] = R[0] * r0 + R[1] * r1 + R[2] * r2;            // display D = diag(1, -1, -1)
       this.C[3 * k + 1] = -(R[3] * r0 + R[4] * r1 + R[5] * r2);
@@ -668,6 +720,10 @@ class MotionPlayer {
 
   layout() {
     const H = this.height();
+    if (this.model.get("fit")) {   // the views' top settles after a reorder of the panel: look again
+      clearTimeout(this.fitTimer);
+      this.fitTimer = setTimeout(() => { if (Math.abs(this.height() - H) > 4) this.layout(); }, 250);
+    }
     this.row.style.height = H + "px";
     // the captions wrap (a narrow view, the presenter's larger text): the views start below the tallest one
     const captions = [this.bodyView.caption, this.sphereView.caption];
@@ -692,8 +748,21 @@ class MotionPlayer {
     const h = this.model.get("height") || 0;
     if (h > 0) return Math.max(200, h);
     const w = this.row.clientWidth || this.el.clientWidth || 960;
+    if (this.model.get("fit") && this.row.isConnected) {   // the rest of the first screen below the views' top
+      let y = this.row.getBoundingClientRect().top;
+      for (let e = this.row.parentElement; e; e = e.parentElement) y += e.scrollTop || 0;
+      return Math.round(Math.max(340, Math.min(window.innerHeight - y - 12, 0.45 * w)));
+    }
     const fill = this.model.get("fill") || 0.56;
     return Math.round(Math.max(340, Math.min(fill * window.innerHeight, 0.45 * w)));
+  }
+
+  // where the sphere view draws the body-frame vector g: [x, y] and the view's centre [cx, cy] (CSS px; tests)
+  gammaOnScreen(g) {
+    const p = [0, 0, 0], v = this.sphereView;
+    v.frame(1.3);
+    v.project(g[0], -g[1], -g[2], p, 0);
+    return [p[0], p[1], v.cx, v.cy];
   }
 
   attachPlot(gd, Plotly) { this.gd = gd; this.Plotly = Plotly; gd.style.height = this.height() + "px"; }
@@ -897,7 +966,7 @@ class MotionPlayer {
         circle((s) => [Math.cos(s) * Math.cos(a), Math.cos(s) * Math.sin(a), Math.sin(s)]);
       }
       b.font = `${Math.round(13 * k)}px sans-serif`; b.fillStyle = "#2a3f5f";
-      for (const [x, y, z, name] of [[1.2, 0, 0, "Γ₁"], [0, 1.2, 0, "Γ₂"], [0, 0, 1.2, "Γ₃"]]) {
+      for (const [x, y, z, name] of [[1.2, 0, 0, "Γ₁"], [0, -1.2, 0, "Γ₂"], [0, 0, -1.2, "Γ₃"]]) {
         v.project(x, y, z, p, 0); b.fillText(name, p[0] - 8 * k, p[1] + 4 * k);
       }
       if (this.hanging) {                // the hanging equilibrium rho/|rho|
@@ -916,7 +985,7 @@ class MotionPlayer {
     ctx.setTransform(v.dpr, 0, 0, v.dpr, 0, 0);
     ctx.clearRect(0, 0, v.w, v.h);
     ctx.drawImage(v.bg, 0, 0, v.w, v.h);
-    const R = this.R, G = [R[6], R[7], R[8]];
+    const R = this.R, G = [R[6], -R[7], -R[8]];
     const [k0, k1, st] = this.trail(this.t);
     ctx.strokeStyle = c.gamma; ctx.lineWidth = 3 * k;
     this.path(ctx, v, this.G, k0, k1, st, G);
@@ -932,6 +1001,7 @@ class MotionPlayer {
     this.model.off("change:animation", this.onAnim);
     this.model.off("change:height", this.onHeight);
     this.model.off("change:fill", this.onHeight);
+    this.model.off("change:fit", this.onHeight);
     this.model.off("change:scale", this.onScale);
   }
 }

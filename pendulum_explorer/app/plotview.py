@@ -27,7 +27,10 @@ the page already has (the jupyterlab-plotly extension loads it and plotly.js reg
   without an update): in software WebGL a
   redraw repaints every point (3-9 us each, ~0.6 s for the 200 000 crossings of a fill) and the page's main
   thread waits for it, so one redraw per streamed update held clicks and the kernel's answers for up to 1.2 s;
-* optionally sends plotly click events to Python (:meth:`PlotlyView.on_click`).
+* optionally sends plotly click events to Python (:meth:`PlotlyView.on_click`): the pointer's own position in data
+  coordinates (not the data of the point Plotly hovers: a cell of a background grid, a nearby crossing), one click
+  per press (a touch tap reaches Plotly twice: the touch and the emulated mouse click), the hover label of a tap
+  removed (a finger never leaves the chart).
 
 The Python side keeps the figure (``view.fig``, a ``go.Figure``) and the JSON the browser received
 (``view.figure``) in step with every update, for the tests and the exports.
@@ -187,6 +190,9 @@ class MotionView(PlotlyView):
     height = traitlets.Int(0).tag(sync=True)
     #: share of the window's height the views take when ``height`` is 0
     fill = traitlets.Float(0.56).tag(sync=True)
+    #: the views take the rest of the browser window below their top (at least 340 px, at most 0.45 of their
+    #: width) instead of ``fill``: the presenter view, with the animation above the panel's controls
+    fit = traitlets.Bool(False).tag(sync=True)
     #: size of the text, markers and lines drawn on the views (1: 12-13 px text; the presenter view enlarges it)
     scale = traitlets.Float(1.0).tag(sync=True)
 

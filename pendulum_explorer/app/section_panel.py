@@ -72,7 +72,9 @@ class SectionPanel:
         # the controls: at 1024x768 and 1280x720 the whole chart is in the first screen (with the controls above it,
         # its top was at y = 400-465).  The message slot and the progress row keep their height, shown or not: the
         # chart does not move when a message or the progress bar appears
-        messages = w.VBox([self.level_msg, self.msg], layout=w.Layout(height="5em", overflow="auto"))
+        # at least 5em high (it does not jump when a message appears), and as high as its text: the last line of a
+        # message (the one that says how to get work back) was cut off at 62 px
+        messages = w.VBox([self.level_msg, self.msg], layout=w.Layout(min_height="5em"))
         self.level_msg.layout.min_height = self.msg.layout.min_height = "0"
         row = dict(flex_flow="row wrap", align_items="center")
         controls = w.VBox([
@@ -139,6 +141,7 @@ class SectionPanel:
             self.show_launches(self.state.launches)
             self.runs.colour_index = len(self.state.launches)
         self.side.draw_em()
+        self.files.sync_paper(self.state.body, sec.energy)
         self.level_msg.clear()
         if not keep:
             self.msg.info(say.new_level(sec.energy, sec.mu, aside))

@@ -194,4 +194,6 @@ class Runs:
             self.traces.remove(empty)
             for L in empty:
                 self._dirty.pop(L.id, None)
+            in_use = [L.id for L in self.state.launches] + [L.id for s in self.history.saved for L in s.launches]
+            self.state.release_ids([L.id for L in empty], in_use)
         self.draw_soon(None, sec, now=True)

@@ -193,7 +193,14 @@ def map_done(cm: Any) -> str:
 
 
 def orbit_search(k: int, phi: float, z: float) -> str:
-    return f"looking for a fixed point of the {k}-th return map near (φ, Γ₃) = ({phi:.3f}, {z:.3f})…"
+    return f"looking for a fixed point of the {ordinal(k)} return map near (φ, Γ₃) = ({phi:.3f}, {z:.3f})…"
+
+
+def ordinal(k: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st, ... (it said "1-th")."""
+    k = int(k)
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
 
 
 def orbit_found(po: Any, launch_id: int) -> str:

@@ -122,6 +122,15 @@ class SessionFiles:
         self.load.observe(self._on_load, names="value")
         self.paper.observe(self._on_paper, names="value")
 
+    def sync_paper(self, body: Any, E: float) -> None:
+        """The presets menu names a preset only while its level is shown (the Fig. 2 body at that E): it said
+        "(e) E = 11.95" on a Fig. 1 level at E = 1.74."""
+        v = self.paper.value
+        if v not in (None, "") and not (body.name == "paper_fig2" and abs(float(v) - float(E)) <= 1e-9):
+            self.paper.unobserve(self._on_paper, names="value")
+            self.paper.value = ""
+            self.paper.observe(self._on_paper, names="value")
+
     @guarded(what="loading the paper preset")
     def _on_paper(self, change: Any) -> None:
         if change["new"] not in (None, ""):

@@ -21,7 +21,8 @@ class Header:
 
     def __init__(self, show_guide: bool) -> None:
         self.title = _classed(w.HTML(say.TITLE), "pe-title")
-        self.body_in_use = _classed(w.HTML(layout=w.Layout(flex="1 1 auto", min_width="260px")), "pe-body-in-use")
+        # its text wraps before the buttons do ("reset" went to a line of its own in the presenter view at 1280 px)
+        self.body_in_use = _classed(w.HTML(layout=w.Layout(flex="1 1 300px", min_width="260px")), "pe-body-in-use")
         self.presenter = _classed(w.ToggleButton(
             value=False, description="presenter view", icon="television", layout=w.Layout(width="150px"),
             tooltip="larger text and figures for a projector (link: presenter=1)"), "pe-presenter-toggle")

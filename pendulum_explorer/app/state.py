@@ -80,6 +80,7 @@ class AppState(HasTraits):
     * ``selected`` — the trajectory the motion panel shows; ``selection`` counts selections (:meth:`select`), so a
       listener hears the same trajectory chosen again;
     * ``level_request`` — a :class:`LevelRequest` from the equilibria panel to the section panel;
+    * ``motion_request`` — a trajectory a panel asks the shell to play in the Motion tab;
     * ``tab_request`` — a tab a panel asks the shell to open (``""`` between requests).
     """
 
@@ -91,6 +92,7 @@ class AppState(HasTraits):
     selected = AnyTrait(None)
     selection = Int(0)
     level_request = AnyTrait(None)
+    motion_request = AnyTrait(None)
     tab_request = Unicode("")
 
     def __init__(self, body: Any = None) -> None:
@@ -113,7 +115,20 @@ class AppState(HasTraits):
         return self.body.pendulum
 
     def next_id(self):
-        return next(self._ids)
+        with self.lock:
+            self._last_id = next(self._ids)
+            return self._last_id
+
+    def release_ids(self, ids, in_use):
+        """The numbers ``ids`` of launches dropped before they ran (a cancelled fill's) are given again when they
+        were the last ones given: the next launch is numbered right after the numbers ``in_use`` (#44 was followed
+        by #80, then #140, after two cancelled fills)."""
+        ids = [int(i) for i in ids]
+        with self.lock:
+            top = max((int(i) for i in in_use), default=0)
+            if ids and min(ids) > top and max(ids) == getattr(self, "_last_id", 0):
+                self._ids = itertools.count(top + 1)
+                self._last_id = top
 
     def set_body(self, body, origin=None):
         """Use ``body``; ``origin`` names the control that chose it (announced on every tab)."""
@@ -132,6 +147,11 @@ class AppState(HasTraits):
     def request_level(self, E, mu, seed=None, source="nearby", zoom=None):
         """Ask the section panel for the level (E, mu), and a launch from ``seed`` there."""
         self.level_request = LevelRequest(float(E), float(mu), seed, source, zoom)
+
+    def request_motion(self, launch):
+        """Ask the shell to open the Motion tab playing ``launch``."""
+        self.motion_request = None
+        self.motion_request = launch
 
     def request_tab(self, key):
         """Ask the shell to open the tab ``key``."""

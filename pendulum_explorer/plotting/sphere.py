@@ -148,18 +148,17 @@ def project_to_screen(points: ArrayLike, camera: dict[str, Any], plot_height: fl
     """Where plotly's 3D scene draws ``points`` (n, 3) (data units, axes over [-AXIS_HALF, AXIS_HALF], aspect
     "cube"): pixels from the scene's centre, x to the right and y down, for a scene ``plot_height`` px high seen
     by ``camera`` (``eye``, ``up``, ``center`` as in ``layout.scene.camera``; perspective, field of view FOVY).
-    Checked against the page: within 1-2 px of where the labels' points are drawn."""
+    Checked against the page (tests/browser/test_sphere_orientation.py): within 4 px of where it draws them."""
     vec = lambda v: np.array([float(v[k]) for k in "xyz"])  # noqa: E731
     eye, up, centre = vec(camera["eye"]), vec(camera["up"]), vec(camera.get("center", {"x": 0, "y": 0, "z": 0}))
     d = (centre - eye) / np.linalg.norm(centre - eye)  # the direction the camera looks in
-    right = np.cross(up, d)
+    right = np.cross(d, up)
     right /= np.linalg.norm(right)
-    upward = np.cross(d, right)
+    upward = np.cross(right, d)  # ``up`` made perpendicular to the line of sight
     q = np.atleast_2d(np.asarray(points, float)) * (0.5 / AXIS_HALF) - centre
     depth = (q - eye + centre) @ d
     f = 0.5 * plot_height / np.tan(FOVY / 2)
-    # the page draws ``upward`` pointing down the screen (measured: hanging, near +e3 with up = -e3, at the top)
-    return np.stack([f * (q @ right) / depth, f * (q @ upward) / depth], axis=1)
+    return np.stack([f * (q @ right) / depth, -f * (q @ upward) / depth], axis=1)
 
 
 def label_size(text: str, px: float = LABEL_PX) -> tuple[float, float]:
@@ -243,8 +242,8 @@ def _hover(f: Family, idx: NDArray[np.intp]) -> list[str]:
     out = []
     for i in idx:
         a = f.alpha[i]
-        out.append(f"{family_name(f.label)}<br>alpha = {a:.6g}<br>mu = +-{abs(f.mu[i]):.6g}<br>E = {f.energy[i]:.6g}"
-                   f"<br>Gamma = {_fmt_vec(f.Gamma[i])}<br>omega_e = +-{_fmt_vec(f.omega[i])}"
+        out.append(f"{family_name(f.label)}<br>alpha = {a:.6g}<br>mu = ±{abs(f.mu[i]):.6g}<br>E = {f.energy[i]:.6g}"
+                   f"<br>Gamma = {_fmt_vec(f.Gamma[i])}<br>omega_e = ±{_fmt_vec(f.omega[i])}"
                    f"<br>{f.stability[i]}")
     return out
 
@@ -408,7 +407,9 @@ def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Col
         title=dict(text=f"Relative equilibria on S² ({view} view)<br>solid = linearly stable, dashed = unstable",
                    font=dict(size=13)),
         scene=dict(xaxis=dict(title="Γ₁", **ax), yaxis=dict(title="Γ₂", **ax), zaxis=dict(title="Γ₃", **ax),
-                   aspectmode="cube", camera=CAMERAS[view],
+                   # "orbit": plotly's default drag mode ("turntable") replaces the camera's up vector by +e3,
+                   # which drew the 3D view upside down (hanging at the top) and the top/bottom views turned
+                   aspectmode="cube", camera=CAMERAS[view], dragmode="orbit",
                    annotations=sphere_labels(eq, families, CAMERAS[view], height - SPHERE_MARGIN_T, label_px)
                    if labels else []),
         legend=dict(x=0.0, y=1.0), uirevision=view)

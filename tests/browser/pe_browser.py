@@ -72,10 +72,30 @@ def browser_context(user_data_dir):
             str(user_data_dir), executable_path=exe, headless=True, args=CHROMIUM_ARGS,
             viewport=VIEWPORT)
         ctx.set_default_timeout(60_000)
+        ctx.pe_playwright = pw  # for a second, non-persistent browser (touch devices: ``touch_page``)
         try:
             yield ctx
         finally:
             ctx.close()
+
+
+#: the touch devices of issue 23 (a tablet and a phone, portrait)
+TABLET = {"width": 820, "height": 1180}
+PHONE = {"width": 390, "height": 844}
+
+
+@contextmanager
+def touch_page(ctx, viewport):
+    """A page in a new touch context (``has_touch``, ``is_mobile``) of a second headless Chromium launched by the
+    playwright of ``ctx`` (the persistent context of :func:`browser_context`)."""
+    pw = ctx.pe_playwright
+    browser = pw.chromium.launch(executable_path=require_browser(), headless=True, args=CHROMIUM_ARGS)
+    try:
+        touch = browser.new_context(viewport=viewport, has_touch=True, is_mobile=True, device_scale_factor=2)
+        touch.set_default_timeout(60_000)
+        yield touch.new_page()
+    finally:
+        browser.close()
 
 
 # ------------------------------------------------------------------------------------------------

@@ -170,6 +170,12 @@ def test_screen_sizes_and_keyboard(dashboard_server, browser):
         choice.select_option(index=l2)
         page.wait_for_timeout(1000)
         page.locator(".pe-equilibria .pe-launch-nearby button, button.pe-launch-nearby").first.click()
+        # the Motion tab opens and plays it (issue 23, item 6); its returns are in the section tab
+        page.locator(".pe-motion .pe-body-view").first.wait_for(state="visible", timeout=120_000)
+        page.wait_for_function("() => { const p = document.querySelector('.pe-motion .pe-motion-player');"
+                               " return !!p && p.peMotion && p.peMotion.n > 1; }", timeout=120_000, polling=200)
+        _shot(page, "classroom-nearby-L2-motion-1024x768.png")
+        pb.show_panel(page, "pe-section")
         pb.wait_plot(page, f".{pb.CHART}", timeout=120_000)
         page.wait_for_function("""() => { const gd = document.querySelector('.pe-section-chart .js-plotly-plot');
             return !!gd && gd.data.some(t => (t.name || '').startsWith('#') && t.x && t.x.length >= 500); }""",
