@@ -13,7 +13,6 @@ import dataclasses
 import threading
 from typing import Any
 
-from .. import session
 from .common import body_title, log
 from .links import build_query
 
@@ -64,6 +63,8 @@ class Autosave:
         sec = d.panels.get("section")
         levels: list[str] = []
         if sec is not None:
+            from .. import session  # here: the first view imports no section module
+
             n = int(sec.n_cross.value)
             for s in list(sec.history.saved):
                 levels.append(session.session_json(s.body, s.E, s.mu, n, list(s.launches), chaos=s.chaos,

@@ -262,8 +262,8 @@ class PageBridge(anywidget.AnyWidget):
         url = str(content.get("url", ""))[:4000]
         ok = bool(content.get("ok"))
         self.last_copy = {"url": url, "ok": ok}
-        for cb in list(self._on_copied):
+        for on_copy in list(self._on_copied):
             try:
-                cb(url, ok)
+                on_copy(url, ok)
             except Exception:  # noqa: BLE001 - never break the comm
                 log.exception("copy handler")
