@@ -54,7 +54,8 @@ def test_lessons_are_generated_from_one_source():
 def test_lessons_use_only_the_public_api_and_valid_links(path):
     nb = nbformat.read(path, as_version=4)
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-    assert "_core" not in code and not re.search(r"\bpe\._|\bimport _|from \S*\._", code)
+    # (jupyter_core, which dashboard_link reads the Jupyter runtime folder with, is not the package's _core)
+    assert not re.search(r"(?<![A-Za-z])_core\b|\bpe\._|\bimport _|from \S*\._", code)
     queries = LINK_CALL.findall("\n".join(c.source for c in nb.cells if c.cell_type == "code"))
     assert queries, "every lesson links to a dashboard view"
     assert "8866" not in "\n".join(c.source for c in nb.cells[1:] if c.cell_type == "markdown"), \
