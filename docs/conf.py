@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -94,8 +95,51 @@ def strip_inline_plotlyjs(app, doctree) -> None:
             node.parent.remove(node)
 
 
+_UNDERLINE = re.compile(r"^([-=~^])\1{2,}$")
+_BULLET = re.compile(r"^[*-] ")
+_TICKED = re.compile(r"(``.*?``|`[^`]*`)")
+
+
+def lenient_rst(lines: list[str]) -> list[str]:
+    """The docstrings' plain-text habits, read as the text they mean: ``|x|`` (a norm, not an rST substitution),
+    a heading underline one character short, a paragraph right after a bullet list.  Applied to every docstring
+    the API pages show (the library's docstrings are written for ``help()`` first)."""
+    out: list[str] = []
+    in_bullet = False
+    for line in lines:
+        stripped = line.strip()
+        if "|" in line and not stripped.startswith(("|", "+")):
+            parts = _TICKED.split(line)
+            line = "".join(part if i % 2 else part.replace("|", "\\|") for i, part in enumerate(parts))
+        if _UNDERLINE.match(stripped) and out and out[-1].strip() and not _UNDERLINE.match(out[-1].strip()):
+            indent = line[: len(line) - len(line.lstrip())]
+            line = indent + stripped[0] * len(out[-1].strip())
+        if in_bullet and stripped and line == line.lstrip() and not _BULLET.match(line):
+            out.append("")
+            in_bullet = False
+        if _BULLET.match(line):
+            in_bullet = True
+        elif not stripped:
+            in_bullet = False
+        out.append(line)
+    return out
+
+
+def process_docstring(app, what, name, obj, options, lines) -> None:
+    lines[:] = lenient_rst(lines)
+
+
+def quiet_docstring_references(app, domain, node) -> bool | None:
+    """A docstring's reference that does not resolve (a private kernel, a short name of its own module, another
+    package) is left as text without a warning; a reference written in these pages must resolve."""
+    source = node.source or ""
+    return True if ("docstring of" in source or "<autosummary>" in source) else None
+
+
 def setup(app) -> None:
     app.connect("doctree-read", strip_inline_plotlyjs)
+    app.connect("autodoc-process-docstring", process_docstring, priority=600)
+    app.connect("warn-missing-reference", quiet_docstring_references)
 
 # ---------------------------------------------------------------------------------------------- API reference
 autosummary_generate = True
@@ -110,10 +154,12 @@ numpydoc_xref_param_type = False
 
 
 def public_modules() -> list[str]:
-    """Every module of the package whose dotted name has no part starting with ``_``."""
+    """Every module of the package whose dotted name has no part starting with ``_`` (but not ``app.*``)."""
     names = ["pendulum_explorer"]
     for info in pkgutil.walk_packages(pendulum_explorer.__path__, "pendulum_explorer."):
-        if not any(part.startswith("_") for part in info.name.split(".")):
+        parts = info.name.split(".")
+        # the dashboard's widget modules (app.*) are its wiring: the app package's own __all__ is its public face
+        if not any(part.startswith("_") for part in parts) and not info.name.startswith("pendulum_explorer.app."):
             names.append(info.name)
     return sorted(names)
 
@@ -121,6 +167,7 @@ def public_modules() -> list[str]:
 def write_module_list() -> None:
     """api/modules.rst: an autosummary of every public module (their pages list the modules' public names)."""
     lines = ["Modules", "=======", "", "Every public module of the package, with the names it exports.", "",
+             ".. autosummary::", "   :toctree: generated", ""]
     lines += [f"   {name}" for name in public_modules() if name != "pendulum_explorer"]
     text = "\n".join(lines) + "\n"
     path = DOCS / "api" / "modules.rst"
@@ -162,7 +209,7 @@ templates_path = ["_templates"]
 exclude_patterns = ["_build", "notebooks/dashboard.ipynb.txt", "screenshots/README*", "**.ipynb_checkpoints"]
 suppress_warnings: list[str] = []
 nitpicky = True
-# docstrings name their own module's helpers and types by short names (``SectionState``, ``REGION_GRID``): not
-# links in this site; every other reference (documents, labels, the API pages) must resolve
-nitpick_ignore_regex = [(r"py:.*", r"[A-Za-z_][A-Za-z0-9_]*"), (r"py:.*", r"[a-z_]+\.[A-Za-z_]+"),
-                        (r"py:class", r"pendulum_explorer\._.*")]
+# every reference must resolve, but those in docstrings (see quiet_docstring_references); base classes from other
+# packages (shown by autodoc's "Bases:") are not in this site
+nitpick_ignore_regex = [(r"py:class", r"(ipywidgets|anywidget|traitlets|numpy|plotly)\..*"),
+                        (r"py:class", r"pendulum_explorer\._.*")]   # a private base class
