@@ -86,13 +86,19 @@ html_js_files = ["plotly.min.js"]
 
 
 def strip_inline_plotlyjs(app, doctree) -> None:
-    """Drop the raw HTML outputs that are plotly.js itself (several MB each; the page loads it from _static)."""
+    """Drop the raw HTML outputs that are plotly.js itself (several MB each; the page loads it from _static), and
+    the MathJax script tag plotly adds to every figure."""
     from docutils import nodes
 
     for node in list(doctree.findall(nodes.raw)):
         text = node.astext()
         if len(text) > 1_000_000 and "plotly.js v" in text[:5000]:
             node.parent.remove(node)
+        elif _PLOTLY_MATHJAX.search(text):      # each figure's own MathJax 3 would fight the page's MathJax
+            node.replace_self(nodes.raw("", _PLOTLY_MATHJAX.sub("", text), format="html"))
+
+
+_PLOTLY_MATHJAX = re.compile(r'<script[^>]*src="https://cdnjs\.cloudflare\.com/ajax/libs/mathjax/[^"]*"[^>]*>\s*</script>')
 
 
 _UNDERLINE = re.compile(r"^([-=~^])\1{2,}$")
@@ -207,7 +213,8 @@ html_theme_options = {
 }
 templates_path = ["_templates"]
 exclude_patterns = ["_build", "notebooks/dashboard.ipynb.txt", "screenshots/README*", "**.ipynb_checkpoints"]
-suppress_warnings: list[str] = []
+# the lessons put an exercise (###) right under the title (#) here and there: fine in JupyterLab and on the page
+suppress_warnings = ["myst.header"]
 nitpicky = True
 # every reference must resolve, but those in docstrings (see quiet_docstring_references); base classes from other
 # packages (shown by autodoc's "Bases:") are not in this site
