@@ -48,8 +48,7 @@ def copy_notebooks() -> None:
         if not dst.exists() or dst.read_bytes() != src.read_bytes():
             dst.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dst)
-    # the lessons' dashboard_link looks for dashboard.ipynb above the notebook; give it the real one
-    shutil.copyfile(ROOT / "notebooks" / "dashboard.ipynb", DOCS / "notebooks" / "dashboard.ipynb.txt")
+    # (no dashboard.ipynb is copied: the lessons' dashboard_link then links the stand-alone dashboard, port 8866)
 
 
 copy_notebooks()
@@ -212,7 +211,7 @@ html_theme_options = {
     "secondary_sidebar_items": ["page-toc"],
 }
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "notebooks/dashboard.ipynb.txt", "screenshots/README*", "**.ipynb_checkpoints"]
+exclude_patterns = ["_build", "screenshots/README*", "**.ipynb_checkpoints"]
 # the lessons put an exercise (###) right under the title (#) here and there: fine in JupyterLab and on the page
 suppress_warnings = ["myst.header"]
 nitpicky = True
