@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ._core import dop853 as _dop
-from ._core import section as _sec
+from ._core import status as _st
+from .bounds import BOUNDS
 from .errors import (
     IntegrationFailedError,
     InvalidIntegrationError,
@@ -51,11 +51,11 @@ from .errors import (
     ShapeError,
 )
 
-UNIT_TOL = 1e-6
-RTOL_RANGE = (1e-15, 1e-3)
-ATOL_RANGE = (1e-18, 1e-3)
-MAX_RESULT_BYTES = 2 ** 30
-MAX_STEPS = 50_000_000
+UNIT_TOL = BOUNDS["unit_tol"].high
+RTOL_RANGE = BOUNDS["rtol"].range()
+ATOL_RANGE = BOUNDS["atol"].range()
+MAX_RESULT_BYTES = int(BOUNDS["result_bytes"].high)
+MAX_STEPS = int(BOUNDS["max_steps"].high)
 
 __all__ = [
     "UNIT_TOL", "RTOL_RANGE", "ATOL_RANGE", "MAX_RESULT_BYTES", "MAX_STEPS",
@@ -293,17 +293,17 @@ def result_memory(n_floats: float, what: str, fix: str) -> None:
 # kernel status codes
 # ------------------------------------------------------------------------------------------------
 class Status(enum.IntEnum):
-    """Status codes of the integration kernels (values from ``_core.dop853`` and ``_core.section``).
+    """Status codes of the integration kernels (declared once, in ``_core.status``).
 
     ``Status(code).label`` is the string a :class:`~pendulum_explorer.poincare.Crossings` reports.
     """
 
-    OK = _dop.OK
-    MAX_STEPS = _dop.MAX_STEPS
-    STEP_TOO_SMALL = _dop.STEP_TOO_SMALL
-    NON_FINITE = _dop.NON_FINITE
-    MAX_TIME = _sec.MAX_TIME
-    NO_CROSSING = _sec.NO_CROSSING
+    OK = _st.OK
+    MAX_STEPS = _st.MAX_STEPS
+    STEP_TOO_SMALL = _st.STEP_TOO_SMALL
+    NON_FINITE = _st.NON_FINITE
+    MAX_TIME = _st.MAX_TIME
+    NO_CROSSING = _st.NO_CROSSING
 
     @property
     def label(self) -> str:

@@ -6,6 +6,7 @@ body frame), ``m`` and ``g`` — the parameters of Eqs (1)-(2).  The builders (:
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,7 +69,7 @@ class Pendulum(_v.PendulumBase):
     The object is immutable; its arrays are read-only copies.
     """
 
-    __slots__ = ("_J", "_rho", "_m", "_g", "_p0", "_eig", "_mgr", "_cache")
+    __slots__ = ("_J", "_rho", "_m", "_g", "_p0", "_eig", "_mgr", "_cache", "_cache_lock")
     _J: NDArray[np.float64]
     _rho: NDArray[np.float64]
     _m: float
@@ -77,6 +78,7 @@ class Pendulum(_v.PendulumBase):
     _eig: NDArray[np.float64]
     _mgr: float
     _cache: dict[str, Any]
+    _cache_lock: threading.RLock
 
     def __init__(self, J: ArrayLike, rho: ArrayLike, m: float = 1.0, g: float = 9.81) -> None:
         J = _vector("J", J, (3, 3))
@@ -119,7 +121,7 @@ class Pendulum(_v.PendulumBase):
             raise InvalidPendulumError(f"J cannot be inverted in double precision (principal moments {Jd.tolist()})")
         J, rho, Jd, p0 = (_v.frozen(a) for a in (J, rho, Jd, p0))
         for name, value in (("_J", J), ("_rho", rho), ("_m", m), ("_g", g), ("_eig", Jd), ("_mgr", m * g * rn),
-                            ("_p0", p0), ("_cache", {})):
+                            ("_p0", p0), ("_cache", {}), ("_cache_lock", threading.RLock())):
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -131,9 +133,12 @@ class Pendulum(_v.PendulumBase):
     def cached(self, key: str, compute: Callable[[Pendulum], Any]) -> Any:
         """``compute(self)``, computed once per pendulum and kept on it (e.g. the equilibrium families that
         every section at any mu of this pendulum asks for).  The pendulum is immutable, so the value stays
-        valid; ``key`` names the quantity."""
+        valid; ``key`` names the quantity.  Thread-safe: callers that ask at once wait for the first one's
+        computation and get its result (one object); a computation that raises stores nothing."""
         if key not in self._cache:
-            self._cache[key] = compute(self)
+            with self._cache_lock:
+                if key not in self._cache:
+                    self._cache[key] = compute(self)
         return self._cache[key]
 
     # --- attributes -----------------------------------------------------------------------------

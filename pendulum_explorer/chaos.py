@@ -36,13 +36,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
-from . import trajectory as _traj
+from . import integrators as _traj
 from ._core import chaos as _kc
 from ._core import fields as _f
 from ._core.section import N_CTL
 from .bodies import Pendulum
 from .errors import InvalidIntegrationError
-from .trajectory import MAX_OMEGA, MIN_SPAN, step_budget
+from .integrators import MAX_OMEGA, MIN_SPAN, step_budget
 
 #: renormalisations accepted in one request (the result holds one float per renormalisation)
 MAX_SEGMENTS = 10_000_000
@@ -97,7 +97,14 @@ class MegnoResult:
 
     def slope(self, t_from: float) -> float:
         """Least-squares slope of Ybar(t) for t >= t_from; on chaotic motion Ybar ~ lambda t / 2, so twice this
-        estimates lambda."""
+        estimates lambda.
+
+        ``t_from`` is a number in ``[0, t_k]``, ``t_k`` the last sample but one (a slope needs two samples);
+        anything else raises :class:`~pendulum_explorer.errors.InvalidIntegrationError` naming that range."""
+        if len(self.t) < 2:
+            raise InvalidIntegrationError(f"slope needs at least 2 samples of Ybar; this result has {len(self.t)} "
+                                          f"(run megno with n_samples >= 2)")
+        t_from = _v.real("t_from", t_from, exc=InvalidIntegrationError, low=0.0, high=float(self.t[-2]))
         sel = self.t >= t_from
         return float(np.polyfit(self.t[sel], self.running[sel], 1)[0])
 

@@ -9,8 +9,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, Address, ServeError, check_address, new_token,
                      write_dashboard_notebook)
@@ -152,16 +153,29 @@ def image_export_problem() -> str | None:
 
 
 def check_figure_path(out: str | Path) -> Path:
-    """``out`` as a Path after checking its suffix and folder, and for images that they can be written here.
+    """``out`` as a Path after checking its suffix and folder (it exists, is a folder, and a file can be created
+    in it), that ``out`` is not itself a folder, and for images that they can be written here.
 
-    Raises ``ValueError`` (suffix, folder) or :class:`FigureExportError` (no kaleido / Chrome / Chromium).
+    Raises ``ValueError`` (suffix, folder, not writable) or :class:`FigureExportError` (no kaleido / Chrome /
+    Chromium).
     """
     out = Path(out)
     suffix = out.suffix.lower()
     if suffix not in FIGURE_SUFFIXES:
-        raise ValueError(f"--out must end in one of {', '.join(FIGURE_SUFFIXES)}, got {str(out)!r}")
+        hint = " (it is a folder: give a file name in it)" if out.is_dir() else ""
+        raise ValueError(f"--out must end in one of {', '.join(FIGURE_SUFFIXES)}, got {str(out)!r}{hint}")
+    if out.is_dir():
+        raise ValueError(f"--out {str(out)!r} is a folder, not a file: give a file name such as "
+                         f"{str(out / ('figure' + suffix))!r}")
     if not out.parent.is_dir():
         raise ValueError(f"--out: the folder {str(out.parent)!r} does not exist")
+    try:  # can a file be created there? (the export writes a temporary file next to out, then renames it)
+        fd, probe = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".probe")
+    except OSError as exc:
+        raise ValueError(f"--out: cannot create a file in the folder {str(out.parent)!r} "
+                         f"({exc.strerror or type(exc).__name__})") from None
+    os.close(fd)
+    os.unlink(probe)
     if suffix != ".html" and (problem := image_export_problem()):
         raise FigureExportError(f"cannot write {suffix[1:].upper()}: {problem}. {IMAGE_HELP}")
     return out
@@ -174,33 +188,75 @@ def figure_paths(out: Path, names: Sequence[str]) -> list[Path]:
     return [out.with_name(f"{out.stem}-{name}{out.suffix}") for name in names]
 
 
+def _temporary_next_to(path: Path) -> Path:
+    """A new empty file in ``path``'s folder (hidden, same suffix), to be renamed onto ``path``."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix)
+    os.close(fd)
+    return Path(tmp)
+
+
 def write_figures(figures: dict, out: str | Path, title: str = "Pendulum Explorer") -> list[Path]:
     """Write the panels ``figures`` (name -> plotly figure) to ``out``.
 
     ``.html``: one standalone page with every panel (plotly.js inline: it opens offline).  ``.png``/``.svg``: one
     image per panel (:func:`figure_paths`) through plotly's static export.  Returns the paths written.
 
+    Every file is written to a temporary file in the same folder and renamed onto its path only when all of them
+    were written: a failed export leaves the files that were there before as they were (and no partial file).
+
     Raises
     ------
     FigureExportError
-        An image format without kaleido or Chrome/Chromium (the message says what to install), or a failed export.
+        An image format without kaleido or Chrome/Chromium (the message says what to install), a failed export,
+        or a file that cannot be written (the message names it).
     """
     out = check_figure_path(out)
     suffix = out.suffix.lower()
-    if suffix == ".html":
-        import html
+    paths = [out] if suffix == ".html" else figure_paths(out, list(figures))
+    for p in paths:
+        if p.is_dir():
+            raise FigureExportError(f"--out: {str(p)!r} is a folder, not a file")
+    temps: list[Path] = []
+    try:
+        try:
+            temps = [_temporary_next_to(p) for p in paths]
+        except OSError as exc:
+            raise FigureExportError(f"--out: cannot create a file next to {str(out)!r} "
+                                    f"({exc.strerror or type(exc).__name__})") from None
+        if suffix == ".html":
+            _write_html(figures, temps[0], title)
+        else:
+            _write_images(figures, temps, suffix)
+        for tmp, p in zip(temps, paths):
+            try:
+                os.replace(tmp, p)
+            except OSError as exc:
+                raise FigureExportError(f"--out: cannot write {str(p)!r} "
+                                        f"({exc.strerror or type(exc).__name__})") from None
+        return paths
+    finally:
+        for tmp in temps:  # whatever was not renamed (a failure): nothing partial is left behind
+            tmp.unlink(missing_ok=True)
 
-        parts = [fig.to_html(full_html=False, include_plotlyjs=(i == 0)) for i, fig in enumerate(figures.values())]
-        out.write_text(f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-                       f"</head><body>\n" + "\n".join(parts) + "\n</body></html>\n", encoding="utf-8")
-        return [out]
+
+def _write_html(figures: dict, path: Path, title: str) -> None:
+    import html
+
+    parts = [fig.to_html(full_html=False, include_plotlyjs=(i == 0)) for i, fig in enumerate(figures.values())]
+    try:
+        path.write_text(f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
+                        f"</head><body>\n" + "\n".join(parts) + "\n</body></html>\n", encoding="utf-8")
+    except OSError as exc:
+        raise FigureExportError(f"--out: writing the HTML failed ({exc.strerror or type(exc).__name__})") from None
+
+
+def _write_images(figures: dict, temps: list[Path], suffix: str) -> None:
+    """Export the panels to the (empty) files ``temps``; an empty file afterwards means the export did not write
+    it (kaleido's browser sometimes returns without writing, seen under load: those are tried once more)."""
     import plotly.io as pio
 
-    paths = figure_paths(out, list(figures))
-    for p in paths:  # a file left by an earlier run must not pass for this run's output
-        p.unlink(missing_ok=True)
-    pending = list(zip(figures.values(), paths))
-    for _attempt in range(2):  # kaleido's browser sometimes returns without writing (seen under load): once more
+    pending = list(zip(figures.values(), temps))
+    for _attempt in range(2):
         try:
             pio.write_images([f for f, _ in pending], [str(p) for _, p in pending], format=suffix[1:])
         except Exception as exc:  # kaleido / choreographer raise many types; all mean "the export failed"
@@ -208,24 +264,38 @@ def write_figures(figures: dict, out: str | Path, title: str = "Pendulum Explore
                                     f"{IMAGE_HELP}") from exc
         pending = [(f, p) for f, p in pending if not p.is_file() or p.stat().st_size == 0]
         if not pending:
-            return paths
-    raise FigureExportError(f"the {suffix[1:].upper()} export wrote nothing to "
-                            f"{', '.join(str(p) for _, p in pending)} (twice). {IMAGE_HELP}")
+            return
+    raise FigureExportError(f"the {suffix[1:].upper()} export wrote nothing (twice; the files that were there are "
+                            f"kept). {IMAGE_HELP}")
 
 
 def figure(which: str, out: str | Path, energy: float | None = None, crossings: int | None = None) -> list[Path]:
-    """``pendulum-explorer figure``: compute the paper's Fig. 1 (b)-(d) or Fig. 2 panels and write them."""
+    """``pendulum-explorer figure``: compute the paper's Fig. 1 (b)-(d) or Fig. 2 panels and write them.
+
+    Every argument is checked before the work; a message names the option (``--energy``, ``--crossings``,
+    ``--out``)."""
+    import math
+
+    from .errors import PendulumError
     from .plotting import paper
 
     check_figure_path(out)  # before the work
-    if which == "fig1":
-        if energy is not None:
-            raise ValueError("--energy applies to fig2 only (Fig. 1 has no energy level)")
-        figs = paper.fig1_figures()
-    elif which == "fig2":
-        figs = paper.fig2_figures(energy, paper.FIG2_CROSSINGS if crossings is None else crossings)
-    else:
+    if which not in ("fig1", "fig2"):
         raise ValueError(f"figure must be fig1 or fig2, got {which!r}")
+    if which == "fig1":
+        for opt, val in (("--energy", energy), ("--crossings", crossings)):
+            if val is not None:
+                raise ValueError(f"{opt} applies to fig2 only (Fig. 1 has no energy level or crossings)")
+        return write_figures(paper.fig1_figures(), out, title=f"Pendulum Explorer: paper {which}")
+    n = paper.FIG2_CROSSINGS if crossings is None else crossings
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= paper.MAX_CROSSINGS:
+        raise ValueError(f"--crossings must be an integer in 1..{paper.MAX_CROSSINGS}, got {n!r}")
+    if energy is not None and not math.isfinite(energy):
+        raise ValueError(f"--energy must be a finite number of joules, got {energy!r}")
+    try:
+        figs = paper.fig2_figures(energy, n)
+    except PendulumError as exc:
+        raise ValueError(f"--energy {energy:g}: {exc}" if energy is not None else str(exc)) from None
     return write_figures(figs, out, title=f"Pendulum Explorer: paper {which}")
 
 
@@ -234,6 +304,37 @@ def _port(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"--port must be an integer in 1..65535, got {text!r}") from None
+
+
+def _one_line_error(parser: argparse.ArgumentParser) -> Callable[[str], NoReturn]:
+    """``parser.error`` that prints one line (``prog: error: message``, naming the option) and exits with 2."""
+    def error(message: str) -> NoReturn:
+        parser.exit(2, f"{parser.prog}: error: {message} (see {parser.prog} --help)\n")
+    return error
+
+
+def _figure_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``pendulum-explorer figure``: every error is one line on stderr naming the option (exit 2 for a bad
+    ``--out`` found before the work, 1 for anything after it), never a traceback."""
+    from .errors import PendulumError
+
+    try:
+        out = check_figure_path(args.out)
+    except ValueError as exc:
+        parser.error(str(exc))
+    except FigureExportError as exc:
+        parser.error(f"--out {args.out!r}: {exc}")
+    try:
+        paths = figure(args.which, out, args.energy, args.crossings)
+    except (PendulumError, ValueError, FigureExportError, OSError) as exc:
+        msg = " ".join(str(exc).split())  # one line
+        if isinstance(exc, (FigureExportError, OSError)) and not msg.startswith("--"):
+            msg = f"--out {args.out!r}: {msg}"
+        print(f"{parser.prog}: error: {msg}", file=sys.stderr, flush=True)
+        return 1
+    for p in paths:
+        print(p, flush=True)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -260,25 +361,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="fig2 only: one panel at this total energy [J] (default: the paper's five panels)")
     f.add_argument("--crossings", type=int, default=None, help="fig2: crossings per panel (default 2000)")
     f.add_argument("--out", required=True, help="FILE.html, FILE.png or FILE.svg")
+    setattr(f, "error", _one_line_error(f))  # its argument errors: one line, too
     args = parser.parse_args(argv)
     if args.cmd == "warmup":
         warmup()
         return 0
     if args.cmd == "figure":
-        from .errors import PendulumError
-
-        try:
-            out = check_figure_path(args.out)
-        except (ValueError, FigureExportError) as exc:
-            parser.error(str(exc))
-        try:
-            paths = figure(args.which, out, args.energy, args.crossings)
-        except (PendulumError, ValueError, FigureExportError) as exc:
-            print(f"pendulum-explorer figure: error: {exc}", file=sys.stderr, flush=True)
-            return 1
-        for p in paths:
-            print(p, flush=True)
-        return 0
+        return _figure_main(f, args)
     if args.cmd == "serve":
         for name in ("cull_idle_timeout", "cull_interval"):
             if getattr(args, name) < 1:

@@ -61,3 +61,8 @@ class PeriodicOrbitNotFoundError(PendulumError):
     def __init__(self, message: str, residual: float) -> None:
         super().__init__(message)
         self.residual = residual
+
+
+class InvariantDriftWarning(UserWarning):
+    """A returned motion's invariants (|Gamma| = 1, R in SO(3), Gamma = R^T e3, the energy, mu) drifted further
+    than the tolerance asked implies; the drift figures are in the result (``Trajectory.stats["drift"]``)."""

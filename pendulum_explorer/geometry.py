@@ -14,6 +14,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
 from ._core import so3 as _so3
+from .errors import InvalidStateError
 
 #: the skew matrix as plain numpy (the kernel's own source, ``py_func``, not its compiled dispatch): a (3,) vector
 #: gains nothing from compiled code, and the first numba dispatch in a process loads numba's numpy registries,
@@ -58,8 +59,12 @@ def expm(w: ArrayLike) -> NDArray[np.float64]:
 
 
 def logm(R: ArrayLike) -> NDArray[np.float64]:
-    """The rotation vector ``w`` (``|w| <= pi``) with ``expm(w) = R``."""
-    return _so3.logm_so3(_v.array("R", R, (3, 3)))
+    """The rotation vector ``w`` (``|w| <= pi``) with ``expm(w) = R``.
+
+    ``R`` must be a rotation (``R^T R = I`` to ``UNIT_TOL`` = 1e-6, ``det R = +1``; it is orthonormalised first);
+    any other matrix is refused (:class:`~pendulum_explorer.errors.InvalidStateError`): it has no logarithm in
+    so(3)."""
+    return _so3.logm_so3(_v.rotation("R", R))
 
 
 def cayley(f: ArrayLike) -> NDArray[np.float64]:
@@ -67,30 +72,96 @@ def cayley(f: ArrayLike) -> NDArray[np.float64]:
     return _so3.cayley(_v.array("f", f, (3,)))
 
 
+#: smallest ratio of the smallest to the largest singular value accepted by :func:`orthonormalize`
+MIN_SINGULAR_RATIO = 1e-8
+
+
 def orthonormalize(R: ArrayLike) -> NDArray[np.float64]:
-    """The nearest rotation matrix (polar factor) to ``R``."""
-    return _so3.orthonormalize(_v.array("R", R, (3, 3)))
+    """The nearest rotation matrix to ``R``: its polar factor ``U V^T`` (``R = U S V^T``).
+
+    ``R`` must have ``det R > 0`` and be far from singular (smallest / largest singular value >= 1e-8): the polar
+    factor of a matrix with ``det R < 0`` is a reflection, not a rotation, and a singular matrix has no unique
+    nearest rotation; both are refused (:class:`~pendulum_explorer.errors.InvalidStateError`).  The result is a
+    rotation to round-off (``det = +1``).
+    """
+    A = _v.array("R", R, (3, 3), max_abs=1e150)
+    U, S, Vt = np.linalg.svd(A)
+    det = float(np.linalg.det(A))
+    if not (det > 0.0 and S[-1] >= MIN_SINGULAR_RATIO * S[0]):
+        why = ("it is singular" if S[-1] < MIN_SINGULAR_RATIO * S[0] else
+               "det R < 0: its nearest orthogonal matrix is a reflection")
+        raise InvalidStateError(f"R must be an invertible matrix with det R > 0 to be orthonormalised to a rotation "
+                                f"(smallest/largest singular value >= {MIN_SINGULAR_RATIO:g}); got det R = {det:.6g}, "
+                                f"singular values {', '.join(f'{x:.3g}' for x in S)}: {why}")
+    return U @ Vt
+
+
+def _rotations(name: str, R: ArrayLike) -> NDArray[np.float64]:
+    """A rotation matrix or a stack (..., 3, 3) of them, each to ``UNIT_TOL`` with ``det = +1`` (else
+    :class:`~pendulum_explorer.errors.InvalidStateError` naming the first bad one)."""
+    A = _v.real_array(name, R, trailing=(3, 3))
+    if A.ndim == 2:
+        return _v.rotation(name, A)
+    flat = A.reshape(-1, 3, 3)
+    err = np.abs(np.einsum("nki,nkj->nij", flat, flat) - np.eye(3)).max(axis=(1, 2)) if len(flat) else np.zeros(0)
+    det = np.linalg.det(flat) if len(flat) else np.zeros(0)
+    bad = np.flatnonzero(~((err <= _v.UNIT_TOL) & (det > 0)))
+    if bad.size:
+        k = int(bad[0])
+        raise InvalidStateError(f"{name} must hold rotation matrices (R^T R = I to {_v.UNIT_TOL:g}, det R = +1); "
+                                f"matrix {k} has max|R^T R - I| = {err[k]:.3g}, det R = {det[k]:.6g}")
+    return A
 
 
 def as_quaternion(R: ArrayLike) -> NDArray[np.float64]:
-    """Scalar-last unit quaternion(s) ``[x, y, z, w]`` of rotation matrix/matrices ``R`` (..., 3, 3)."""
+    """Scalar-last unit quaternion(s) ``[x, y, z, w]`` of rotation matrix/matrices ``R`` (..., 3, 3) (each a
+    rotation to ``UNIT_TOL``; anything else is refused, not silently orthonormalised)."""
     from scipy.spatial.transform import Rotation
 
-    return Rotation.from_matrix(np.asarray(R, float)).as_quat()
+    A = _rotations("R", R)
+    if A.ndim == 2:
+        return Rotation.from_matrix(A).as_quat()
+    return Rotation.from_matrix(A.reshape(-1, 3, 3)).as_quat().reshape(A.shape[:-2] + (4,))
+
+
+def _euler_seq(seq: object) -> str:
+    if not (isinstance(seq, str) and len(seq) == 3 and (set(seq) <= set("xyz") or set(seq) <= set("XYZ"))
+            and seq[0] != seq[1] and seq[1] != seq[2]):
+        raise InvalidStateError(f"seq must be 3 axes from 'xyz' (extrinsic) or 'XYZ' (intrinsic), no axis twice in "
+                                f"a row, e.g. 'ZYX'; got {seq!r}")
+    return seq
 
 
 def as_euler(R: ArrayLike, seq: str = "ZYX", degrees: bool = True) -> NDArray[np.float64]:
-    """Euler angles of ``R`` in the sequence ``seq`` (scipy convention), for display."""
+    """Euler angles of ``R`` (a rotation or a stack, as :func:`as_quaternion`) in the sequence ``seq`` (scipy
+    convention: 'xyz' extrinsic, 'XYZ' intrinsic), for display."""
     from scipy.spatial.transform import Rotation
 
-    return Rotation.from_matrix(np.asarray(R, float)).as_euler(seq, degrees=degrees)
+    seq = _euler_seq(seq)
+    if not isinstance(degrees, (bool, np.bool_)):
+        raise TypeError(f"degrees must be True or False; got {degrees!r}")
+    A = _rotations("R", R)
+    if A.ndim == 2:
+        return Rotation.from_matrix(A).as_euler(seq, degrees=bool(degrees))
+    out = Rotation.from_matrix(A.reshape(-1, 3, 3)).as_euler(seq, degrees=bool(degrees))
+    return out.reshape(A.shape[:-2] + (3,))
 
 
 def from_quaternion(q: ArrayLike) -> NDArray[np.float64]:
-    """Rotation matrix of a scalar-last quaternion."""
+    """Rotation matrix (or stack, (..., 3, 3)) of scalar-last quaternion(s) ``q`` (..., 4), each a unit quaternion
+    to ``UNIT_TOL`` (normalised)."""
     from scipy.spatial.transform import Rotation
 
-    return Rotation.from_quat(np.asarray(q, float)).as_matrix()
+    Q = _v.real_array("q", q, trailing=(4,))
+    flat = Q.reshape(-1, 4)
+    n = np.linalg.norm(flat, axis=1)
+    bad = np.flatnonzero(~(np.abs(n - 1.0) <= _v.UNIT_TOL))
+    if bad.size:
+        k = int(bad[0])
+        raise InvalidStateError(f"q must hold unit quaternions [x, y, z, w] (| |q| - 1 | <= {_v.UNIT_TOL:g}); "
+                                f"quaternion {k} has |q| = {n[k]!r}")
+    M = Rotation.from_quat(flat / n[:, None]).as_matrix()
+    return M[0] if Q.ndim == 1 else M.reshape(Q.shape[:-1] + (3, 3))
 
 
 __all__ = ["hat", "vee", "rotation_about", "rotation_about_vertical", "expm", "logm", "cayley", "orthonormalize",

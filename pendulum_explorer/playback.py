@@ -118,7 +118,8 @@ def attitude_quaternions(R: NDArray[np.floating]) -> NDArray[np.float64]:
     q = np.asarray(as_quaternion(np.asarray(R, float)), float).reshape(-1, 4)
     flip = np.sum(q[1:] * q[:-1], axis=1) < 0.0
     sign = np.concatenate([[1.0], np.where(np.cumsum(flip) % 2 == 1, -1.0, 1.0)])
-    return q * sign[:, None]
+    out: NDArray[np.float64] = q * sign[:, None]
+    return out
 
 
 _SIMULATE_ARGS: dict[str, dict[str, Any]] = {"lgvi": {"method": "lgvi", "dt": 2e-3}, "taylor": {"method": "taylor"}}

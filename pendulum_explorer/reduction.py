@@ -15,16 +15,21 @@ from numpy.typing import ArrayLike, NDArray
 from . import _validate as _v
 from ._core import fields as _f
 from .bodies import Pendulum
-from .errors import InvalidStateError
+from .errors import InvalidIntegrationError, InvalidStateError
 from .geometry import rotation_about_vertical
-from .trajectory import (MAX_OMEGA, Trajectory, check_conservation, expected_steps, integrate_chunked,
-                         orthogonality_errors, step_budget, validate_span)
+from .integrators import (MAX_OMEGA, check_predicted_steps, dop853_run, expected_steps, integrate_chunked,
+                          orthogonality_errors, step_budget)
+from .trajectory import Trajectory, check_conservation, report_drift, validate_span
 
 #: Gauss-Legendre order accepted by geometric_phase (the quadrature grid has loop length x order^2 points)
 MAX_PHASE_ORDER = 200
 MAX_LOOP_POINTS = 100_000
 #: a loop is closed when the gap from its last point to its first is at most this many times its largest step
 CLOSURE_FACTOR = 3.0
+#: quadrature points evaluated at once by geometric_phase (its working memory: ~20 floats each, ~80 MB)
+PHASE_CHUNK_POINTS = 1 << 19
+#: quadrature points of one geometric_phase request (loop length x order^2): ~1e7 points take ~5-30 s
+MAX_PHASE_POINTS = 2 ** 30 // 48
 
 
 def lr_from_lp(pendulum: Pendulum, Gamma: ArrayLike,
@@ -82,7 +87,15 @@ def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu:
     Returns
     -------
     Trajectory
-        with ``method = "lr-dop853"`` and ``stats["theta_dyn"]``, the final dynamic phase.
+        with ``method = "lr-dop853"``, ``stats["theta_dyn"]``, the final dynamic phase, and the invariant drift
+        ``stats["drift"]`` against ``stats["drift_bound"] = (rtol + atol) sqrt(n_steps)``, as for
+        :func:`~pendulum_explorer.simulate`.
+
+    Warns
+    -----
+    InvariantDriftWarning
+        A drift exceeds ``stats["drift_bound"]`` or a constraint drifted beyond 1e-6 (reported, not enforced:
+        Gamma and R_hor are returned as integrated).
     """
     _v.check_pendulum(pendulum)
     Gamma0 = _v.unit_vector("Gamma0", Gamma0)
@@ -103,8 +116,10 @@ def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu:
     y0 = np.concatenate([Gamma0, Gammadot0, R0.ravel(), [0.0]])
     Y = np.empty((n_out, 16))
     t0 = time.perf_counter()
-    st = integrate_chunked(_f.LR_REC, y0, t_final, n_out, p, rtol, atol, budget, Y,
-                           expected_steps(pendulum, float(np.linalg.norm(w0)), t_final))
+    est = expected_steps(pendulum, float(np.linalg.norm(w0)), t_final)
+    check_predicted_steps(dop853_run(_f.LR_REC, p, rtol, atol), y0, t_final, budget, est, max_steps is not None,
+                          what="DOP853 on the Lagrange-Routh model")
+    st = integrate_chunked(_f.LR_REC, y0, t_final, n_out, p, rtol, atol, budget, Y, est)
     _v.raise_for_status(st[3], "DOP853 on the Lagrange-Routh model", t=t_final * (int(st[4]) - 1) / (n_out - 1),
                         t_final=t_final, budget=budget)
     wall = time.perf_counter() - t0
@@ -123,6 +138,7 @@ def simulate_lr(pendulum: Pendulum, Gamma0: ArrayLike, Gammadot0: ArrayLike, mu:
     traj = Trajectory(pendulum, np.linspace(0, t_final, n_out), R, W, Gamma, inv[:, 0].copy(), inv[:, 1].copy(),
                       "lr-dop853", stats)
     check_conservation(traj, "DOP853 on the Lagrange-Routh model")
+    report_drift(traj, rtol + atol, "DOP853 on the Lagrange-Routh model")
     return traj
 
 
@@ -180,7 +196,10 @@ def geometric_phase(pendulum: Pendulum, loop: ArrayLike, order: int = 12) -> flo
         raise InvalidStateError(f"loop must be a real (n, 3) array with n >= 3; got shape {L.shape}, dtype {L.dtype}")
     if len(L) > MAX_LOOP_POINTS:
         raise InvalidStateError(f"loop has {len(L)} points, above the limit of {MAX_LOOP_POINTS}")
-    _v.result_memory(6.0 * len(L) * order * order, f"a loop of {len(L)} points at order {order}", "reduce order")
+    if len(L) * order * order > MAX_PHASE_POINTS:  # the work; the memory is bounded by the chunks
+        raise InvalidIntegrationError(f"a loop of {len(L)} points at order {order} needs {len(L) * order ** 2:.3g} "
+                                      f"quadrature points, above the limit of {MAX_PHASE_POINTS:.3g}; reduce order "
+                                      f"or the number of points")
     L = L.astype(float)
     if not np.all(np.isfinite(L)):
         raise InvalidStateError("loop must be finite")
@@ -203,21 +222,30 @@ def geometric_phase(pendulum: Pendulum, loop: ArrayLike, order: int = 12) -> flo
     if np.linalg.norm(c) < 1e-6 or np.min(L @ c) <= 0:
         raise InvalidStateError("the loop must lie in an open hemisphere (around its mean direction)")
     c /= np.linalg.norm(c)
-    A = L
-    B = np.roll(L, -1, axis=0)
+    return _fan_integral(np.asarray(pendulum.J, dtype=float), c, L, order)
+
+
+def _fan_integral(J: NDArray[np.float64], c: NDArray[np.float64], L: NDArray[np.float64], order: int) -> float:
+    """The Eq (70) integral over the fan of spherical triangles (c, L[k], L[k+1]) by Gauss-Legendre (Duffy map),
+    ``PHASE_CHUNK_POINTS`` quadrature points at a time (the working arrays hold ~20 floats per point)."""
     x, w = np.polynomial.legendre.leggauss(order)
     s = 0.5 * (x + 1)
     ws = 0.5 * w
     S, Tt = np.meshgrid(s, s, indexing="ij")
     W = np.outer(ws, ws) * (1 - S)  # Duffy map (s, t) -> (u, v) = (s, t (1 - s)), Jacobian 1 - s
-    U = S
-    V = Tt * (1 - S)
-    # points x = c + u (A - c) + v (B - c) for every triangle: shape (ntri, q, q, 3)
-    dA = (A - c)[:, None, None, :]
-    dB = (B - c)[:, None, None, :]
-    X = c + U[None, :, :, None] * dA + V[None, :, :, None] * dB
-    nX = np.linalg.norm(X, axis=-1)
-    jac = np.einsum("tijk,tk->tij", X, np.cross(A - c, B - c)) / nX ** 3  # signed area element
-    G = X / nX[..., None]
-    f = _phase_density(np.asarray(pendulum.J), G)
-    return float(np.sum(W[None] * jac * f))
+    U = S[None, :, :, None]
+    V = (Tt * (1 - S))[None, :, :, None]
+    B_all = np.roll(L, -1, axis=0)
+    per = max(1, PHASE_CHUNK_POINTS // (order * order))  # triangles per chunk
+    total = 0.0
+    for k in range(0, len(L), per):
+        A, B = L[k:k + per], B_all[k:k + per]
+        # points x = c + u (A - c) + v (B - c) for every triangle: shape (ntri, q, q, 3)
+        dA = (A - c)[:, None, None, :]
+        dB = (B - c)[:, None, None, :]
+        X = c + U * dA + V * dB
+        nX = np.linalg.norm(X, axis=-1)
+        jac = np.einsum("tijk,tk->tij", X, np.cross(A - c, B - c)) / nX ** 3  # signed area element
+        X /= nX[..., None]  # the points on the sphere
+        total += float(np.sum(W[None] * jac * _phase_density(J, X)))
+    return total

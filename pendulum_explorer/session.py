@@ -27,6 +27,7 @@ from . import _validate as _v
 from . import presets
 from .bodies import Body, Pendulum, build_body, equivalent_body
 from .errors import PendulumError
+from .bounds import BOUNDS
 from .poincare import (MAX_CROSSINGS, MAX_MAP_TIME, MAX_RETURN_POWER, ChaosMap, PeriodicOrbit, PoincareSection,
                        chaos_grid, chart_from_sphere, orbit_kind, sphere_from_chart)
 
@@ -34,11 +35,11 @@ from .poincare import (MAX_CROSSINGS, MAX_MAP_TIME, MAX_RETURN_POWER, ChaosMap, 
 SESSION_VERSION = 2
 APP = "pendulum_explorer"
 #: the most trajectories a session file may hold (a file is user input: sizes are bounded)
-MAX_SEEDS = 1000
+MAX_SEEDS = int(BOUNDS["launches"].range(plausible=True)[1])
 #: the most cells of a chaos map and the most periodic orbits a session file may hold, and its largest size
-MAX_MAP_CELLS = 160_000
-MAX_ORBITS = 100
-MAX_TEXT = 64 * 2 ** 20
+MAX_MAP_CELLS = int(BOUNDS["map_cells"].range(plausible=True)[1])
+MAX_ORBITS = int(BOUNDS["orbits"].range(plausible=True)[1])
+MAX_TEXT = int(BOUNDS["session_chars"].high)
 #: largest |value| of a stored chaos-map cell (MEGNO, or lambda in 1/s)
 MAX_MAP_VALUE = 1e9
 #: a stored map belongs to the file's level when its cells on the section agree with the level's but for this

@@ -17,49 +17,24 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from dataclasses import dataclass, field
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._core import dop853 as _dop
 from ._core import fields as _f
-from ._core import so3 as _so3
-from ._core import taylor as _taylor
-from ._core.lgvi import integrate_lgvi
 from . import _validate as _v
 from .bodies import Pendulum
-from .errors import IntegrationFailedError, InvalidIntegrationError, InvalidStateError
-
-#: maximum number of stored output rows / fixed steps accepted before refusing (memory guard)
-MAX_OUTPUT_ROWS = 5_000_000
-MAX_FIXED_STEPS = _v.MAX_STEPS
-#: float64 values held per output row (kernel state, R, omega, Gamma, invariants; at most)
-ROW_FLOATS = 40
-#: step budget per turn of the motion (default max_steps), and the fewest steps per turn DOP853 takes
-STEPS_PER_TURN_BUDGET = 2000
-STEPS_PER_TURN_MIN = 8
-#: typical DOP853 steps per turn at rtol 1e-10 (measured 17-24; 48 at 1e-13): sizes the chunks of long runs
-EST_STEPS_PER_TURN = 50
-#: DOP853 steps per Taylor step (measured 1.5 for Fig. 2 over 200 s), for sizing the Taylor chunks
-TAYLOR_STEP_RATIO = 1.5
-#: a Taylor step (order 20) costs about as much as this many DOP853 steps (measured 7 vs 4.7 us): its chunks
-#: are this much shorter
-TAYLOR_CHUNK_DIVISOR = 2
-#: kernel steps between two returns to Python (~0.1-0.8 s): Ctrl-C stops a long integration within ~1 s
-CHUNK_STEPS = 100_000
-#: relative energy / |Gamma| error above which a returned motion is refused as garbage
-CONSERVATION_RTOL = 1e-2
-#: shortest time span accepted [s] (below it the step-size control underflows)
-MIN_SPAN = 1e-9
-#: largest accepted |omega0| entry [rad/s] (beyond it no integration can finish)
-MAX_OMEGA = 1e100
-METHODS = ("dop853", "lgvi", "taylor")
-#: default tolerance of the Taylor method: double-precision round-off (as heyoka's default)
-TAYLOR_TOL = float(np.finfo(float).eps)
-TAYLOR_TOL_RANGE = (1e-18, 1e-4)
+from .errors import IntegrationFailedError, InvalidIntegrationError, InvalidStateError, InvariantDriftWarning
+from .integrators import (CHUNK_STEPS, CONSERVATION_RTOL, EST_STEPS_PER_TURN, MAX_FIXED_STEPS, MAX_OMEGA,  # noqa: F401
+                          MAX_OUTPUT_ROWS, METHODS, MIN_SPAN, ROW_FLOATS, STEPS_PER_TURN_BUDGET, STEPS_PER_TURN_MIN,
+                          TAYLOR_CHUNK_DIVISOR, TAYLOR_STEP_RATIO, TAYLOR_TOL, TAYLOR_TOL_RANGE, DOP853, LGVI,
+                          Integrator, Runner, Taylor, attitude_from_rows, check_predicted_steps, dop853_run,
+                          expected_steps, integrate_chunked, integrator,
+                          lgvi_chunked, orthogonality_errors, run_chunked, step_budget, taylor_frame,
+                          validate_taylor_tol)
 
 
 @dataclass(frozen=True)
@@ -122,29 +97,6 @@ class Trajectory:
         return self.R @ np.asarray(self.pendulum.rho)
 
 
-def attitude_from_rows(r: NDArray[np.float64], Gamma: NDArray[np.float64]) -> NDArray[np.float64]:
-    """The attitudes (n, 3, 3) whose rows are ``R^T e1``, ``R^T e2``, ``R^T e3`` from integrated ``r ~ R^T e1``
-    and ``Gamma ~ R^T e3`` (n, 3): Gram-Schmidt with Gamma first, then ``R^T e2 = Gamma x r``
-    (``e2 = e3 x e1``).  The result is a rotation to round-off; it moves each row by the size of the
-    integration error in ``|Gamma| - 1``, ``|r| - 1`` and ``r . Gamma``."""
-    g = Gamma / np.sqrt(np.einsum("ni,ni->n", Gamma, Gamma))[:, None]
-    a = r - np.einsum("ni,ni->n", r, g)[:, None] * g
-    a /= np.sqrt(np.einsum("ni,ni->n", a, a))[:, None]
-    R = np.empty((r.shape[0], 3, 3))
-    R[:, 0] = a
-    R[:, 1] = np.cross(g, a)
-    R[:, 2] = g
-    return R
-
-
-def orthogonality_errors(R: NDArray[np.float64]) -> NDArray[np.float64]:
-    """||R^T R - I||_F for each matrix of a stack (n, 3, 3)."""
-    R = np.ascontiguousarray(R, dtype=np.float64)
-    out = np.empty(R.shape[0])
-    _so3.orthogonality_errors(R, out)
-    return out
-
-
 def validate_span(t_final: float, n_out: int, name: str = "t_final") -> tuple[float, int]:
     """``t_final`` (finite, > 0) and ``n_out`` (integer >= 2 within the memory guard), checked."""
     t_final = _v.time_span(name, t_final, MIN_SPAN)
@@ -154,146 +106,6 @@ def validate_span(t_final: float, n_out: int, name: str = "t_final") -> tuple[fl
             f"n_out = {n_out} output rows exceeds the memory guard of {MAX_OUTPUT_ROWS} rows")
     _v.result_memory(n_out * ROW_FLOATS, f"n_out = {n_out} output rows", "reduce n_out")
     return t_final, n_out
-
-
-def step_budget(pendulum: Pendulum, omega_scale: float, t_final: float, max_steps: int | None,
-                rate_from: str = "omega0", span: str = "t_final") -> int:
-    """The DOP853 step budget of a request: ``max_steps`` when given (at most ``MAX_STEPS``), else in proportion
-    to what was asked (``STEPS_PER_TURN_BUDGET`` steps per turn at the motion's angular rate, 1000 at least, at
-    most ``MAX_STEPS``); a request that needs more than ``MAX_STEPS`` (at ``STEPS_PER_TURN_MIN`` steps per turn)
-    is refused before it runs.
-
-    ``omega_scale`` is a rate [rad/s] of the motion (e.g. |omega0|; ``rate_from`` names the arguments it comes
-    from, for the messages); the small-oscillation rate ``sqrt(m g |rho| / J1)`` is added to it.  A ``max_steps``
-    below even that minimum is refused as well (:class:`IntegrationFailedError`, before running).
-    """
-    rate = float(omega_scale) + math.sqrt(pendulum.mgrho_norm / pendulum.principal_moments[0])
-    turns = t_final * rate / (2.0 * math.pi)
-    need = STEPS_PER_TURN_MIN * turns
-    why = f"{turns:.3g} turns at {rate:.3g} rad/s (from {rate_from} and gravity) over {span} = {t_final:g} s"
-    if max_steps is not None:  # the caller's own budget: used as given (the kernel stops when it runs out)
-        budget = _v.max_steps(max_steps)
-        if need > budget:
-            raise IntegrationFailedError(
-                f"the step limit max_steps = {budget} cannot be enough: this request needs at least ~{need:.3g} "
-                f"steps ({why}); raise max_steps, shorten {span} or reduce {rate_from}")
-        return budget
-    budget = int(min(_v.MAX_STEPS, 1000.0 + STEPS_PER_TURN_BUDGET * turns))
-    if need > budget:
-        raise InvalidIntegrationError(
-            f"this request needs at least ~{need:.3g} steps ({why}), above the step limit of {budget}: shorten "
-            f"{span} or reduce {rate_from}")
-    return budget
-
-
-def expected_steps(pendulum: Pendulum, omega_scale: float, t_final: float) -> float:
-    """A typical DOP853 step count for ``t_final`` seconds at the rate ``omega_scale`` (``EST_STEPS_PER_TURN``
-    per turn; used to size the chunks of a long integration, not as a limit)."""
-    rate = float(omega_scale) + math.sqrt(pendulum.mgrho_norm / pendulum.principal_moments[0])
-    return EST_STEPS_PER_TURN * t_final * rate / (2.0 * math.pi)
-
-
-def integrate_chunked(model: int, y0: NDArray[np.float64], t_final: float, n_out: int, p: NDArray[np.float64],
-                      rtol: float, atol: float, budget: int, Y: NDArray[np.float64],
-                      est_steps: float) -> NDArray[np.int64]:
-    """:func:`_core.dop853.integrate_uniform` of ``model`` in pieces (see :func:`run_chunked`)."""
-    def run(y: NDArray[np.float64], span: float, rows: int, left: int, out: NDArray[np.float64]) -> NDArray[np.int64]:
-        return _dop.integrate_uniform(model, y, span, rows, p, rtol, atol, left, out)
-    return run_chunked(run, y0, t_final, n_out, budget, Y, est_steps)
-
-
-def run_chunked(run: Callable[[NDArray[np.float64], float, int, int, NDArray[np.float64]], NDArray[np.int64]],
-                y0: NDArray[np.float64], t_final: float, n_out: int, budget: int, Y: NDArray[np.float64],
-                est_steps: float, chunk_steps: int | None = None) -> NDArray[np.int64]:
-    """Drive a uniform-output kernel ``run(y0, t_final, n_rows, max_steps, Y) -> stats`` (the signature of
-    :func:`_core.dop853.integrate_uniform` with its other arguments bound) in pieces of about ``CHUNK_STEPS``
-    steps, returning to Python between them so that Ctrl-C (KeyboardInterrupt) stops a long integration within
-    about a second.
-
-    The output grid is refined ``q`` times when one output interval would take more than ``CHUNK_STEPS``
-    steps; each piece integrates ``c`` fine intervals from the state where the last one ended (the step size
-    restarts there).  A request of at most ``CHUNK_STEPS`` estimated steps runs as one kernel call, exactly as
-    before.  Returns the kernel's statistics ``[n_accepted, n_rejected, n_rhs, status, n_rows_written]``.
-    """
-    chunk = CHUNK_STEPS if chunk_steps is None else chunk_steps
-    n_int = n_out - 1
-    q = max(1, math.ceil(est_steps / (n_int * chunk)))
-    n_fine = n_int * q
-    dt = t_final / n_fine
-    c = max(1, min(n_fine, int(chunk * n_fine / max(est_steps, 1.0))))
-    y = np.array(y0, dtype=np.float64)
-    Y[0] = y
-    k = 0
-    tot = np.zeros(5, dtype=np.int64)
-    while k < n_fine:
-        c = min(c, n_fine - k)
-        out = Y[k:k + c + 1] if q == 1 else np.empty((c + 1, y.shape[0]))
-        # one piece: [k dt, (k + c) dt] (the models are autonomous)
-        st = run(y, c * dt if k + c < n_fine else t_final - k * dt, c + 1, max(0, budget - int(tot[0] + tot[1])), out)
-        tot[0:3] += st[0:3]
-        if st[3] != _dop.OK:
-            tot[3] = st[3]
-            tot[4] = (k + int(st[4]) - 1) // q + 1
-            return tot
-        if q > 1:
-            for i in range(1, c + 1):
-                if (k + i) % q == 0:
-                    Y[(k + i) // q] = out[i]
-        y = out[c].copy()
-        k += c
-        used = int(st[0] + st[1])
-        c = max(1, min(4 * c, int(c * chunk / max(used, 1))))
-    tot[3] = _dop.OK
-    tot[4] = n_out
-    return tot
-
-
-def lgvi_chunked(R0: NDArray[np.float64], omega0: NDArray[np.float64], h: float, stride: int,
-                 p: NDArray[np.float64], R: NDArray[np.float64], W: NDArray[np.float64]) -> NDArray[np.int64]:
-    """:func:`_core.lgvi.integrate_lgvi` in pieces of at most ``CHUNK_STEPS`` steps (Ctrl-C stops it within about
-    a second); returns ``[n_steps, Newton iterations, max iterations, status]`` like the kernel."""
-    n_out = R.shape[0]
-    R[0] = R0
-    W[0] = omega0
-    tot = np.zeros(4, dtype=np.int64)
-    done = 0
-    if stride <= CHUNK_STEPS:
-        rows = max(1, CHUNK_STEPS // stride)
-        k = 0
-        while k < n_out - 1:
-            r = min(rows, n_out - 1 - k)
-            st = integrate_lgvi(R[k].copy(), W[k].copy(), h, stride * r, stride, p, R[k:k + r + 1], W[k:k + r + 1])
-            if _lgvi_add(tot, st, done):
-                return tot
-            done += stride * r
-            k += r
-        return tot
-    pieces = math.ceil(stride / CHUNK_STEPS)
-    Rs = np.empty((2, 3, 3))
-    Ws = np.empty((2, 3))
-    Rc, Wc = R0.copy(), omega0.copy()
-    for k in range(n_out - 1):
-        for j in range(pieces):
-            n = stride // pieces + (1 if j < stride % pieces else 0)
-            st = integrate_lgvi(Rc, Wc, h, n, n, p, Rs, Ws)
-            if _lgvi_add(tot, st, done):
-                return tot
-            done += n
-            Rc, Wc = Rs[1].copy(), Ws[1].copy()
-        R[k + 1] = Rc
-        W[k + 1] = Wc
-    return tot
-
-
-def _lgvi_add(tot: NDArray[np.int64], st: NDArray[np.int64], done: int) -> bool:
-    """Accumulate one LGVI piece's statistics; True when it failed (status = global index of the failed step)."""
-    tot[0] += st[0]
-    tot[1] += st[1]
-    tot[2] = max(tot[2], st[2])
-    if st[3] != 0:
-        tot[3] = done + st[3]
-        return True
-    return False
 
 
 def check_conservation(traj: Trajectory, what: str) -> None:
@@ -311,30 +123,65 @@ def check_conservation(traj: Trajectory, what: str) -> None:
             f"(or reduce dt)")
 
 
-def validate_taylor_tol(tol: float | None) -> float:
-    """The Taylor tolerance: ``None`` -> :data:`TAYLOR_TOL`; otherwise a number in ``TAYLOR_TOL_RANGE``."""
-    if tol is None:
-        return TAYLOR_TOL
-    return _v.real("tol", tol, exc=InvalidIntegrationError, low=TAYLOR_TOL_RANGE[0], high=TAYLOR_TOL_RANGE[1])
+#: the drift of an invariant that a tolerance ``tol`` implies after ``n`` steps is ``DRIFT_FACTOR * max(tol,
+#: DRIFT_ROUNDOFF) * sqrt(n)`` (per-step errors of size tol adding up as a random walk); DRIFT_ROUNDOFF is the
+#: round-off of one step (16 eps), the only error of LGVI's constraints
+DRIFT_FACTOR = 1.0
+DRIFT_ROUNDOFF = 16.0 * float(np.finfo(float).eps)
+#: the drift figures of ``Trajectory.stats["drift"]``; LGVI (no tolerance: its energy error is O(dt^2), bounded)
+#: is checked on the first three only
+DRIFT_KEYS = ("gamma_norm", "orthogonality", "gamma_vs_attitude", "energy", "mu")
 
 
-def taylor_frame(pendulum: Pendulum) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Parameters of the Taylor kernel and the principal frame: ``(q, Q)``.
+def invariant_drift(traj: Trajectory) -> dict[str, float]:
+    """The drift of the invariants over a motion, maxima over its samples.
 
-    The kernel integrates Eqs (31)-(32) in principal axes, where Eq (31) needs three products instead of six;
-    the columns of ``Q`` are the principal axes (``J = Q diag(J') Q^T``).  A diagonal J is used as it is
-    (``Q = I``, so no rounding is added).
+    ``gamma_norm``: ``| |Gamma| - 1 |``; ``orthogonality``: ``||R^T R - I||_F``; ``gamma_vs_attitude``:
+    ``|Gamma - R^T e3|`` (max-norm); ``energy``: ``|E - E0| / E_scale``; ``mu``: ``|mu - mu0| / mu_scale``, with
+    ``E_scale = max(|E0|, m g |rho|, J1 |omega0|^2 / 2)`` (as :func:`check_conservation`) and
+    ``mu_scale = sqrt(2 J1 E_scale)`` (at least ``J1 |omega0|``).
     """
-    J = np.asarray(pendulum.J, dtype=float)
-    if np.count_nonzero(J - np.diag(np.diag(J))) == 0:
-        return _taylor.principal_params(np.diag(J), pendulum.mgrho), np.eye(3)
-    Pp, Q = pendulum.principal()
-    return _taylor.principal_params(np.diag(np.asarray(Pp.J)), Pp.mgrho), np.asarray(Q, dtype=float)
+    P = traj.pendulum
+    G = np.asarray(traj.Gamma)
+    J1 = float(P.principal_moments[0])
+    e_scale = max(abs(float(traj.energy[0])), P.mgrho_norm, 0.5 * J1 * float(traj.omega[0] @ traj.omega[0]))
+    return {"gamma_norm": float(np.abs(np.sqrt(np.einsum("ni,ni->n", G, G)) - 1.0).max()),
+            "orthogonality": float(orthogonality_errors(traj.R).max()),
+            "gamma_vs_attitude": float(np.abs(G - traj.R[:, 2, :]).max()),
+            "energy": traj.energy_error / e_scale,
+            "mu": traj.mu_error / math.sqrt(2.0 * J1 * e_scale)}
 
 
-def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: float, *, method: str = "dop853",
-             dt: float | None = None, rtol: float = 1e-10, atol: float = 1e-12, n_out: int = 1001,
-             max_steps: int | None = None, tol: float | None = None) -> Trajectory:
+def report_drift(traj: Trajectory, tol: float | None, what: str) -> None:
+    """Put the invariant drift of ``traj`` (:func:`invariant_drift`) into ``traj.stats["drift"]``, and the bound
+    the tolerance ``tol`` implies over its ``stats["n_steps"]`` steps into ``stats["drift_bound"]``; warn
+    (:class:`~pendulum_explorer.errors.InvariantDriftWarning`) when a drift exceeds it, or when a constraint
+    (|Gamma| = 1, R^T R = I, Gamma = R^T e3) drifted beyond ``UNIT_TOL`` (1e-6): the returned states are then no
+    longer valid inputs of the package.  ``tol`` None: a method without a tolerance (LGVI), whose constraints hold
+    to round-off and whose energy is not checked."""
+    drift = invariant_drift(traj)
+    n = max(1, int(traj.stats.get("n_steps", 1)))
+    bound = DRIFT_FACTOR * max(DRIFT_ROUNDOFF if tol is None else tol, DRIFT_ROUNDOFF) * math.sqrt(n)
+    traj.stats["drift"] = drift
+    traj.stats["drift_bound"] = bound
+    keys = DRIFT_KEYS[:3] if tol is None else DRIFT_KEYS
+    over = [f"{k} {drift[k]:.2g}" for k in keys if not drift[k] <= bound]
+    invalid = [f"{k} {drift[k]:.2g}" for k in DRIFT_KEYS[:3] if not drift[k] <= _v.UNIT_TOL]
+    if over or invalid:
+        asked = "round-off" if tol is None else f"tol {tol:.3g}"
+        msg = (f"{what}: the invariants drifted beyond what the tolerance implies ({asked} x sqrt({n} steps) = "
+               f"{bound:.2g}): {', '.join(over)}" if over else f"{what}: the motion kept its invariants as the "
+               f"tolerance implies ({bound:.2g})")
+        if invalid:
+            msg += (f"; its states are not valid inputs of the package any more (constraints beyond "
+                    f"{_v.UNIT_TOL:g}: {', '.join(invalid)})")
+        warnings.warn(InvariantDriftWarning(f"{msg} (stats['drift']); tighten the tolerance (or reduce dt) or "
+                                            f"shorten the time span"), stacklevel=3)
+
+
+def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: float, *,
+             method: str | Integrator = "dop853", dt: float | None = None, rtol: float = 1e-10, atol: float = 1e-12,
+             n_out: int = 1001, max_steps: int | None = None, tol: float | None = None) -> Trajectory:
     """Integrate the 3D pendulum from ``(R0, omega0)`` over ``[0, t_final]``.
 
     Parameters
@@ -346,9 +193,11 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
         Initial body angular velocity [rad/s].
     t_final : float
         > 0 [s].
-    method : {"dop853", "lgvi", "taylor"}
+    method : {"dop853", "lgvi", "taylor"} or an :class:`~pendulum_explorer.integrators.Integrator`
         Adaptive 8th-order Runge-Kutta on Eqs (31)-(32) + (2), the Lie group variational integrator on
-        Eqs (1)-(2), or the adaptive Taylor method on Eqs (31)-(32) + (2) (machine precision by default).
+        Eqs (1)-(2), or the adaptive Taylor method on Eqs (31)-(32) + (2) (machine precision by default);
+        ``DOP853(rtol, atol)``, ``LGVI(dt)`` or ``Taylor(tol)`` carry their own options (then ``dt``, ``rtol``,
+        ``atol`` and ``tol`` here are not used).
     dt : float, optional
         LGVI step (default 1e-3 s).  It is shortened so that a whole number of steps falls between outputs.
     rtol, atol : float
@@ -367,80 +216,33 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
     Returns
     -------
     Trajectory
+        ``stats["drift"]`` holds the drift of the invariants over the motion (:func:`invariant_drift`:
+        ``| |Gamma| - 1 |``, ``||R^T R - I||``, ``|Gamma - R^T e3|``, relative energy and mu drift) and
+        ``stats["drift_bound"]`` the drift the tolerance asked implies, ``tol x sqrt(n_steps)`` (per-step errors
+        adding up as a random walk; ``tol = rtol + atol`` for DOP853, ``tol`` for Taylor, round-off (16 eps) for
+        LGVI's constraints, whose energy error is O(dt^2) and not checked).
+
+    Warns
+    -----
+    InvariantDriftWarning
+        A drift exceeds ``stats["drift_bound"]``, or a constraint drifted beyond ``UNIT_TOL`` = 1e-6 (the returned
+        states would be refused as input): the invariants are reported, not enforced (the integrated
+        Gamma is returned as integrated, not renormalised; a motion drifting more than 1 % is refused,
+        :class:`IntegrationFailedError`).
     """
     _v.check_pendulum(pendulum)
     R0 = _v.rotation("R0", R0)
     omega0 = _v.array("omega0", omega0, (3,), max_abs=MAX_OMEGA)
     t_final, n_out = validate_span(t_final, n_out)
-    method = _v.choice("method", method, METHODS)
+    if not isinstance(method, Integrator):
+        method = _v.choice("method", method, METHODS)
     p = pendulum.params()
     E0 = _f.energy_lp(R0[2], omega0, p)
     if not math.isfinite(E0):
         raise InvalidStateError("the energy of (R0, omega0) overflows double precision; reduce omega0")
+    scheme = integrator(method, dt=dt, rtol=rtol, atol=atol, tol=tol)
     t0 = time.perf_counter()
-    if method == "lgvi":
-        if dt is None:
-            dt = 1e-3
-        dt = _v.positive("dt", dt)
-        _v.tolerances(rtol, atol)  # not used by LGVI, but checked like every argument
-        stride = max(1, int(np.ceil(t_final / (n_out - 1) / dt - 1e-9)))
-        n_steps = stride * (n_out - 1)
-        if n_steps > MAX_FIXED_STEPS:
-            raise InvalidIntegrationError(
-                f"t_final/dt = {t_final / dt:.3g} steps exceeds the limit of {MAX_FIXED_STEPS:.3g}; "
-                f"increase dt or reduce t_final")
-        h = t_final / n_steps
-        R = np.empty((n_out, 3, 3))
-        W = np.empty((n_out, 3))
-        st = lgvi_chunked(R0, omega0, h, stride, p, R, W)
-        if st[3] != 0:
-            raise IntegrationFailedError(
-                f"LGVI: the implicit step equation has no solution at step {int(st[3])} (t = {st[3] * h:.4g} s) "
-                f"with dt = {h:.4g} s; the body turns too far in one step: reduce dt")
-        Gamma = np.ascontiguousarray(R[:, 2, :])
-        stats = {"n_steps": int(st[0]), "dt": h, "newton_iterations": int(st[1]),
-                 "max_newton_iterations": int(st[2])}
-    elif method == "taylor":
-        tol = validate_taylor_tol(tol)
-        budget = step_budget(pendulum, float(np.linalg.norm(omega0)), t_final, max_steps)
-        q, Q = taylor_frame(pendulum)
-        # principal frame: vectors v' = Q^T v, attitude R' = R Q (rows r_i' = Q^T r_i)
-        y0 = np.concatenate([Q.T @ R0[2, :], Q.T @ omega0, (R0 @ Q).ravel()])
-        rotated = not np.array_equal(Q, np.eye(3))
-        Y = np.empty((n_out, 15))
-        info = np.empty(2)
-        order = _taylor.order_for(tol)
-        def run(y: NDArray[np.float64], span: float, rows: int, left: int,
-                out: NDArray[np.float64]) -> NDArray[np.int64]:
-            return _taylor.integrate_uniform_taylor(y, span, rows, q, order, left, out, info)
-        st = run_chunked(run, y0, t_final, n_out, budget, Y,
-                         expected_steps(pendulum, float(np.linalg.norm(omega0)), t_final) / TAYLOR_STEP_RATIO,
-                         CHUNK_STEPS // TAYLOR_CHUNK_DIVISOR)
-        _v.raise_for_status(st[3], "Taylor", t=t_final * (int(st[4]) - 1) / (n_out - 1), t_final=t_final,
-                            budget=budget)
-        if rotated:  # one (3 n_out x 3) product, not n_out small ones
-            R = (Y[:, 6:15].reshape(3 * n_out, 3) @ Q.T).reshape(n_out, 3, 3)
-            W = Y[:, 3:6] @ Q.T
-        else:  # principal axes are the body axes: the kernel's rows are the result
-            R = np.ascontiguousarray(Y[:, 6:15]).reshape(n_out, 3, 3)
-            W = np.ascontiguousarray(Y[:, 3:6])
-        Gamma = np.ascontiguousarray(R[:, 2, :])  # Gamma = R^T e3
-        stats = {"n_steps": int(st[0]), "order": order, "mean_step": t_final / max(int(st[0]), 1), "tol": tol}
-    else:
-        rtol, atol = _v.tolerances(rtol, atol)
-        budget = step_budget(pendulum, float(np.linalg.norm(omega0)), t_final, max_steps)
-        # Gamma, omega and the first row of R (Eq 2): R^T e1; its stages ride along the LP step
-        y0 = np.concatenate([R0[2, :], omega0, R0[0, :]])
-        Y = np.empty((n_out, 9))
-        st = integrate_chunked(_f.LP_ROW, y0, t_final, n_out, p, rtol, atol, budget, Y,
-                               expected_steps(pendulum, float(np.linalg.norm(omega0)), t_final))
-        _v.raise_for_status(st[3], "DOP853", t=t_final * (int(st[4]) - 1) / (n_out - 1), t_final=t_final,
-                            budget=budget)
-        Gamma = Y[:, 0:3].copy()
-        W = Y[:, 3:6].copy()
-        R = attitude_from_rows(Y[:, 6:9], Gamma)
-        stats = {"n_steps": int(st[0]), "n_rejected": int(st[1]), "nfev": int(st[2]), "rtol": rtol,
-                 "atol": atol}
+    R, W, Gamma, stats = scheme.integrate(pendulum, R0, omega0, t_final, n_out, max_steps)
     wall = time.perf_counter() - t0
     inv = np.empty((n_out, 2))
     Yinv = np.concatenate([Gamma, W], axis=1)
@@ -448,6 +250,7 @@ def simulate(pendulum: Pendulum, R0: ArrayLike, omega0: ArrayLike, t_final: floa
     t = np.linspace(0.0, t_final, n_out)
     stats["wall_time"] = wall
     stats["orthogonality_error"] = float(orthogonality_errors(R).max())
-    traj = Trajectory(pendulum, t, R, W, Gamma, inv[:, 0].copy(), inv[:, 1].copy(), method, stats)
-    check_conservation(traj, method.upper())
+    traj = Trajectory(pendulum, t, R, W, Gamma, inv[:, 0].copy(), inv[:, 1].copy(), scheme.name, stats)
+    check_conservation(traj, scheme.name.upper())
+    report_drift(traj, scheme.drift_tol, scheme.name.upper())
     return traj

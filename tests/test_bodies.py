@@ -1,4 +1,4 @@
-"""Pendulum validation, principal axes, body builders and presets (issue 2, sections 2-3)."""
+"""Pendulum validation, principal axes, body builders and presets."""
 import numpy as np
 import pytest
 from hypothesis import given

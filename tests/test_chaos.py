@@ -47,3 +47,25 @@ def test_bad_input(fig2):
         lyapunov_exponent(P, [0, 0, 1.0], [0, 0, 0], d0=0.1)
     with pytest.raises(InvalidIntegrationError, match="t_total"):
         lyapunov_exponent(P, [0, 0, 1.0], [0, 0, 0], t_total=-1)
+
+
+def test_megno_slope_refuses_t_from_outside_the_samples(fig2):
+    """``megno(...).slope(1e9)`` raised numpy's raw TypeError (no sample left), ``slope("x")`` a UFuncTypeError,
+    and ``slope(t_last)`` fitted one point (a RankWarning and garbage) (issue 26 item 8)."""
+    import warnings
+
+    from pendulum_explorer.chaos import megno
+
+    r = megno(fig2.pendulum, [0.0, 0.0, 1.0], [0.5, 0.2, 0.1], 10.0, n_samples=20)
+    for bad in (1e9, 10.0, -1.0, float("nan"), "x", None):
+        with pytest.raises(InvalidIntegrationError, match=r"t_from must be .*in \[0, 9\.5\]"):
+            r.slope(bad)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s = r.slope(9.5)  # the last two samples: their slope exactly
+    assert s == pytest.approx((r.running[-1] - r.running[-2]) / (r.t[-1] - r.t[-2]), rel=1e-9)
+    full = np.polyfit(r.t, r.running, 1)[0]
+    assert r.slope(0.0) == pytest.approx(full, rel=1e-12)
+    one = megno(fig2.pendulum, [0.0, 0.0, 1.0], [0.5, 0.2, 0.1], 1.0, n_samples=1)
+    with pytest.raises(InvalidIntegrationError, match="at least 2 samples"):
+        one.slope(0.0)

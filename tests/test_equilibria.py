@@ -121,7 +121,7 @@ def test_generic_bodies(abc, rho, seed):
     pend = body(abc, rho, seed)
     eq = equilibria(pend)
     assert max_residual(pend, eq) <= 1e-10
-    j = eq.case["principal_moments"]
+    j = eq.case.principal_moments
     if np.ptp(j) > 0 and np.min(np.abs(np.diff(j))) > 1e-3 * j[0]:
         assert sorted(eq.labels) == ["L1", "L2", "L3", "L4"]
     for f in eq.curves():  # adaptive sampling: consecutive points <= 1 deg apart, all finite
@@ -138,7 +138,7 @@ def test_one_rho_component_zero_gives_eq41(abc, rho, i, seed):
     pend = body(abc, rho, seed)
     eq = equilibria(pend)
     assert max_residual(pend, eq) <= 1e-10
-    j = eq.case["principal_moments"]
+    j = eq.case.principal_moments
     if np.min(np.abs(np.diff(j))) > 1e-6 * j[0]:
         # the zero component is the principal axis with moment (b+c, a+c, a+b)[i]
         a, b, c = abc
@@ -198,7 +198,7 @@ def test_near_nongeneric_inputs_are_robust():
         pend = Pendulum(np.diag(j), pp.rho, pp.m, pp.g)
         eq = equilibria(pend)
         assert max_residual(pend, eq) <= 1e-10
-        assert eq.case["repeated_moments"] == (eps < 1e-12)
+        assert eq.case.repeated_moments == (eps < 1e-12)
 
 
 def test_balanced_raises():
@@ -394,10 +394,68 @@ def test_equilibrium_attitudes(fig1):
 def test_energy_momentum_data(fig1):
     pend, eq = fig1
     d = energy_momentum_data(eq)
-    assert len(d["curves"]) == 2 * len(eq.curves()) and len(d["points"]) == 4
-    assert d["mgrho"] == pytest.approx(pend.m * pend.g * np.linalg.norm(pend.rho))
-    for c, f in zip(d["curves"], eq.families):
-        np.testing.assert_array_equal(c["mu"], f.mu)
-        assert len(c["stability"]) == len(c["energy"])
+    assert len(d.curves) == 2 * len(eq.curves()) and len(d.points) == 4
+    assert d.mgrho == pytest.approx(pend.m * pend.g * np.linalg.norm(pend.rho))
+    for c, f in zip(d.curves, eq.families):
+        np.testing.assert_array_equal(c.mu, f.mu)
+        assert len(c.stability) == len(c.energy)
     # the minimum energy at mu = 0 is the hanging point: -m g |rho|
-    assert min(p["energy"] for p in d["points"]) == pytest.approx(-d["mgrho"], rel=1e-14)
+    assert min(p.energy for p in d.points) == pytest.approx(-d.mgrho, rel=1e-14)
+
+
+# ------------------------------------------------------------------------------------------------
+# the per-pendulum cache under threads
+# ------------------------------------------------------------------------------------------------
+def _in_six_threads(target):
+    """Run ``target(i)`` in six threads released together; returns their results in order."""
+    import threading
+    barrier = threading.Barrier(6)
+    out = [None] * 6
+
+    def run(i):
+        barrier.wait()
+        out[i] = target(i)
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
+
+
+def test_six_threads_asking_the_cached_equilibria_compute_them_once(monkeypatch):
+    """equilibria_at_mu without ``eq`` uses the pendulum's cached equilibria: six threads asking at once compute
+    them once and share the one EquilibriumSet (they computed them six times, six objects, before)."""
+    from pendulum_explorer.equilibria import at_mu
+    calls = []
+    real = at_mu.equilibria
+
+    def counted(p):
+        calls.append(1)
+        return real(p)
+    monkeypatch.setattr(at_mu, "equilibria", counted)
+    pp = paper_fig1().pendulum
+    P = Pendulum(pp.J, pp.rho, pp.m, pp.g)  # a fresh pendulum: nothing cached yet
+    got = _in_six_threads(lambda i: (at_mu.equilibria_at_mu(P, 0.0), P.cached("equilibria", counted)))
+    assert len(calls) == 1
+    assert all(g[1] is got[0][1] for g in got)
+    assert all(g[0][0] is got[0][1].hanging and g[0][1] is got[0][1].inverted for g in got)
+
+
+def test_pendulum_cache_computes_once_and_keeps_nothing_after_an_error():
+    import time
+    P = Pendulum(np.diag([2.0, 1.5, 1.0]), [0.1, 0.2, 0.3])
+    calls = []
+
+    def slow(p):  # slow enough that the six threads all ask before the first computation ends
+        calls.append(1)
+        time.sleep(0.2)
+        return object()
+    got = _in_six_threads(lambda i: P.cached("slow", slow))
+    assert len(calls) == 1 and all(g is got[0] for g in got)
+
+    def fails(p):
+        raise RuntimeError("no")
+    with pytest.raises(RuntimeError):
+        P.cached("other", fails)
+    assert P.cached("other", lambda p: 42) == 42

@@ -153,7 +153,8 @@ def test_fig2_png_and_svg(tmp_path, capsys):
 
 def test_an_export_that_writes_nothing_is_not_success(tmp_path, monkeypatch):
     """kaleido's browser can return without writing a file (seen under load): retried once, then a
-    FigureExportError naming the file; never the path of a file that does not exist."""
+    FigureExportError; never the path of a file that was not written, and the file that was there before stays
+    (issue 26 item 7: it was deleted before the export)."""
     import plotly.graph_objects as go
     import plotly.io as pio
 
@@ -164,10 +165,12 @@ def test_an_export_that_writes_nothing_is_not_success(tmp_path, monkeypatch):
 
     monkeypatch.setattr(pio, "write_images", silent)
     out = tmp_path / "f.svg"
-    out.write_text("stale")  # an earlier run's file must not pass for this one
+    out.write_text("stale")  # an earlier run's file must not pass for this one, nor be lost
     with pytest.raises(cli.FigureExportError, match="wrote nothing"):
         cli.write_figures({"a": go.Figure()}, out, title="t")
-    assert len(calls) == 2 and not out.exists()
+    assert len(calls) == 2 and out.read_text() == "stale"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.svg"]  # no temporary file left
+    assert all(p != str(out) for c in calls for p in c)  # the export never writes onto out itself
 
     def second_time(figs, paths, format):  # fails once, then writes
         calls.append(list(paths))
@@ -178,3 +181,125 @@ def test_an_export_that_writes_nothing_is_not_success(tmp_path, monkeypatch):
     monkeypatch.setattr(pio, "write_images", second_time)
     assert cli.write_figures({"a": go.Figure()}, out, title="t") == [out]
     assert out.read_text() == "<svg/>"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.svg"]
+
+
+def test_a_failed_export_keeps_every_earlier_file(tmp_path, monkeypatch):
+    """A multi-panel PNG export that raises half-way leaves all the earlier panels as they were (issue 26 item 7)."""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    out = tmp_path / "f.png"
+    old = {n: tmp_path / f"f-{n}.png" for n in ("a", "b")}
+    for n, p in old.items():
+        p.write_bytes(b"old " + n.encode())
+
+    def half(figs, paths, format):
+        open(paths[0], "wb").write(b"new")
+        raise RuntimeError("browser closed")
+
+    monkeypatch.setattr(pio, "write_images", half)
+    monkeypatch.setattr(cli, "image_export_problem", lambda: None)
+    with pytest.raises(cli.FigureExportError, match="RuntimeError: browser closed"):
+        cli.write_figures({"a": go.Figure(), "b": go.Figure()}, out)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == {"f-a.png": b"old a", "f-b.png": b"old b"}
+
+
+def test_html_is_written_through_a_temporary_file(tmp_path, monkeypatch):
+    """The page goes to a temporary file renamed onto --out: a write that fails keeps the old page."""
+    import plotly.graph_objects as go
+
+    out = tmp_path / "f.html"
+    out.write_text("old page")
+
+    def boom(self, *a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cli.Path, "write_text", boom)
+    with pytest.raises(cli.FigureExportError, match="No space left on device"):
+        cli.write_figures({"a": go.Figure()}, out)
+    monkeypatch.undo()
+    assert out.read_text() == "old page" and [p.name for p in tmp_path.iterdir()] == ["f.html"]
+    assert cli.write_figures({"a": go.Figure()}, out) == [out] and "plotly" in out.read_text()
+
+
+def _one_line(err):
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("make_out, needle", [
+    (lambda d: str(d), "--out must end in one of .html, .png, .svg"),  # a folder
+    (lambda d: str(d / "dir.html"), "is a folder, not a file"),  # a folder named like a page
+    (lambda d: "/proc/x.html", "--out: cannot create a file in the folder '/proc'"),
+    (lambda d: str(d / "ro" / "x.html"), "--out: cannot create a file in the folder"),
+])
+def test_unwritable_out_is_one_line_naming_the_option(make_out, needle, tmp_path, capsys, monkeypatch):
+    """``--out DIR``, ``--out /proc/x.html``: one line naming --out, exit 2, before any work (issue 26 item 7:
+    a Python traceback before)."""
+    (tmp_path / "dir.html").mkdir()
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    if os.access(ro, os.W_OK):  # root ignores the mode
+        ro.chmod(0o700)
+        if make_out(tmp_path).endswith("/ro/x.html"):
+            pytest.skip("running as root: a read-only folder is writable")
+    monkeypatch.setattr(paper, "fig1_figures", lambda: pytest.fail("computed before checking --out"))
+    try:
+        with pytest.raises(SystemExit) as exc:
+            cli.main(["figure", "fig1", "--out", make_out(tmp_path)])
+    finally:
+        ro.chmod(0o700)
+    assert exc.value.code == 2
+    line = _one_line(capsys.readouterr().err)
+    assert needle in line and line.startswith("pendulum-explorer figure: error:")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["figure", "fig3", "--out", "x.html"], "argument which: invalid choice: 'fig3'"),
+    (["figure", "fig2", "--crossings", "x", "--out", "x.html"], "argument --crossings: invalid int value"),
+    (["figure", "fig2", "--energy", "one", "--out", "x.html"], "argument --energy: invalid float value"),
+    (["figure", "fig1"], "the following arguments are required: --out"),
+])
+def test_argument_errors_are_one_line(argv, needle, tmp_path, capsys, monkeypatch):
+    """argparse's own errors for the figure command: one line (no usage block), naming the argument."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(argv)
+    assert exc.value.code == 2 and needle in _one_line(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["figure", "fig2", "--energy", "-10", "--crossings", "5", "--out", "x.html"], "--energy -10: E = -10"),
+    (["figure", "fig2", "--energy", "nan", "--out", "x.html"], "--energy must be a finite number"),
+    (["figure", "fig2", "--crossings", "0", "--out", "x.html"], "--crossings must be an integer in 1..100000"),
+    (["figure", "fig1", "--crossings", "10", "--out", "x.html"], "--crossings applies to fig2 only"),
+])
+def test_value_errors_name_the_option(argv, needle, tmp_path, capsys, monkeypatch):
+    """Errors found by the model name the command-line option, on one line (issue 26 item 7)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(paper, "fig1_figures", lambda: pytest.fail("computed although an argument is bad"))
+    assert cli.main(argv) == 1
+    assert needle in _one_line(capsys.readouterr().err)
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_export_failure_after_the_work_is_one_line(tmp_path, capsys, monkeypatch):
+    """A failure of the export itself (here: the disk) is one line naming --out, exit 1, the old file kept."""
+    import plotly.graph_objects as go
+
+    out = tmp_path / "f.html"
+    out.write_text("old page")
+    monkeypatch.setattr(paper, "fig1_figures", lambda: {"b": go.Figure()})
+
+    def boom(self, *a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cli.Path, "write_text", boom)
+    assert cli.main(["figure", "fig1", "--out", str(out)]) == 1
+    line = _one_line(capsys.readouterr().err)
+    assert line.startswith("pendulum-explorer figure: error: --out") and "No space left on device" in line
+    monkeypatch.undo()
+    assert out.read_text() == "old page"

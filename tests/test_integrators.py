@@ -1,4 +1,4 @@
-"""DOP853 and LGVI kernels: coefficient tables, convergence orders, structure preservation (issue 2, sec. 5)."""
+"""DOP853 and LGVI kernels: coefficient tables, convergence orders, structure preservation."""
 import numpy as np
 import pytest
 import scipy.integrate._ivp.dop853_coefficients as scipy_tab
@@ -125,20 +125,26 @@ def test_dense_output_order(fig2):
 
 
 def test_lgvi_cayley_equation_solution():
-    """F = cay(f) with f from Newton satisfies h Pi^ + h^2/2 M^ = F J_d - J_d F^T."""
-    from pendulum_explorer._core.lgvi import _solve_cayley
+    """One LGVI step from R0 = I: F = R1 satisfies h Pi^ + h^2/2 M^ = F J_d - J_d F^T (M = m g rho x e3)."""
+    from pendulum_explorer._core.lgvi import integrate_lgvi
 
     J = np.array([[0.3, 0.02, -0.01], [0.02, 0.2, 0.03], [-0.01, 0.03, 0.25]])
-    p = F.pack_params(J, np.array([0.1, -0.2, 2.0]))
+    mgrho = np.array([0.1, -0.2, 2.0])
+    p = F.pack_params(J, mgrho)
     Jd = 0.5 * np.trace(J) * np.eye(3) - J
+    M = np.cross(mgrho, [0.0, 0.0, 1.0])
+    h = 1.0
+    R, W = np.empty((2, 3, 3)), np.empty((2, 3))
     for g in ([0.01, -0.02, 0.015], [0.05, 0.02, -0.03]):
         g = np.array(g)
-        f0, f1, f2, it = _solve_cayley(g[0], g[1], g[2], p, 0.0, 0.0, 0.0)
-        Fm = so3.cayley(np.array([f0, f1, f2]))
+        omega0 = np.linalg.solve(J, (g - 0.5 * h * h * M) / h)  # so that h Pi + h^2/2 M = g
+        st = integrate_lgvi(np.eye(3), omega0, h, 1, 1, p, R, W)
+        Fm = R[1]
         np.testing.assert_allclose(Fm @ Jd - Jd @ Fm.T, so3.hat(g), atol=1e-15)
-        assert 1 <= it <= 8
-    # a step far too large for the inertia has no solution: reported, not garbage
-    assert _solve_cayley(0.2, 0.1, -0.3, p, 0.0, 0.0, 0.0)[3] == -1
+        assert st[3] == 0 and 1 <= st[1] <= 8
+    # a step far too large for the inertia has no solution: reported (the failed step's index), not garbage
+    omega0 = np.linalg.solve(J, np.array([0.2, 0.1, -0.3]) - 0.5 * M)
+    assert integrate_lgvi(np.eye(3), omega0, h, 1, 1, p, R, W)[3] == 1
 
 
 @pytest.mark.parametrize("E", [-2.65, 2.03])

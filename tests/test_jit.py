@@ -1,4 +1,4 @@
-"""The compile-time budget (issue 2, sec. 8: cold JIT of every kernel <= 20 s) depends on each kernel being
+"""The compile-time budget depends on each kernel being
 compiled once.  A second signature (a writable copy of ``p``, an integer constant numba turns into a literal)
 recompiles the kernel and everything it calls; this test catches that in a fresh process."""
 import json

@@ -1,4 +1,4 @@
-"""The motion as the dashboard plays it (issue 11, item 1): sampled from the motion's own time scales, the
+"""The motion as the dashboard plays it: sampled from the motion's own time scales, the
 attitude sent once as quaternions, played in true time with the attitude interpolated (slerp) between samples.
 
 The display is modelled here as the browser runs it: frames at 60 Hz of wall-clock time, motion time =

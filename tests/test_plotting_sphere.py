@@ -3,7 +3,8 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from pendulum_explorer.equilibria import alpha_colour_value, equilibria
+from pendulum_explorer.equilibria import equilibria
+from pendulum_explorer.plotting.colours import alpha_colour_value
 from pendulum_explorer.plotting.diagrams import energy_momentum_figure
 from pendulum_explorer.plotting.sphere import CAMERAS, equilibria_sphere_figure
 from pendulum_explorer.presets import lagrange_top, paper_fig1

@@ -1,4 +1,4 @@
-"""Chaos maps and periodic orbits of the section map (issue 12): the Fig. 2 check (chaotic fractions per energy,
+"""Chaos maps and periodic orbits of the section map: the Fig. 2 check (chaotic fractions per energy,
 the regular island of Fig. 2 (e)), executors (thread pool, dask LocalCluster), progress and cancel, the
 linearised return map against finite differences, periodic orbits (fixed point, symplectic multipliers, kind vs
 a direct simulation) and every error path."""

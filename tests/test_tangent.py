@@ -1,4 +1,4 @@
-"""Tangent dynamics of the LP model (issue 12): the variational equations against a finite difference of the flow,
+"""Tangent dynamics of the LP model: the variational equations against a finite difference of the flow,
 MEGNO against its definition evaluated on two nearby trajectories, the expected values of MEGNO on regular,
 periodic and chaotic motion, and the handling of the neutral directions (|Gamma|, E, mu)."""
 import numpy as np

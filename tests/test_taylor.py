@@ -1,4 +1,4 @@
-"""The Taylor integrator (issue 13): coefficients against exact derivatives of Eqs (31)-(32) + (2), round-off
+"""The Taylor integrator: coefficients against exact derivatives of Eqs (31)-(32) + (2), round-off
 invariants, agreement with DOP853, the planar-pendulum period from the elliptic integral."""
 import math
 

@@ -21,12 +21,22 @@ import pendulum_explorer.plotting
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: the public packages of layers 2 (model / analysis) and 3 (plotting): the package and each of its public modules
+TYPED_PACKAGES = [m.name for m in pkgutil.iter_modules(pendulum_explorer.__path__)
+                  if m.ispkg and not m.name.startswith("_") and m.name != "app"]
+
+
+def _package_modules(name):
+    pkg = importlib.import_module(f"pendulum_explorer.{name}")
+    return [f"pendulum_explorer.{name}"] + [f"pendulum_explorer.{name}.{m.name}"
+                                            for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")]
+
+
 #: the modules of layers 2 (model / analysis) and 3 (plotting): every public definition in them is annotated
 TYPED_MODULES = sorted(
     [f"pendulum_explorer.{m.name}" for m in pkgutil.iter_modules(pendulum_explorer.__path__)
      if not m.ispkg and not m.name.startswith("_")]
-    + [f"pendulum_explorer.plotting.{m.name}" for m in pkgutil.iter_modules(pendulum_explorer.plotting.__path__)
-       if not m.name.startswith("_")])
+    + [m for name in TYPED_PACKAGES for m in _package_modules(name)])
 
 
 def _missing_in_function(qualname, func, skip_first=False):
@@ -130,6 +140,7 @@ def test_every_public_definition_of_layers_2_and_3_is_annotated(module):
 def test_layers_2_and_3_are_all_listed():
     """The module list above is not silently empty or partial (a new module is picked up by iter_modules)."""
     for m in ("bodies", "chaos", "equilibria", "poincare", "presets", "reduction", "trajectory",
+              "equilibria.families", "equilibria.stability", "equilibria.at_mu", "equilibria.energy_momentum",
               "plotting.body", "plotting.section", "plotting.sphere", "plotting.diagrams"):
         assert f"pendulum_explorer.{m}" in TYPED_MODULES
 

@@ -29,11 +29,8 @@ MIN_FACTOR = 0.2
 MAX_FACTOR = 10.0
 ERR_EXP = -1.0 / 8.0
 
-# status codes returned by the integration kernels
-OK = 0
-MAX_STEPS = 1
-STEP_TOO_SMALL = 2
-NON_FINITE = 3
+# status codes returned by the integration kernels (declared once, in status.py)
+from .status import MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL  # noqa: E402,F401
 
 
 # The tableau as padded sparse rows (numba freezes global arrays into the compiled code): row r holds its

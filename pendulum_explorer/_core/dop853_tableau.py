@@ -8,7 +8,6 @@ import numpy as np
 
 N_STAGES = 12
 N_STAGES_EXTENDED = 16
-INTERPOLATOR_POWER = 7
 
 A = np.array([
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],

@@ -250,12 +250,6 @@ def lr_accel(Gamma, Gammadot, p, out):
 
 
 @njit
-def euler_omegadot(Gamma, omega, p, out):
-    """Eq (31) on arrays."""
-    out[0], out[1], out[2] = _euler(Gamma[0], Gamma[1], Gamma[2], omega[0], omega[1], omega[2], p)
-
-
-@njit
 def lr_omega(Gamma, Gammadot, p, out):
     """Angular velocity of a Lagrange-Routh state, Eqs (66) and (69).
 
@@ -292,14 +286,6 @@ def energy_lp(Gamma, omega, p):
 def mu_lp(Gamma, omega, p):
     """Vertical angular momentum (Prop 1/8, Eq 56): ``mu = h = omega^T J Gamma``."""
     return _mu(Gamma[0], Gamma[1], Gamma[2], omega[0], omega[1], omega[2], p)
-
-
-@njit
-def energy_lr(Gamma, Gammadot, p):
-    """Total energy of the Lagrange-Routh model, Eq (71) (= Eq 34 at the omega of Eq 69)."""
-    w = np.empty(3)
-    lr_omega(Gamma, Gammadot, p, w)
-    return energy_lp(Gamma, w, p)
 
 
 @njit(inner=True)

@@ -62,15 +62,6 @@ def _newton_cayley(g0, g1, g2, J0, J1, J2, J3, J4, J5, J6, J7, J8, f0, f1, f2):
     return f0, f1, f2, it
 
 
-@njit
-def _solve_cayley(g0, g1, g2, p, f0, f1, f2):
-    """:func:`_newton_cayley` with J read from the parameter vector ``p``.
-
-    Returns f and the number of iterations used (-1 if Newton did not converge: step too large).
-    """
-    return _newton_cayley(g0, g1, g2, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], f0, f1, f2)
-
-
 @njit(inner=True)
 def _cayley(f0, f1, f2):
     """cay(f) = I + 2/(1+|f|^2) (hat f + hat f^2) as a row-major 9-tuple."""

@@ -47,14 +47,9 @@ from .dop853 import (MAX_STEPS, N_START_RHS, NON_FINITE, OK, STEP_TOO_SMALL, adv
 from .dop853_tableau import N_STAGES, N_STAGES_EXTENDED
 from .fields import LP, LP_TAN, LR, P_MU, _energy, _mv, lr_omega, rhs
 
-MAX_TIME = 4
-NO_CROSSING = 5
-STATUS_NAMES = ("ok", "max_steps", "step_too_small", "non_finite", "max_time", "no_crossing")
+from .status import MAX_TIME, N_INFO, NO_CROSSING, PAUSED  # noqa: E402,F401  (declared once)
 
 G_POLISH = 1e-12
-N_INFO = 6  # info row: n_found, status, n_accepted, n_rejected, n_rhs, (t_end bits unused)
-#: a crossing loop stopped after its step allowance for this call, to be continued (never reported to users)
-PAUSED = 6
 #: the state a paused crossing loop keeps between calls (``ctl``): phase, t, h, t_last, g_old, n_accepted,
 #: n_rejected, n_rhs, n_found, then the state y and (DOP853) its derivative K[0]
 N_CTL = 9
@@ -425,3 +420,20 @@ def section_states(Gs, E, p, p0, Y, slack):
         Y[k, 3] = s * d[0]
         Y[k, 4] = s * d[1]
         Y[k, 5] = 0.0
+
+
+@njit
+def normalise_crossings(G, W, D, n):
+    """Normalise the first ``n`` crossings' Gamma (rows of ``G``) to |Gamma| = 1 and set ``D = Gamma x omega``
+    (``W`` holds omega), in place; returns the largest ``| |Gamma| - 1 |`` found before."""
+    drift = 0.0
+    for k in range(n):
+        nr = np.sqrt(G[k, 0] * G[k, 0] + G[k, 1] * G[k, 1] + G[k, 2] * G[k, 2])
+        if abs(nr - 1.0) > drift:
+            drift = abs(nr - 1.0)
+        for i in range(3):
+            G[k, i] = G[k, i] / nr
+        D[k, 0] = G[k, 1] * W[k, 2] - G[k, 2] * W[k, 1]
+        D[k, 1] = G[k, 2] * W[k, 0] - G[k, 0] * W[k, 2]
+        D[k, 2] = G[k, 0] * W[k, 1] - G[k, 1] * W[k, 0]
+    return drift

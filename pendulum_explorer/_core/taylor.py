@@ -54,13 +54,7 @@ from .cauchy import make_horner, make_sums
 from .section import (C_PAUSED, PAUSED, loop_guard, pause_load,  # a paused crossing loop and its state
                       pause_save, run_serial)
 
-# status codes (as in dop853)
-OK = 0
-MAX_STEPS = 1
-STEP_TOO_SMALL = 2
-NON_FINITE = 3
-MAX_TIME = 4
-NO_CROSSING = 5
+from .status import MAX_STEPS, MAX_TIME, N_INFO, NO_CROSSING, NON_FINITE, OK, STEP_TOO_SMALL  # noqa: F401
 
 NCOL = 24  # columns of the coefficient table (see :func:`coefficients`)
 N_STATE = 9  # Gamma, omega, first row of R
@@ -328,7 +322,6 @@ def integrate_uniform_taylor(y0, t_final, n_out, q, order, max_steps, Y, orders_
 # ------------------------------------------------------------------------------------------------
 # Poincaré crossings: roots of the polynomial of c^T Gamma'
 # ------------------------------------------------------------------------------------------------
-N_INFO = 6  # as section.N_INFO: n_found, status, n_steps, 0, n_series_orders, 0
 G_ZERO = 1e-12
 
 

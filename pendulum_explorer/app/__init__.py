@@ -82,14 +82,14 @@ class Dashboard(w.VBox):
         self.bridge.on_copied(self.links.copied)
         h.reset_btn.on_click(self._on_reset)
         h.reset_yes.on_click(self._on_reset_yes)
-        self.state.observe("body", self._on_body)
+        self.state.listen("body", self._on_body)
         h.show_body(self.state.body, self.state.body_origin)
         self.panel("body")
         self.tabs.selected_index = 0
         self.tabs.observe(self._on_tab, names="selected_index")
         # requests between panels
-        self.state.observe("show_section", lambda **kw: self.show("section"))
-        self.state.observe("launch", self._on_launch)
+        self.state.listen("tab_request", lambda key: key and self.show(key))
+        self.state.listen("selection", lambda n: self._on_launch(self.state.selected))
         if self.link_problem:
             self.msg.error(f"This link could not be opened: {self.link_problem}. Showing the start view instead.")
         else:

@@ -10,7 +10,7 @@ from ..errors import BalancedPendulumError
 from ..plotting.body import body_preview_figure
 from .body_text import ABOUT, body_summary_html
 from .common import PRESET_TITLES, Messages, about, body_title, figure_output, guarded
-from .plausible import BALANCED, G_MAX, check_plausible_pendulum, check_plausible_shape, check_range
+from .plausible import BALANCED, G_RANGE, check_plausible_pendulum, check_plausible_shape, check_range
 
 PRESET_LABELS = [(t, k) for k, t in PRESET_TITLES.items()]
 #: the preview's height [px]: the 3D scene and the legend's rows under it
@@ -100,8 +100,8 @@ class BodyPanel:
         self._source = None
         self._show_source(self.state.body)
         self._fill_J(self.state.pendulum)
-        self.state.observe("body", self._on_state_body)
-        self.state.observe("presenter", lambda on: self.refresh())
+        self.state.listen("body", self._on_state_body)
+        self.state.listen("presenter", lambda on: self.refresh())
         self.refresh()
 
     # ------------------------------------------------------------------ actions
@@ -135,7 +135,7 @@ class BodyPanel:
         """The body in use with another g: rebuilt from what is in use (its preset, its shape or its J and rho),
         never from edits in the custom boxes that were not applied."""
         if g > 0:  # (g <= 0: the model's own message)
-            check_range("g", g, 1e-3, G_MAX, "m/s²")
+            check_range("g", g, *G_RANGE, "m/s²")
         return presets.with_g(body, g)
 
     @staticmethod

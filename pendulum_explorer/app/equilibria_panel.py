@@ -4,6 +4,7 @@ from __future__ import annotations
 import ipywidgets as w
 import numpy as np
 
+from ..bounds import BOUNDS
 from ..plotting.diagrams import energy_momentum_figure
 from ..plotting.sphere import equilibria_sphere_figure, family_name
 from ..poincare import PoincareSection, nearby_window
@@ -39,7 +40,8 @@ class EquilibriaPanel:
         self.along_info = w.HTML()
         self.details = w.HTML()
         # a bounded input clamps silently: the label names its range
-        self.eps = w.BoundedFloatText(value=0.02, min=1e-6, max=0.5, step=0.01, description="tilt [rad] (≤ 0.5)",
+        lo, hi = BOUNDS["tilt"].range(plausible=True)
+        self.eps = w.BoundedFloatText(value=0.02, min=lo, max=hi, step=0.01, description=f"tilt [rad] (≤ {hi:g})",
                                       layout=w.Layout(width="200px"), style={"description_width": "120px"},
                                       tooltip="the equilibrium's Γ is tilted by this angle, ω kept")
         self.nearby = w.Button(description="launch nearby", icon="rocket", button_style="primary")
@@ -59,9 +61,9 @@ class EquilibriaPanel:
         self.family.observe(self._on_family, names="value")
         self.index.observe(self._on_index, names="value")
         self.nearby.on_click(self._on_nearby)
-        state.observe("body", self._on_body)
-        state.observe("presenter", lambda on: self._on_redraw())
-        state.observe("launch", self._on_launch_done)
+        state.listen("body", self._on_body)
+        state.listen("presenter", lambda on: self._on_redraw())
+        state.listen("selection", lambda n: self._on_launch_done(state.selected))
         self._nearby = None  # the last "launch nearby": its level, message and (once computed) its launch
         self.compute()
 
@@ -222,7 +224,7 @@ class EquilibriaPanel:
         G1, w1 = p.tilted(eps)
         E, mu = energy(pend, G1, w1), momentum(pend, G1, w1)
         area = PoincareSection(pend, E, mu).accessible_region(121, 81).area_fraction
-        self.state.emit("show_section")
+        self.state.request_tab("section")
         # a stable point in a small region: its returns stay in a small loop, so the section shows the chart
         # around the point, not a grey page
         stable = p.stability == "elliptic-elliptic"
@@ -230,7 +232,7 @@ class EquilibriaPanel:
         text, short = say.launched_nearby(p, eps, E, mu, area, zoom is not None)
         self._nearby = {"E": E, "mu": mu, "text": text, "empty": short, "launch": None, "stable": stable}
         self.msg.ok(text)
-        self.state.emit("section_level", E=E, mu=mu, seed=(G1, w1), source="nearby", zoom=zoom)
+        self.state.request_level(E, mu, seed=(G1, w1), source="nearby", zoom=zoom)
         if self._nearby is not None and self._nearby["launch"] is not None:  # finished already (tests: inline)
             self._nearby_outcome(self._nearby["launch"])
         return E, mu

@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote_plus
 
+from ..bounds import BOUNDS as TABLE
+
 #: the dashboard's tabs, in order (keys used by ``tab=``)
 TAB_KEYS = ("body", "equilibria", "section", "motion")
 #: the presets a link may name (kept equal to ``presets.PRESETS`` by a test)
@@ -34,16 +36,16 @@ PRESET_NAMES = ("paper_fig1", "paper_fig2", "lagrange_top", "planar")
 MAX_QUERY = 2000      # characters of the whole query string
 MAX_VALUE = 600       # characters of one value
 MAX_PARAMS = 12       # parameters in one link
-MAX_LAUNCH = 20       # launch pairs
+MAX_LAUNCH = int(TABLE["launch_link"].high)  # launch pairs
 NUMBER = re.compile(r"[+-]?(?:\d{1,12}(?:\.\d{0,17})?|\.\d{1,17})(?:[eE][+-]?\d{1,3})?")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,19}")
 
 #: the Motion tab's durations [s] (its duration box and the link's ``T``)
-DURATION_RANGE = (0.1, 200.0)
-#: (lower, upper) bound of every scalar parameter
-BOUNDS = {"E": (-1e6, 1e6), "mu": (-1e6, 1e6), "J": (-1e6, 1e6), "rho": (-1e3, 1e3), "m": (1e-6, 1e6),
-          "g": (1e-3, 1e3), "phi": (-math.pi - 1e-5, math.pi + 1e-5), "Gamma3": (-1.0, 1.0),
-          "omega0": (-1e3, 1e3), "T": DURATION_RANGE}
+DURATION_RANGE = TABLE["t_final"].range(plausible=True)
+#: (lower, upper) bound of every scalar parameter: the dashboard's ranges of the one table of bounds
+BOUNDS = {key: TABLE[name].range(plausible=True) for key, name in (
+    ("E", "E"), ("mu", "mu"), ("J", "J"), ("rho", "rho"), ("m", "m"), ("g", "g"), ("phi", "phi"),
+    ("Gamma3", "Gamma3"), ("omega0", "omega0"), ("T", "t_final"))}
 KNOWN = ("preset", "tab", "E", "mu", "J", "rho", "m", "g", "launch", "presenter", "omega0", "T")
 #: parameters of the server hosting the page (Jupyter's token, Voila's template / theme, Binder's urlpath):
 #: not ours, ignored without a message

@@ -82,9 +82,9 @@ class MotionPanel:
                            self.msg, self.info])
         self.widget = w.VBox([controls, self.out, about(ABOUT, "About: reconstruction and the animation")])
         self.run.on_click(self._on_run)
-        state.observe("launch", self._on_launch)
-        state.observe("body", self._on_body)
-        state.observe("presenter", self._on_presenter)
+        state.listen("selection", lambda n: self._on_launch(state.selected))
+        state.listen("body", self._on_body)
+        state.listen("presenter", self._on_presenter)
         self._on_presenter(state.presenter)
         self._launch_map = {}
         self._stale = True

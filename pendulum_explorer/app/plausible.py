@@ -8,15 +8,17 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..bodies import Pendulum
-from ..errors import BalancedPendulumError
+from ..bounds import BOUNDS
+from ..errors import BalancedPendulumError, InaccessibleError
 
 #: plausibility bounds of the dashboard (the library accepts any valid body; a class needs sensible ones)
-DIM_RANGE = (0.005, 100.0)       # m, every dimension of a custom shape
-MASS_RANGE = (0.001, 1e4)        # kg
-PIVOT_MAX = 100.0                # m, |pivot offset| of a custom shape
-RHO_RANGE = (1e-4, 100.0)        # m, |rho|: below 0.1 mm the body is (nearly) balanced
-J_RANGE = (1e-6, 1e6)            # kg m², principal moments
-G_MAX = 300.0                    # m/s² (the Sun's surface: 274)
+DIM_RANGE = BOUNDS["dim"].range(plausible=True)                # m, every dimension of a custom shape
+MASS_RANGE = BOUNDS["m"].range(plausible=True)                 # kg
+PIVOT_MAX = BOUNDS["pivot"].range(plausible=True)[1]           # m, |pivot offset| of a custom shape
+RHO_RANGE = BOUNDS["rho_norm"].range(plausible=True)           # m, |rho|: below 0.1 mm the body is (nearly) balanced
+J_RANGE = BOUNDS["principal_moment"].range(plausible=True)     # kg m², principal moments
+G_RANGE = BOUNDS["g"].range(plausible=True)                    # m/s² (the Sun's surface: 274)
+G_MAX = G_RANGE[1]
 #: why a balanced body (rho = 0) is refused
 BALANCED = ("ρ = 0 (the pivot is at the centre of mass): this dashboard needs a body whose centre of mass differs "
             "from the pivot")
@@ -51,4 +53,29 @@ def check_plausible_pendulum(pend: Pendulum) -> None:
     for x in pend.principal_moments:
         check_range("a principal moment of J", float(x), *J_RANGE, "kg m²")
     check_range("the mass", float(pend.m), *MASS_RANGE, "kg")
-    check_range("g", float(pend.g), 1e-3, G_MAX, "m/s²")
+    check_range("g", float(pend.g), *G_RANGE, "m/s²")
+
+
+def level_range(pend: Pendulum) -> tuple[float, float, float]:
+    """``(E_low, E_high, mu_high)``: the levels the dashboard offers for a body.  ``E_low = -m g |rho|`` (hanging
+    at rest); ``E_high`` and ``mu_high`` those of a spin about the axis of the largest principal moment J1 at the
+    dashboard's largest angular rate (``BOUNDS["omega0"]``, 1000 rad/s) with the centre of mass on top:
+    ``m g |rho| + J1 w^2 / 2`` and ``J1 w``.  Beyond them a motion turns faster than any the Motion tab shows."""
+    w_max = BOUNDS["omega0"].range(plausible=True)[1]
+    J1 = float(pend.principal_moments[0])
+    mgr = float(pend.mgrho_norm)
+    return -mgr, mgr + 0.5 * J1 * w_max * w_max, J1 * w_max
+
+
+def check_plausible_level(pend: Pendulum, E: float, mu: float) -> None:
+    """InaccessibleError naming the level's range when (E, mu) lies beyond :func:`level_range` (E = 1e9 J on a
+    body whose section spans a few joules was accepted and computed for a minute)."""
+    lo, hi, mu_hi = level_range(pend)
+    w_max = BOUNDS["omega0"].range(plausible=True)[1]
+    if not hi >= E:
+        raise InaccessibleError(f"E = {E:.4g} J is beyond this body's range for the dashboard, E ≤ {hi:.4g} J "
+                                f"(above it the body turns faster than {w_max:g} rad/s); the lowest E is "
+                                f"{lo:.4g} J, hanging at rest")
+    if not abs(mu) <= mu_hi:
+        raise InaccessibleError(f"μ = {mu:.4g} kg m²/s is beyond this body's range for the dashboard, |μ| ≤ "
+                                f"{mu_hi:.4g} kg m²/s (a spin faster than {w_max:g} rad/s)")

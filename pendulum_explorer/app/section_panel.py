@@ -25,6 +25,7 @@ from .common import Messages, Task, about, body_title, figure_output, guarded, r
 from .history import History
 from .section_chart import HEIGHT as CHART_HEIGHT
 from .section_chart import SectionChart
+from .plausible import check_plausible_level
 from .section_levels import LevelControls
 from .section_runs import Runs
 from .section_side import SideFigures
@@ -46,14 +47,14 @@ class SectionPanel:
         # with its trajectories by a level change, a new body or clear)
         self.chaos, self.orbits = None, []
         self.history = History()
-        self._busy = threading.RLock()
+        self.busy = threading.RLock()
         self._shown = None  # (body, launches list) the chart shows
         self._level_after_body = None  # (E, mu) for the next body event instead of the default level
         self.chart = figure_output(f"{CHART_HEIGHT}px")  # clicks on it launch trajectories
         self.chart.add_class("pe-section-chart")
         self.traces = SectionChart(self.chart, state)
         self.inputs = LaunchControls()
-        self.runs = Runs(state, self.traces, self.msg, self.history, lambda: self.section, self._busy, self.task,
+        self.runs = Runs(state, self.traces, self.msg, self.history, lambda: self.section, self.busy, self.task,
                          lambda: self.inputs.n_cross.value)
         self.launch_at, self.launch, self.launch_seed, self.fill = (self.runs.launch_at, self.runs.launch,
                                                                     self.runs.launch_seed, self.runs.fill)
@@ -89,10 +90,11 @@ class SectionPanel:
         for b, action in ((self.inputs.fill_btn, lambda: self.fill(int(self.inputs.n_fill.value))),
                           (self.side.sphere_btn, self.draw_sphere),
                           (self.launch_btn, lambda: self.launch([(self.phi_in.value, self.z_in.value)]))):
-            b.on_click(lambda _b, action=action, what=b.description: self._guard(action, what))
-        state.observe("body", self._on_body)
-        state.observe("section_level", self._on_level_request)
-        state.observe("presenter", self._on_presenter)
+            b.on_click(lambda _b, action=action, what=b.description: self.guard(action, what))
+        state.listen("body", self._on_body)
+        state.listen("level_request", lambda r: r is not None and self._on_level_request(r.E, r.mu, r.seed, r.source,
+                                                                                         r.zoom))
+        state.listen("presenter", self._on_presenter)
         self.chaos_map, self.find_orbit = self.maps.chaos_map, self.maps.find_orbit
         self.paper_preset, self.load_session = self.files.paper_preset, self.files.load_session
         self.export_csv, self.export_json = self.files.export_csv, self.files.export_json
@@ -118,13 +120,14 @@ class SectionPanel:
         t0 = time.perf_counter()
         try:
             sec = PoincareSection.with_motion(self.state.pendulum, E, mu, varied="mu" if changed == "mu" else "energy")
+            check_plausible_level(self.state.pendulum, E, mu)  # a level with motion, but beyond the dashboard's
         except InaccessibleError as exc:
             if self.section is not None and self.section.pendulum == self.state.pendulum:
                 raise InaccessibleError(say.level_kept(exc, self.section.energy, self.section.mu)) from None
             raise
-        with self._busy:
+        with self.busy:
             self.task.cancel()
-            aside = None if keep else self._set_aside("the level changed")
+            aside = None if keep else self.set_aside("the level changed")
             old, self.section, self.region = self.section, sec, sec.chart_region()
             if not (keep and old is not None and (old.pendulum, old.energy, old.mu) == (sec.pendulum, sec.energy,
                                                                                           sec.mu)):
@@ -133,7 +136,7 @@ class SectionPanel:
             if not keep:
                 self.state.launches = []
             self.levels.show(sec, self.region, sec.critical_energies(self.state.equilibria()))
-            self._show_launches(self.state.launches)
+            self.show_launches(self.state.launches)
             self.runs.colour_index = len(self.state.launches)
         self.side.draw_em()
         self.level_msg.clear()
@@ -141,7 +144,7 @@ class SectionPanel:
             self.msg.info(say.new_level(sec.energy, sec.mu, aside))
         self.timings["set_level"] = time.perf_counter() - t0
 
-    def _set_aside(self, what):
+    def set_aside(self, what):
         """Keep the trajectories the chart shows, with the chaos map and the periodic orbits of the level, in the
         history (None if there are none); the chart then has no map and no orbits."""
         if self._shown is None or self.section is None:
@@ -169,7 +172,7 @@ class SectionPanel:
         self.state.E = None
         level, self._level_after_body = self._level_after_body, None
         try:
-            aside = self._set_aside("the body changed")
+            aside = self.set_aside("the body changed")
             E, mu = level if level is not None else self._default_level()
             try:
                 self.set_level(E, mu)
@@ -205,9 +208,9 @@ class SectionPanel:
     def _on_presenter(self, on):
         """The presenter view: the chart and the diagram larger, the crossings' markers bigger."""
         if self.section is not None:
-            with self._busy:
+            with self.busy:
                 self.chart.layout.min_height = f"{self.state.size(CHART_HEIGHT)}px"
-                self._redraw()
+                self.redraw()
             self.side.draw_em()
 
     def zoom_to(self, phi0, phi1, z0, z1):
@@ -215,14 +218,14 @@ class SectionPanel:
         stay in a small loop); plotly's "reset axes" or a new level shows the whole chart again."""
         self.chart.show(zoom_chart(self.chart.fig, self.section, (phi0, phi1, z0, z1), self.chaos))
 
-    def _redraw(self):
-        """The whole chart: region, chaos map, the launches shown and the periodic orbits (call under _busy)."""
+    def redraw(self):
+        """The whole chart: region, chaos map, the launches shown and the periodic orbits (call under busy)."""
         self.traces.draw(self.section, self.region, self.state.launches, self.chaos, self.orbits)
 
-    def _show_launches(self, launches):
-        """The chart shows ``launches`` (the state's list), the level's map and orbits (call under _busy)."""
+    def show_launches(self, launches):
+        """The chart shows ``launches`` (the state's list), the level's map and orbits (call under busy)."""
         self._shown = (self.state.body, launches)
-        self._redraw()
+        self.redraw()
 
     def crossing_traces(self):
         """The chart traces that hold crossings (tests)."""
@@ -238,11 +241,11 @@ class SectionPanel:
         a periodic orbit there ("find periodic orbit" on)."""
         if x is not None and y is not None:
             if self.po_mode.value:
-                self._guard(lambda: self.find_orbit(float(x), float(y)), "finding a periodic orbit")
+                self.guard(lambda: self.find_orbit(float(x), float(y)), "finding a periodic orbit")
             else:
-                self._guard(lambda: self.launch_at(float(x), float(y)), "launching from the click")
+                self.guard(lambda: self.launch_at(float(x), float(y)), "launching from the click")
 
-    def _guard(self, action, what):
+    def guard(self, action, what):
         """Run a user action; an exception becomes the panel's message (never a traceback on the page)."""
         try:
             return action()

@@ -11,6 +11,7 @@ from typing import Any
 import ipywidgets as w
 
 from .. import presets, session
+from ..bounds import BOUNDS
 from ..poincare import MAP_LEVELS, PoincareSection
 from . import section_text as say
 from .common import body_title, guarded
@@ -34,18 +35,21 @@ class ChaosTools:
         self.panel = panel
         self.map_btn = button("chaos map", "pe-chaos-map", icon="th-large", width="120px",
                               tooltip="MEGNO over the chart (≈2 regular, ≫2 chaotic): coarse first, then refined")
-        self.map_T = w.BoundedFloatText(value=100.0, min=20.0, max=1000.0, step=20.0, description="map T [s] (20–1000)",
-                                        layout=w.Layout(width="220px"), style={"description_width": "145px"})
+        lo, hi = BOUNDS["map_time"].range(plausible=True)
+        self.map_T = w.BoundedFloatText(value=100.0, min=lo, max=hi, step=20.0,
+                                        description=f"map T [s] ({lo:g}–{hi:g})", layout=w.Layout(width="220px"), style={"description_width": "145px"})
         self.map_T.add_class("pe-map-t")
         self.po_mode = w.ToggleButton(value=False, description="find periodic orbit", icon="crosshairs",
                                       layout=w.Layout(width="170px"),
                                       tooltip="then click near an island centre: the fixed point of the k-th return map")
         self.po_mode.add_class("pe-find-orbit")
-        self.po_k = w.BoundedIntText(value=1, min=1, max=8, description="k (1–8)", layout=w.Layout(width="120px"),
+        k_lo, k_hi = (int(x) for x in BOUNDS["k"].range(plausible=True))
+        self.po_k = w.BoundedIntText(value=1, min=k_lo, max=k_hi, description=f"k ({k_lo}–{k_hi})",
+                                     layout=w.Layout(width="120px"),
                                      style={"description_width": "50px"})
         self.po_k.add_class("pe-orbit-k")
         self.widget = w.HBox([self.map_btn, self.map_T, self.po_mode, self.po_k], layout=w.Layout(flex_flow="row wrap"))
-        self.map_btn.on_click(lambda _b: panel._guard(self.chaos_map, "chaos map"))
+        self.map_btn.on_click(lambda _b: panel.guard(self.chaos_map, "chaos map"))
 
     def chaos_map(self, levels: Any = MAP_LEVELS, t_total: float | None = None) -> None:
         """MEGNO over the chart at each resolution of ``levels`` in turn (:meth:`PoincareSection.chaos_maps`), each
@@ -58,11 +62,11 @@ class ChaosTools:
         def work(task: Any) -> None:
             for cm in sec.chaos_maps(levels, T, cancel=lambda: task.cancelled,
                                      progress=lambda f, res, d, m: task.progress(f, say.map_progress(res, d, m))):
-                with p._busy:
+                with p.busy:
                     if sec is not p.section:
                         return
                     p.chaos = cm
-                    p._redraw()
+                    p.redraw()
                 done_maps.append(cm)
             if task.cancelled and sec is p.section:
                 p.msg.info(say.map_cancelled(done_maps[-1] if done_maps else None))
@@ -80,11 +84,11 @@ class ChaosTools:
         def work(task: Any) -> None:
             task.progress(0.1, say.newton(k))
             po = sec.periodic_orbit((phi, z), k)
-            with p._busy:
+            with p.busy:
                 if sec is not p.section or task.cancelled:
                     return
                 p.orbits.append(po)
-                p._redraw()
+                p.redraw()
             (launch,) = p.runs.add(sec, [sec.check_seed((po.Gamma, po.omega))], "periodic orbit")
             found.append((po, launch))
             p.runs.work(sec, [(launch, max(100, 20 * k))], None)(task)
@@ -114,7 +118,7 @@ class SessionFiles:
         self.paper = w.Dropdown(options=[("paper Fig. 2 presets…", "")] + PAPER_FIG2_ENERGIES, value="",
                                 layout=w.Layout(width="220px"))
         self.paper.add_class("pe-paper-preset")
-        self.export_btn.on_click(lambda _b: panel._guard(self.export, "export"))
+        self.export_btn.on_click(lambda _b: panel.guard(self.export, "export"))
         self.load.observe(self._on_load, names="value")
         self.paper.observe(self._on_paper, names="value")
 
@@ -166,9 +170,9 @@ class SessionFiles:
         p.set_body_and_level(body, s.E, s.mu)
         sec = p.section
         if s.chaos is not None or s.orbits:  # the level's chaos map and periodic orbits, as they were saved
-            with p._busy:
+            with p.busy:
                 p.chaos, p.orbits = s.chaos, list(s.orbits)
-                p._redraw()
+                p.redraw()
         launches = p.runs.add(sec, s.seed_states(), "load")
         for L, x in zip(launches, s.seeds):
             L.source = x.source
@@ -186,9 +190,11 @@ class LaunchControls:
 
     def __init__(self) -> None:
         # bounded inputs clamp silently: their labels name the range
-        self.n_cross = w.BoundedIntText(value=500, min=100, max=5000, step=100, description="crossings (100–5000)",
+        lo, hi = (int(x) for x in BOUNDS["n_crossings"].range(plausible=True))
+        self.n_cross = w.BoundedIntText(value=500, min=lo, max=hi, step=100, description=f"crossings ({lo}–{hi})",
                                         layout=w.Layout(width="215px"), style={"description_width": "140px"})
-        self.n_fill = w.BoundedIntText(value=12, min=2, max=60, description="fill seeds (2–60)",
+        f_lo, f_hi = (int(x) for x in BOUNDS["n_fill"].range(plausible=True))
+        self.n_fill = w.BoundedIntText(value=12, min=f_lo, max=f_hi, description=f"fill seeds ({f_lo}–{f_hi})",
                                        layout=w.Layout(width="175px"), style={"description_width": "115px"})
         self.n_cross.add_class("pe-n-crossings")
         self.n_fill.add_class("pe-n-fill")
@@ -217,24 +223,24 @@ class UndoControls:
         self.saved = w.Dropdown(options=[("saved levels (0)", -1)], value=-1, layout=w.Layout(width="330px"),
                                 description="set aside", style={"description_width": "70px"})
         self.saved.add_class("pe-saved-levels")
-        self.clear_btn.on_click(lambda _b: panel._guard(self.clear, "clear"))
-        self.undo_btn.on_click(lambda _b: panel._guard(self.undo, "undo"))
+        self.clear_btn.on_click(lambda _b: panel.guard(self.clear, "clear"))
+        self.undo_btn.on_click(lambda _b: panel.guard(self.undo, "undo"))
         self.saved.observe(self._on_saved, names="value")
 
     def clear(self) -> None:
         p = self.panel
         p.task.cancel()
         p.task.wait(5)
-        with p._busy:
-            aside = p._set_aside("clear")
+        with p.busy:
+            aside = p.set_aside("clear")
             p.state.launches = []
-            p._show_launches(p.state.launches)
+            p.show_launches(p.state.launches)
         self.msg.info(say.cleared(aside))
 
     def undo(self) -> None:
         """Remove the last trajectory, or bring back what the last level change, new body or clear set aside."""
         p = self.panel
-        with p._busy:
+        with p.busy:
             u = p.history.undo(p.state.launches)
             if u is None:
                 self.msg.info("nothing to undo")
@@ -257,10 +263,10 @@ class UndoControls:
         p = self.panel
         p.history.take(s)
         p.set_body_and_level(s.body, s.E, s.mu, origin="the section's saved levels")
-        with p._busy:
+        with p.busy:
             p.state.launches = s.launches
             p.chaos, p.orbits = s.chaos, list(s.orbits)
-            p._show_launches(s.launches)
+            p.show_launches(s.launches)
             p.runs.colour_index = len(s.launches)
         self.menu()
         self.msg.ok(say.restored(s.label, s.what))

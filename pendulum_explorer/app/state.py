@@ -1,12 +1,15 @@
-"""The dashboard's state: the current body, (E, mu), the launched trajectories; panels observe it."""
+"""The dashboard's state as traits: the current body, (E, mu), the selected trajectory, the requests between
+panels; panels listen to them (traitlets observe)."""
 from __future__ import annotations
 
 import itertools
 import threading
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from traitlets import Any as AnyTrait, Bool, Bunch, Float, HasTraits, Int, Unicode
 
 from .. import presets
 from ..reduction import attitude_from_gamma
@@ -54,34 +57,56 @@ PRESENTER_SCALE = 1.6
 PRESENTER_FONT = 18
 
 
-class AppState:
-    """One small object the panels share; panels ``observe(event, callback)`` and ``emit(event, **kw)``.
+@dataclass(frozen=True)
+class LevelRequest:
+    """The equilibria panel asks the section panel for a level, and a launch there (:meth:`AppState.request_level`)."""
 
-    Events (keyword arguments of the callback):
+    E: float
+    mu: float
+    seed: Any = None
+    source: str = "nearby"
+    zoom: Any = None
 
-    * ``body`` (``body``): a new body is in use (:meth:`set_body`; ``body_origin`` says which control chose it);
-    * ``launch`` (``launch``): a trajectory to show in the motion panel (:meth:`select`);
-    * ``presenter`` (``on``): the presenter view switched (:meth:`set_presenter`);
-    * ``section_level`` (``E``, ``mu``, ``seed``, ``source``, ``zoom``): the equilibria panel asks the section
-      panel for a level (and a launch there);
-    * ``show_section`` (none): the same panel asks the shell to open the section tab.
+
+class AppState(HasTraits):
+    """The dashboard's shared state as traits; panels react to them with :meth:`listen` (traitlets ``observe``
+    underneath, each listener isolated so that one panel's failure cannot break the others).
+
+    Traits:
+
+    * ``body`` — the body in use (:meth:`set_body`), ``body_origin`` the control that chose it;
+    * ``presenter`` — the presenter view is on;
+    * ``E``, ``mu`` — the section level in use (``E`` None before the section tab has opened);
+    * ``selected`` — the trajectory the motion panel shows; ``selection`` counts selections (:meth:`select`), so a
+      listener hears the same trajectory chosen again;
+    * ``level_request`` — a :class:`LevelRequest` from the equilibria panel to the section panel;
+    * ``tab_request`` — a tab a panel asks the shell to open (``""`` between requests).
     """
 
-    def __init__(self, body=None):
-        self.body = body if body is not None else presets.paper_fig1()
-        #: which control chose the body in use (e.g. "the Body tab", "a link", "the section's Fig. 2 presets")
-        self.body_origin = "the start view"
-        #: the presenter view (larger text, figures and markers) is on
-        self.presenter = False
-        self.E = None
-        self.mu = 0.0
+    body = AnyTrait()
+    body_origin = Unicode("the start view")
+    presenter = Bool(False)
+    E = Float(None, allow_none=True)
+    mu = Float(0.0)
+    selected = AnyTrait(None)
+    selection = Int(0)
+    level_request = AnyTrait(None)
+    tab_request = Unicode("")
+
+    def __init__(self, body: Any = None) -> None:
+        super().__init__(body=body if body is not None else presets.paper_fig1())
         self.launches: list[Launch] = []
-        self.selected: Launch | None = None
         self._ids = itertools.count(1)
-        self._listeners: dict[str, list] = {}
         self.lock = threading.RLock()
-        self._eq_lock = threading.Lock()
-        self._eq = None
+
+    def listen(self, name: str, callback: Callable[[Any], Any]) -> None:
+        """Call ``callback(new_value)`` whenever the trait ``name`` changes (exceptions logged, not raised)."""
+        def handler(change: Any) -> None:
+            try:
+                callback(change["new"])
+            except Exception:  # noqa: BLE001 - one panel's failure must not break the others
+                log.exception("listener of %r failed", name)
+        self.observe(handler, names=name)
 
     @property
     def pendulum(self):
@@ -90,30 +115,28 @@ class AppState:
     def next_id(self):
         return next(self._ids)
 
-    def observe(self, event, callback):
-        self._listeners.setdefault(event, []).append(callback)
-
-    def emit(self, event, **kw):
-        for cb in list(self._listeners.get(event, [])):
-            try:
-                cb(**kw)
-            except Exception:  # noqa: BLE001 - one panel's failure must not break the others
-                log.exception("listener of %r failed", event)
-
     def set_body(self, body, origin=None):
         """Use ``body``; ``origin`` names the control that chose it (announced on every tab)."""
         with self.lock:
-            self.body = body
             self.body_origin = origin or "another tab"
             self.launches = []
             self.selected = None
-        self.emit("body", body=body)
+        if body is self.body:  # the same object again: the listeners hear it all the same
+            self.notify_change(Bunch(name="body", old=body, new=body, owner=self, type="change"))
+        else:
+            self.body = body
 
     def set_presenter(self, on):
-        on = bool(on)
-        if on != self.presenter:
-            self.presenter = on
-            self.emit("presenter", on=on)
+        self.presenter = bool(on)
+
+    def request_level(self, E, mu, seed=None, source="nearby", zoom=None):
+        """Ask the section panel for the level (E, mu), and a launch from ``seed`` there."""
+        self.level_request = LevelRequest(float(E), float(mu), seed, source, zoom)
+
+    def request_tab(self, key):
+        """Ask the shell to open the tab ``key``."""
+        self.tab_request = ""
+        self.tab_request = key
 
     def size(self, px):
         """A figure size in pixels for the current view (larger in the presenter view)."""
@@ -134,12 +157,9 @@ class AppState:
         """The equilibria of the current body (computed once per body; thread-safe)."""
         from ..equilibria import equilibria
 
-        with self._eq_lock:
-            body = self.body
-            if self._eq is None or self._eq[0] is not body:
-                self._eq = (body, equilibria(body.pendulum))
-            return self._eq[1]
+        return self.body.pendulum.cached("equilibria", equilibria)  # one set per pendulum, shared with the model
 
     def select(self, launch):
+        """Show ``launch`` in the motion panel (listeners of ``selection`` hear every call)."""
         self.selected = launch
-        self.emit("launch", launch=launch)
+        self.selection += 1

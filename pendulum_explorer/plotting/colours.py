@@ -1,9 +1,13 @@
 """The colour-blind-safe palette of every figure (Okabe & Ito 2008), in one place.
 
 Plotting modules and the dashboard take their colours from here; trajectories cycle through :data:`PALETTE`,
-which is :data:`OKABE_ITO` without its yellow (too faint for small markers on white), black last.
+which is :data:`OKABE_ITO` without its yellow (too faint for small markers on white), black last; the families of
+relative equilibria are coloured by :func:`alpha_colour_value`.
 """
 from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 BLUE = "#0072B2"
 ORANGE = "#E69F00"
@@ -25,5 +29,16 @@ PALETTE = tuple(c for c in OKABE_ITO if c != YELLOW)
 #: diagram), given to the families in the order of their sorted labels (L1 blue, L2 orange, L3 green, L4 purple)
 FAMILY_LABEL_COLOURS = PALETTE
 
-__all__ = ["FAMILY_LABEL_COLOURS", "OKABE_ITO", "PALETTE", "BLUE", "ORANGE", "BLUISH_GREEN", "REDDISH_PURPLE", "SKY_BLUE", "VERMILLION", "YELLOW",
-           "BLACK", "GREY"]
+
+def alpha_colour_value(alpha: ArrayLike, scale: float) -> NDArray[np.float64]:
+    """Bounded colour coordinate of alpha (the parameter of the relative-equilibrium families, Prop 9):
+    ``(2/pi) arctan(alpha * scale)`` in [-1, 1].
+
+    -inf -> -1 (blue), 0 -> 0, +inf -> +1 (red); with ``scale = J2`` (``EquilibriumSet.alpha_scale``) the pole
+    1/J2 maps to 0.5.
+    """
+    return (2.0 / np.pi) * np.arctan(np.asarray(alpha, dtype=float) * scale)
+
+
+__all__ = ["alpha_colour_value", "FAMILY_LABEL_COLOURS", "OKABE_ITO", "PALETTE", "BLUE", "ORANGE", "BLUISH_GREEN",
+           "REDDISH_PURPLE", "SKY_BLUE", "VERMILLION", "YELLOW", "BLACK", "GREY"]

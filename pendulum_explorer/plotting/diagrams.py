@@ -59,11 +59,11 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
     if not isinstance(eq, EquilibriumSet):
         eq = equilibria(eq)
     d = energy_momentum_data(eq)
-    mgr = d["mgrho"]
+    mgr = d.mgrho
     fig = go.Figure()
     shown: set[str] = set()
-    for c in d["curves"]:
-        st = c["stability"]
+    for c in d.curves:
+        st = c.stability
         n = len(st)
         start = 0
         for i in range(1, n + 1):
@@ -71,22 +71,22 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
                 cls = st[start]
                 sl = slice(start, min(i + 1, n))  # share the boundary vertex
                 fig.add_trace(go.Scatter(
-                    x=c["mu"][sl], y=c["energy"][sl], mode="lines",
+                    x=c.mu[sl], y=c.energy[sl], mode="lines",
                     line=dict(color=STABILITY_COLOURS[cls], width=3 if cls == "elliptic-elliptic" else 2,
                               dash=STABILITY_DASH[cls]),
                     name=cls or "n/a", legendgroup=cls, showlegend=cls not in shown,
-                    hovertemplate=f"{family_name(c['label'])} (branch {c['branch']:+d})<br>μ = %{{x:.5g}} kg m²/s"
+                    hovertemplate=f"{family_name(c.label)} (branch {c.branch:+d})<br>μ = %{{x:.5g}} kg m²/s"
                                   f"<br>E = %{{y:.5g}} J"
                                   f"<br>{cls}<extra></extra>",
-                    meta=dict(family=c["label"], branch=c["branch"], stability=cls)))
+                    meta=dict(family=c.label, branch=c.branch, stability=cls)))
                 shown.add(cls)
                 start = i
     sym = {"hanging": ("circle", BLUE), "inverted": ("circle", VERMILLION), "eq38": ("diamond", BLACK)}
     for name in ("hanging", "inverted", "eq38"):
-        pts = [p for p in d["points"] if p["label"] == name]
+        pts = [p for p in d.points if p.label == name]
         s, col = sym[name]
         fig.add_trace(go.Scatter(
-            x=[p["mu"] for p in pts], y=[p["energy"] for p in pts], mode="markers", name=POINT_LABELS[name],
+            x=[p.mu for p in pts], y=[p.energy for p in pts], mode="markers", name=POINT_LABELS[name],
             marker=dict(symbol=s, color=col, size=10, line=dict(color="white", width=1)),
             hovertemplate=f"{POINT_LABELS[name]}<br>μ = %{{x:.5g}} kg m²/s<br>E = %{{y:.5g}} J<extra></extra>", meta=dict(family=name)))
     if marker is not None:
@@ -99,7 +99,7 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
     if marker is not None and np.isfinite(marker[1]):  # the current level stays in view
         e_max = max(e_max, marker[1] + 0.1 * (marker[1] - e_min))
     # mu range: what the families reach below e_max
-    mus = [np.abs(c["mu"][c["energy"] <= e_max]) for c in d["curves"]]
+    mus = [np.abs(c.mu[c.energy <= e_max]) for c in d.curves]
     mu_max = max([m.max() for m in mus if len(m)] + [1e-3]) * 1.05
     if marker is not None and np.isfinite(marker[0]):
         mu_max = max(mu_max, 1.1 * abs(marker[0]))

@@ -11,7 +11,7 @@ Trace layout of :func:`equilibria_sphere_figure` (tests and the dashboard rely o
   "kind": "families", "runs": [{"family", "kind", "start", "stop"}, ...]}`` gives the vertex range of each run (a
   maximal run of equal linear stability of one family, as :func:`family_traces` returns them one trace each:
   one WebGL line object per trace is what costs in the browser).  The vertex colours ``line.color`` are
-  :func:`~pendulum_explorer.equilibria.alpha_colour_value` of alpha (``(2/pi) arctan(alpha J2)`` in [-1, 1]:
+  :func:`~pendulum_explorer.plotting.colours.alpha_colour_value` of alpha (``(2/pi) arctan(alpha J2)`` in [-1, 1]:
   -inf blue ... +inf red, diverging RdYlBu, colour-blind safe).  The L1 family is split at the (38) point,
   where alpha jumps from +inf to -inf.
 * marker traces: "hanging" (blue), "inverted" (vermillion), "eq38" (black diamonds);
@@ -34,8 +34,8 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike, NDArray
 
-from ..equilibria import EquilibriumPoint, EquilibriumSet, Family, alpha_colour_value
-from .colours import BLACK, BLUE, FAMILY_LABEL_COLOURS, VERMILLION
+from ..equilibria import EquilibriumPoint, EquilibriumSet, Family
+from .colours import BLACK, BLUE, FAMILY_LABEL_COLOURS, VERMILLION, alpha_colour_value
 
 HANGING_COLOUR = BLUE        # Okabe-Ito blue
 INVERTED_COLOUR = VERMILLION  # Okabe-Ito vermillion

@@ -1,4 +1,4 @@
-"""The section panel as a classroom instrument (issue 11 items 2-4 and keyboard launch): cancel keeps what was
+"""The section panel as a classroom instrument: cancel keeps what was
 computed and says so, no action silently discards trajectories, the E slider has a useful step, clicks at a pole
 are moved to an admissible point, the thin band fills the chart, a typed (φ, Γ₃) launches."""
 import numpy as np

@@ -1,4 +1,4 @@
-"""Issue 10: every public entry point checks all its arguments and the size of the work before it allocates or
+"""Every public entry point checks all its arguments and the size of the work before it allocates or
 calls a kernel, and never returns garbage as success.  Each probe of the issue is a test here (the probes that
 exhausted memory on the old code run in a subprocess with an address-space limit, so that a regression fails
 the test instead of the machine)."""
@@ -182,7 +182,7 @@ def test_equilibria_module_import():
                                            ("taylor", 201), ("taylor", 2)])
 def test_chunked_integration_matches_one_call(P, monkeypatch, method, n_out):
     """Pieces of a few hundred steps (refined output grid when n_out = 2) give the motion of one kernel call."""
-    import pendulum_explorer.trajectory as T
+    import pendulum_explorer.integrators as T
     kw = dict(method=method, n_out=n_out, dt=2e-3) if method == "lgvi" else dict(method=method, n_out=n_out)
     whole = pe.simulate(P, np.eye(3), [1.0, 2.0, 0.5], 20.0, **kw)
     monkeypatch.setattr(T, "CHUNK_STEPS", 300)
@@ -201,7 +201,7 @@ def test_ctrl_c_stops_a_long_integration(P, monkeypatch, call):
     import signal
     import threading
 
-    import pendulum_explorer.trajectory as T
+    import pendulum_explorer.integrators as T
     pieces = []
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     first = threading.Lock()  # acquired once, never released: batch's worker threads race for the first piece
@@ -241,7 +241,7 @@ def test_chunked_section_and_lyapunov_match_one_call(P, sec, monkeypatch, call):
     """crossings(), batch() (both methods), the two-trajectory Lyapunov estimate and MEGNO (tangent dynamics) run
     in pieces of a few hundred steps give the bits of one kernel call (each piece continues the loop's state
     exactly)."""
-    import pendulum_explorer.trajectory as T
+    import pendulum_explorer.integrators as T
     s, (G0, w0) = sec
 
     def run():

@@ -1,4 +1,4 @@
-"""The section model the dashboard uses (issue 9): level helpers, fill seeds, streamed crossings, the public seed
+"""The section model the dashboard uses: level helpers, fill seeds, streamed crossings, the public seed
 check; and section sessions as files (no widgets)."""
 import csv
 import io

@@ -1,4 +1,4 @@
-"""Issue 10: random bad values (NaN, +-inf, huge, tiny, wrong type, wrong shape, negative sizes) fed to every public
+"""Random bad values (NaN, +-inf, huge, tiny, wrong type, wrong shape, negative sizes) fed to every public
 entry point.  Each call either returns a finite result (the value was admissible) or raises a PendulumError (or a
 TypeError) whose message names the argument; never a raw numpy/numba/Python error, within a bounded time (the
 hypothesis deadline) and memory (tracemalloc peak)."""

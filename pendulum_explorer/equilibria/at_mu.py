@@ -1,0 +1,114 @@
+"""The relative equilibria at one momentum mu (the critical points of V_mu on S^2, Prop 20), by root finding
+on the sampled families of :func:`~pendulum_explorer.equilibria.equilibria`."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _validate as _v
+from .._numerics import find_root
+from ..bodies import Pendulum
+from ..errors import InvalidStateError
+from ..geometry import rotation_about
+from .adapted import common_base, evaluate
+from .families import equilibria
+from .records import EquilibriumPoint, EquilibriumSet, Family
+from .sampling import Finisher
+
+
+def _known(pendulum: Pendulum, eq: EquilibriumSet | None) -> EquilibriumSet:
+    """``eq`` checked against ``pendulum``, or the pendulum's equilibria (computed once per pendulum)."""
+    if eq is None:
+        cached: EquilibriumSet = pendulum.cached("equilibria", equilibria)
+        return cached
+    if not isinstance(eq, EquilibriumSet):
+        raise TypeError(f"eq must be an EquilibriumSet (from equilibria(pendulum)); got {type(eq).__name__}")
+    if eq.pendulum != pendulum:
+        raise InvalidStateError(f"eq was computed for another pendulum ({eq.pendulum!r}), not for {pendulum!r}")
+    return eq
+
+
+def _roots(f: Family, fin: Finisher, mu: float, br: int) -> list[EquilibriumPoint]:
+    """The points of family ``f`` (branch ``br``) at momentum ``mu``: one per sign change of ``f.mu - mu``."""
+    assert f.sampling is not None  # every family is built with its sampling
+    smp = f.sampling
+    m = f.mu - mu
+    cross = np.nonzero(np.sign(m[:-1]) * np.sign(m[1:]) <= 0)[0]
+    out = []
+    for i in cross:
+        if i > 0 and m[i] == 0.0:
+            continue  # counted with the previous interval
+        b0 = smp.base[i]
+        xa, xb = common_base(smp.curve, b0, smp.x[i], smp.base[i + 1], smp.x[i + 1])
+
+        def resid(x: float, b0: int = b0) -> float:
+            Gp, s, _ = evaluate(smp.curve, np.array([b0]), np.array([x]))
+            return fin.mu_of(Gp, s, br) - mu
+
+        if m[i] == 0.0:
+            x = xa
+        elif m[i + 1] == 0.0:
+            x = xb
+        else:
+            x = find_root(resid, xa, xb, rtol=1e-15, maxiter=200)
+        Gp, s, al = evaluate(smp.curve, np.array([b0]), np.array([x]))
+        p = fin.finish(Gp, s, br)
+        out.append(EquilibriumPoint(p.Gamma[0], p.omega[0], float(p.mu[0]), float(p.energy[0]), float(al[0]), f.label,
+                                    br, p.stability[0], p.eigenvalues[0]))
+    return out
+
+
+def _ring(f: Family, pt: EquilibriumPoint, n_ring: int) -> list[EquilibriumPoint]:
+    """The circle of ``pt`` about the axis of an "eq7a" family, at ``n_ring`` points."""
+    assert f.axis is not None  # every eq7a family has its axis
+    ax = f.axis / np.linalg.norm(f.axis)
+    out = []
+    for th in np.linspace(0, 2 * np.pi, n_ring, endpoint=False):
+        Rm = rotation_about(ax, th)
+        out.append(EquilibriumPoint(Rm @ pt.Gamma, Rm @ pt.omega, pt.mu, pt.energy, pt.alpha, pt.family, pt.branch,
+                                    pt.stability, pt.eigenvalues))
+    return out
+
+
+def equilibria_at_mu(pendulum: Pendulum, mu: float, eq: EquilibriumSet | None = None,
+                     n_ring: int = 72) -> list[EquilibriumPoint]:
+    """The Lagrange–Routh equilibria that exist at momentum ``mu`` (the critical points of V_mu on S^2).
+
+    Parameters
+    ----------
+    pendulum : Pendulum
+    mu : float
+    eq : EquilibriumSet, optional
+        A precomputed :func:`~pendulum_explorer.equilibria.equilibria` result for this pendulum (saves the
+        recomputation; without it the pendulum's own, computed once per pendulum, is used).
+    n_ring : int
+        For the two-parameter "eq7a" family the solutions at fixed mu form circles about its axis; they are
+        sampled at ``n_ring`` points.
+
+    Returns
+    -------
+    list of EquilibriumPoint
+        Located by root finding on the family parameter (rounding-level accuracy in mu).  ``mu = 0`` gives
+        the hanging and inverted equilibria.  Points of the families nearer to a pole than the sampled curve
+        (|mu| beyond the range of the curves, energy above ``E_CAP_FACTOR m g |rho|``) are not returned.
+    """
+    _v.check_pendulum(pendulum)
+    mu = _v.real("mu", mu)
+    n_ring = _v.integer("n_ring", n_ring, low=1, high=100_000)
+    eq = _known(pendulum, eq)
+    if mu == 0.0:
+        return [eq.hanging, eq.inverted]
+    br = 1 if mu > 0 else -1
+    fin = Finisher(pendulum, eq.frame, True)
+    out = [ip for ip in eq.isolated if ip.family == "eq38" and ip.branch == br
+           and abs(ip.mu - mu) <= 1e-13 * abs(mu)]
+    for f in eq.curves(br):
+        for pt in _roots(f, fin, mu, br):
+            out += _ring(f, pt, n_ring) if f.kind == "eq7a" else [pt]
+    uniq: list[EquilibriumPoint] = []  # families meet (e.g. at the Eq 41 crossings): deduplicate
+    for q in out:
+        if all(np.linalg.norm(q.Gamma - u.Gamma) > 1e-9 for u in uniq):
+            uniq.append(q)
+    return uniq
+
+
+__all__ = ["equilibria_at_mu"]

@@ -1,0 +1,165 @@
+"""Chaos maps: a chaos indicator (MEGNO or the Lyapunov estimate) over a grid of the section chart, as a
+function over a :class:`~.map.PoincareMap` (the tangent dynamics of Eqs 31-32, :mod:`pendulum_explorer.chaos`)."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError, Executor
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .. import _validate as _v
+from .._core import chaos as _kchaos
+from ..bounds import BOUNDS
+from ..errors import IntegrationFailedError, InvalidIntegrationError
+from .chart import chaos_grid, sphere_from_chart
+from .map import PoincareMap
+from .parallel import cancel_probe, check_executor, run_chunks
+from .region import MAX_GRID
+from .results import ChaosMap
+
+MAX_MAP_TIME = BOUNDS["map_time"].high  # s, per chaos-map cell
+#: cells of one chaos map (each cell's section state is one row of a (cells x 6) request)
+MAX_MAP_CELLS = int(BOUNDS["map_cells"].high)
+#: the chart resolutions (n_phi, n_z) of :func:`chaos_maps`: a coarse map first, then refined
+MAP_LEVELS = ((16, 12), (40, 28), (80, 56))
+
+
+def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total: float = 200.0, *,
+              indicator: str = "megno", executor: Executor | None = None,
+              progress: Callable[[int, int], Any] | None = None, cancel: Any = None, n_chunks: int | None = None,
+              rtol: float = 1e-9, atol: float = 1e-9, tangent_to_level: bool = False) -> ChaosMap:
+    """A chaos indicator over a grid of the section chart: MEGNO (or the Lyapunov estimate) of the trajectory
+    through the section state at each cell centre, from the tangent dynamics of Eqs (31)-(32) (see
+    :mod:`pendulum_explorer.chaos`).
+    The tangent dynamics always run on DOP853 (with a Taylor map as well).
+
+    Parameters
+    ----------
+    pmap : PoincareMap
+        The map whose level's chart is mapped.
+    resolution : (n_phi, n_z)
+        Cells along phi in (-pi, pi) and z = Gamma_3 in (-1, 1), each in [1, MAX_GRID], at most
+        ``MAX_MAP_CELLS`` (1e6) in all.
+    t_total : float
+        Integration time per cell [s], in [1e-9, MAX_MAP_TIME] (1e5 s), the range of :func:`~pendulum_explorer.megno`.
+    indicator : {"megno", "lyapunov"}
+        What ``values`` holds (both are computed).
+    executor : concurrent.futures.Executor, optional
+        Runs chunks of cells with ``submit`` (e.g. ``dask.distributed.Client.get_executor()``); default: the
+        process thread pool of :meth:`batch` (the kernel releases the GIL).  Results are identical.
+    progress : callable(done, total), optional
+        Called in the calling thread as chunks finish (cells done, accessible cells).
+    cancel : callable returning bool, or an object with ``is_set()`` (threading.Event), optional
+        Polled while waiting; when set, pending chunks are cancelled and
+        :class:`concurrent.futures.CancelledError` is raised.
+    n_chunks : int, optional
+        Chunks submitted (default: about 24 cells per chunk with the thread pool, so that cancel and progress
+        respond within ~0.2 s; min(cells, 64) with another executor).
+    rtol, atol : float
+        DOP853 tolerances of the tangent integration (default 1e-9: regular cells' MEGNO is then converged to
+        ~1e-5; chaotic cells' values depend on the tolerance like the trajectory itself, but stay >> 2).
+    tangent_to_level : bool
+        Keep the deviations tangent to the (E, mu) level (see :func:`pendulum_explorer.chaos.megno`).
+
+    Returns
+    -------
+    ChaosMap
+
+    Raises
+    ------
+    InvalidIntegrationError
+        Bad resolution, t_total, indicator, tolerances (before any integration).
+    IntegrationFailedError
+        Some cell's integration stopped; names how many and the first cell.
+    """
+    try:
+        n_phi, n_z = resolution
+    except (TypeError, ValueError) as exc:
+        raise InvalidIntegrationError(f"resolution must be a pair (n_phi, n_z); got {resolution!r}") from exc
+    n_phi = _v.integer("resolution n_phi", n_phi, low=1, high=MAX_GRID)
+    n_z = _v.integer("resolution n_z", n_z, low=1, high=MAX_GRID)
+    if n_phi * n_z > MAX_MAP_CELLS:
+        raise InvalidIntegrationError(f"resolution = ({n_phi}, {n_z}) asks for {n_phi * n_z} cells; a chaos map has at "
+                                      f"most {MAX_MAP_CELLS} cells (e.g. 1000 x 1000): reduce the resolution")
+    t_total = _v.real("t_total", t_total, exc=InvalidIntegrationError, low=BOUNDS["map_time"].low, high=MAX_MAP_TIME)
+    indicator = _v.choice("indicator", indicator, ("megno", "lyapunov"))
+    rtol, atol = _v.tolerances(rtol, atol)
+    _v.result_memory(3.0 * n_phi * n_z, f"a chaos map of {n_phi} x {n_z} cells", "reduce the resolution")
+    check_executor(executor)
+    cancel_probe(cancel)
+    phi, z = chaos_grid(n_phi, n_z)
+    PH, Z = np.meshgrid(phi, z)
+    Y, ok = pmap.level.states_at(sphere_from_chart(PH, Z).reshape(-1, 3))
+    idx = np.nonzero(ok)[0]
+    m = idx.size
+    ybar = np.full(n_phi * n_z, np.nan)
+    lyap = np.full(n_phi * n_z, np.nan)
+    if m:
+        max_steps = int(2000 * (t_total + 10.0))
+        Y0 = np.ascontiguousarray(Y[idx])
+        parts = run_chunks(executor, _tangent_chunk, Y0,
+                           (pmap.level.p, t_total, rtol, atol, max_steps, bool(tangent_to_level)),
+                           n_chunks=n_chunks, cancel=cancel, progress=progress, what="chaos map", unit="cells",
+                           stoppable=True,
+                           default_chunks=lambda m, own: max(1, m // 24) if own else min(m, 64))
+        info = np.zeros((m, 4), dtype=np.int64)
+        for a, b, (yb, ly, inf) in parts:
+            ybar[idx[a:b]] = yb
+            lyap[idx[a:b]] = ly
+            info[a:b] = inf
+        _raise_for_cells(info, idx, PH, Z, m)
+    Yb = ybar.reshape(n_z, n_phi)
+    Ly = lyap.reshape(n_z, n_phi)
+    return ChaosMap(phi, z, Yb if indicator == "megno" else Ly, indicator, t_total, Yb, Ly)
+
+
+def _raise_for_cells(info: NDArray[np.int64], idx: NDArray[np.int64], PH: NDArray[np.float64],
+                     Z: NDArray[np.float64], m: int) -> None:
+    bad = np.nonzero(info[:, 0] != 0)[0]
+    if bad.size:
+        k0 = idx[bad[0]]
+        raise IntegrationFailedError(
+            f"the tangent integration stopped in {bad.size} of {m} cells (first at phi = "
+            f"{PH.ravel()[k0]:.4f}, z = {Z.ravel()[k0]:.4f}: {_v.Status(int(info[bad[0], 0])).label}); "
+            f"try a shorter t_total or looser rtol/atol")
+
+
+def chaos_maps(pmap: PoincareMap, levels: Iterable[tuple[int, int]] = MAP_LEVELS, t_total: float = 200.0, *,
+               progress: Callable[[float, tuple[int, int], int, int], Any] | None = None, cancel: Any = None,
+               **kw: Any) -> Iterator[ChaosMap]:
+    """:func:`chaos_map` at each resolution of ``levels`` in turn (coarse first, then refined), each map
+    yielded as soon as it is done (see :meth:`PoincareSection.chaos_maps`)."""
+    levels = list(levels)
+    is_cancelled = cancel_probe(cancel)
+    for i, res in enumerate(levels):
+        def step(d: int, m: int, i: int = i, res: tuple[int, int] = res) -> None:
+            if progress is not None:
+                progress((i + d / max(m, 1)) / len(levels), res, d, m)
+        try:
+            cm = chaos_map(pmap, res, t_total, progress=step, cancel=cancel, **kw)
+        except CancelledError:
+            return
+        yield cm
+        if is_cancelled():
+            return
+
+
+def _tangent_chunk(Y0: NDArray[np.float64], p: NDArray[np.float64], t_total: float, rtol: float, atol: float,
+                   max_steps: int, tangent_to_level: bool, stop: Any = None) -> tuple[NDArray[Any], ...]:
+    """MEGNO and Lyapunov estimate of a chunk of cells on one thread (an executor task: module level, picklable),
+    cell after cell; when ``stop`` (a threading.Event) is set, it stops after the cell being computed (a
+    cancelled map left its threads computing whole chunks, which the next batch then waited for)."""
+    Y0 = np.ascontiguousarray(Y0, dtype=float)
+    m = Y0.shape[0]
+    ybar = np.empty(m)
+    lyap = np.empty(m)
+    info = np.zeros((m, _kchaos.N_TAN_INFO), dtype=np.int64)
+    p = np.asarray(p, dtype=float)
+    for k in range(m):
+        if stop is not None and stop.is_set():
+            raise CancelledError("chaos map stopped")
+        _kchaos.tangent_many(Y0[k:k + 1], p, t_total, rtol, atol, max_steps, tangent_to_level,
+                             ybar[k:k + 1], lyap[k:k + 1], info[k:k + 1])
+    return ybar, lyap, info

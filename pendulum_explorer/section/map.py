@@ -1,0 +1,167 @@
+"""The Poincaré map of a level as a discrete-time system: seeds in, their crossings with the section out.
+
+``PoincareMap(level, integrator)`` integrates the Lagrange-Poincaré model (Eqs 31-32) with event location on
+``g = e3^T (Gamma x omega)`` (see :mod:`pendulum_explorer._core.section` and :mod:`._core.taylor`); every
+returned crossing has ``|e3^T Gammadot| <= 1e-12`` (typically 1e-16).
+"""
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .. import _validate as _v
+from .._core import fields as _f
+from .._core import section as _sec
+from ..errors import InvariantDriftWarning, PendulumError, ShapeError
+from ..integrators import DOP853, CrossingRunner, Integrator
+from .chart import sphere_from_chart
+from .level import LEVEL_RTOL, MAX_CROSSINGS, Level
+from .parallel import N_THREADS, run_chunks
+from .results import BatchCrossings, Crossings, Seed
+
+DEFAULT_RTOL = 1e-11
+DEFAULT_ATOL = 1e-11
+
+
+class PoincareMap:
+    """The return map of ``level``'s section computed with ``integrator`` (:class:`~..integrators.DOP853` or
+    :class:`~..integrators.Taylor`).
+
+    ``tangent`` is the DOP853 that integrates the variational equations (return-map Jacobians, chaos
+    indicators): the integrator itself when it is a DOP853, else ``DOP853(1e-11, 1e-11)``.
+    """
+
+    def __init__(self, level: Level, integrator: Integrator | None = None, *, tangent: DOP853 | None = None) -> None:
+        self.level = level
+        self.integrator: Integrator = DOP853(DEFAULT_RTOL, DEFAULT_ATOL) if integrator is None else integrator
+        self.runner: CrossingRunner = self.integrator.crossing_runner(level.pendulum, level.p)
+        if tangent is None:
+            tangent = self.integrator if isinstance(self.integrator, DOP853) else DOP853(DEFAULT_RTOL, DEFAULT_ATOL)
+        self.tangent: DOP853 = tangent
+
+    def crossings(self, seed: Seed, n: int = 1000, *, t_max: float | None = None, max_gap: float | None = None,
+                  max_steps: int | None = None) -> Crossings:
+        """The next ``n`` crossings of the trajectory through ``seed`` (see :meth:`PoincareSection.crossings`)."""
+        y0 = self.level.check_seed(seed)
+        return self.crossings_from(y0, n, t_max=t_max, max_gap=max_gap, max_steps=max_steps)
+
+    def crossings_from(self, y0: NDArray[np.float64], n: int, *, t_max: float | None = None,
+                       max_gap: float | None = None, max_steps: int | None = None) -> Crossings:
+        """:meth:`crossings` from a checked LP state ``y0`` (6,)."""
+        n, t_max, max_gap, max_steps = self.level.limits(n, t_max, max_gap, max_steps)
+        fn, args = self.runner.task(n, t_max, max_gap, max_steps)
+        G, W, D, T, info = fn(y0[None, :], *args)
+        k = int(self.runner.found(info[0]))
+        stats: dict[str, Any] = dict(self.runner.stats(info[0]))
+        self._project(G[0], W[0], D[0], k, stats)
+        return Crossings(G[0, :k], W[0, :k], D[0, :k], T[0, :k], self.runner.status(info[0]), n, stats)
+
+    def stream(self, seed: Seed, n: int, chunk: int = 400, *, first: int | None = None,
+               seconds: float | None = None) -> Iterator[Crossings]:
+        """The next ``n`` crossings yielded in chunks as they are computed (see :meth:`PoincareSection.stream`)."""
+        cur = self.level.check_seed(seed)
+        n = _v.integer("n", n, low=1, high=MAX_CROSSINGS)
+        chunk = _v.integer("chunk", chunk, low=1, high=MAX_CROSSINGS)
+        size = chunk if first is None else _v.integer("first", first, low=1, high=MAX_CROSSINGS)
+        seconds = None if seconds is None else _v.positive("seconds", seconds)
+        return self._stream(cur, n, chunk, size, seconds)
+
+    def _stream(self, cur: NDArray[np.float64], n: int, chunk: int, size: int,
+                seconds: float | None) -> Iterator[Crossings]:
+        total = 0
+        t_off = 0.0
+        while total < n:
+            k = min(size, n - total)
+            tic = time.perf_counter()
+            res = self.crossings(cur, k)
+            elapsed = time.perf_counter() - tic
+            total += res.n_found
+            if res.n_found:
+                res.t = res.t + t_off
+                t_off = float(res.t[-1])
+            yield res
+            if not res.complete:
+                return
+            G_last = res.Gamma[-1] / np.linalg.norm(res.Gamma[-1])
+            try:
+                cur = np.concatenate(self.level.state_at(G_last).lp_state)
+            except PendulumError:  # at the boundary of the region or at a pole: the integrated state
+                cur = np.concatenate([G_last, res.omega[-1]])
+            size = chunk
+            if seconds is not None:
+                size = int(min(chunk, max(1, res.n_found * seconds / max(elapsed, 1e-6))))
+
+    def click(self, phi: float, z: float, n: int = 1000, **kw: Any) -> Crossings:
+        """The trajectory through the section point at chart coordinates (phi, z)."""
+        phi, z = _v.real("phi", phi), _v.real("z", z, low=-1.0, high=1.0)
+        try:
+            y0 = self.level.seed_lp_state(sphere_from_chart(phi, z))
+        except PendulumError as e:  # say which input the section point came from
+            raise type(e)(f"(phi, z) = ({phi:.6g}, {z:.6g}): {e}") from None
+        return self.crossings(y0, n, **kw)
+
+    def batch(self, seeds: Iterable[Seed] | NDArray[np.float64], n: int = 500, *, executor: Executor | None = None,
+              n_chunks: int | None = None, t_max: float | None = None, max_gap: float | None = None,
+              max_steps: int | None = None) -> BatchCrossings:
+        """Crossings of many trajectories (see :meth:`PoincareSection.batch`)."""
+        if isinstance(seeds, np.ndarray) and seeds.ndim == 2 and seeds.shape[1] in (3, 6):
+            seed_list = list(seeds)
+        else:
+            try:
+                seed_list = list(seeds)
+            except TypeError as exc:
+                raise ShapeError(f"seeds must be a sequence of seeds; got {type(seeds).__name__}") from exc
+        if len(seed_list) == 0:
+            raise ShapeError("seeds is empty; give at least one seed")
+        n, t_max, max_gap, max_steps = self.level.limits(n, t_max, max_gap, max_steps)
+        _v.result_memory(10.0 * n * len(seed_list), f"{len(seed_list)} seeds x {n} crossings", "reduce n or the seeds")
+        if executor is not None and not hasattr(executor, "submit"):
+            raise TypeError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
+        Y0 = np.ascontiguousarray(np.stack([self.level.check_seed(s, f"seeds[{k}]") for k, s in enumerate(seed_list)]))
+        fn, args = self.runner.task(n, t_max, max_gap, max_steps)
+        parts = run_chunks(executor, fn, Y0, args, n_chunks=n_chunks, stoppable=True, what="batch",
+                           default_chunks=lambda m, own: min(m, 4 * N_THREADS) if own else min(m, 8))
+        G, W, D, T, info = (np.concatenate([pp[2][i] for pp in parts]) for i in range(5))
+        nf = self.runner.found(info).copy()
+        for k in range(Y0.shape[0]):
+            c = nf[k]
+            self._project(G[k], W[k], D[k], int(c))
+            G[k, c:] = np.nan
+            W[k, c:] = np.nan
+            D[k, c:] = np.nan
+            T[k, c:] = np.nan
+        return BatchCrossings(G, W, D, T, nf, [self.runner.status(row) for row in info], n,
+                              self.runner.counter_columns(info))
+
+    def _project(self, G: NDArray[np.float64], W: NDArray[np.float64], D: NDArray[np.float64], n: int,
+                 stats: dict[str, Any] | None = None) -> tuple[float, float]:
+        """The first ``n`` crossings of one trajectory with Gamma normalised in place (the kernels integrate Gamma
+        in R^3: over 1e6 crossings |Gamma| drifts by ~3e-6, more than the 1e-6 the library accepts back as input).
+        Returns (and puts into ``stats``) the drift before: ``gamma_drift`` = max | |Gamma| - 1 | and
+        ``level_drift`` = the largest relative distance of a crossing from the level (E, mu); warns
+        (:class:`~pendulum_explorer.errors.InvariantDriftWarning`) when the level drifted beyond ``LEVEL_RTOL``,
+        so that the crossings are no longer seeds of this level."""
+        if not n:
+            return 0.0, 0.0
+        gd = float(_sec.normalise_crossings(G, W, D, n))
+        inv = np.empty((n, 2))
+        _f.invariants_batch(_f.LP, np.concatenate([G[:n], W[:n]], axis=1), self.level.p, inv)
+        ld = float(max(np.abs(inv[:, 0] - self.level.energy).max() / self.level.energy_scale,
+                       np.abs(inv[:, 1] - self.level.mu).max() / self.level.mu_scale))
+        if stats is not None:
+            stats["gamma_drift"], stats["level_drift"] = gd, ld
+        if not ld <= LEVEL_RTOL:
+            warnings.warn(InvariantDriftWarning(
+                f"the crossings drifted off the level by {ld:.2g} (relative; |Gamma| by {gd:.2g} before it was "
+                f"normalised), beyond the {LEVEL_RTOL:g} a seed of this level may be off: tighten rtol/atol or ask "
+                f"for fewer crossings per call (stream re-seeds on the level after each chunk)"), stacklevel=4)
+        return gd, ld
+
+    def __repr__(self) -> str:
+        return f"PoincareMap({self.level!r}, {self.integrator!r})"

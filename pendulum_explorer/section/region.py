@@ -1,0 +1,238 @@
+"""The accessible region ``{V_mu <= E}`` of a level on the section chart, the chart window a click-to-launch chart
+shows, and the seeds spread over the region."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .. import _validate as _v
+from .._core import section as _sec
+from .._numerics import minimize_compass
+from ..bounds import BOUNDS
+from ..errors import InaccessibleError
+from .chart import chart_from_sphere, sphere_from_chart
+from .level import Level
+from .results import AccessibleRegion
+
+#: points per side of the accessible-region grid
+MAX_GRID = int(BOUNDS["grid"].high)
+#: the chart grid (n_phi, n_z) of the accessible region that the dashboard draws and :func:`fill_seeds` reads
+REGION_GRID = (121, 81)
+
+
+def accessible_region(level: Level, n_phi: int = 181, n_z: int = 121,
+           window: tuple[float, float] | None = None) -> AccessibleRegion:
+    """The accessible set ``{V_mu <= E}`` of ``level`` on an (n_z x n_phi) grid of the equal-area chart.
+
+    ``window=None``: grid nodes over the whole chart (z from -1 to 1), with the extremes of V_mu over the sphere
+    and the accessible area fraction.  ``window=(lo, hi)``: ``n_z`` rows whose centres tile Gamma_3 in
+    [lo, hi] (never a pole: a click on a cell lands half a cell inside); ``energy_min``, ``energy_all``,
+    ``Gamma_min`` and ``area_fraction`` are then those of the whole sphere (on :data:`REGION_GRID`).
+    Cached per level.
+    """
+    n_phi = _v.integer("n_phi", n_phi, low=3, high=MAX_GRID)
+    n_z = _v.integer("n_z", n_z, low=3, high=MAX_GRID)
+    _v.result_memory(12.0 * n_phi * n_z, f"an accessible region of {n_phi} x {n_z} points", "reduce n_phi, n_z")
+    key = ("region", n_phi, n_z, window)
+    if key in level.cache:
+        cached: AccessibleRegion = level.cache[key]
+        return cached
+    phi = np.linspace(-np.pi, np.pi, n_phi)
+    if window is None:
+        z = np.linspace(-1.0, 1.0, n_z)
+    else:
+        lo, hi = window
+        z = lo + (np.arange(n_z, dtype=np.float64) + 0.5) * ((hi - lo) / n_z)
+    PH, Z = np.meshgrid(phi, z)
+    G = sphere_from_chart(PH, Z)
+    V = np.empty(PH.size)
+    _sec.amended_potential_many(np.ascontiguousarray(G.reshape(-1, 3)), level.p, V)
+    V = V.reshape(PH.shape)
+    bphi, bz = _contour(phi, z, V - level.energy)
+    bG = np.full((bphi.size, 3), np.nan)
+    fin = np.isfinite(bphi)
+    if fin.any():
+        bG[fin] = sphere_from_chart(bphi[fin], bz[fin])
+    acc = V <= level.energy
+    if window is None:
+        vmin, gmin = _extremum(level, V, G, +1)
+        vmax, _ = _extremum(level, V, G, -1)
+        # equal-area: the cell weights are uniform in (phi, z) (trapezoid weights at the edges)
+        wz = np.full(n_z, 1.0)
+        wz[[0, -1]] = 0.5
+        wp = np.full(n_phi, 1.0)
+        wp[[0, -1]] = 0.5
+        W = wz[:, None] * wp[None, :]
+        frac = float((W * acc).sum() / W.sum())
+        reg = AccessibleRegion(phi, z, V, acc, bphi, bz, bG, level.energy, vmin, vmax, gmin, frac)
+    else:
+        full = accessible_region(level, *REGION_GRID)
+        reg = AccessibleRegion(phi, z, V, acc, bphi, bz, bG, level.energy, full.energy_min, full.energy_all,
+                               full.Gamma_min, full.area_fraction)
+    level.cache[key] = reg
+    return reg
+
+
+def chart_window(level: Level) -> tuple[float, float]:
+    """The range of Gamma_3 a click-to-launch chart shows: ``(-1, 1)``, or, when the accessible set spans less
+    than 40 % of it (low energies: a thin band along the hanging or inverted edge), that band padded by a
+    quarter of its width on each side (at least 0.005), so that it gets the chart's pixels."""
+    reg = accessible_region(level, *REGION_GRID)
+    dz = reg.z[1] - reg.z[0]
+    rows = np.nonzero(reg.accessible.any(axis=1))[0]
+    zs = [float(reg.Gamma_min[2])] + ([float(reg.z[rows[0]]), float(reg.z[rows[-1]])] if rows.size else [])
+    lo, hi = max(-1.0, min(zs) - dz), min(1.0, max(zs) + dz)  # the band lies within a grid step of its rows
+    if hi - lo >= 0.8:
+        return -1.0, 1.0
+    pad = max(0.25 * (hi - lo), 0.005)
+    return max(-1.0, lo - pad), min(1.0, hi + pad)
+
+
+def chart_region(level: Level, n_phi: int = REGION_GRID[0], n_z: int = REGION_GRID[1]) -> AccessibleRegion:
+    """The accessible region as a click-to-launch chart draws it: :func:`accessible_region` over :func:`chart_window`."""
+    return accessible_region(level, n_phi, n_z, chart_window(level))
+
+
+def nearest_admissible(level: Level, phi: float, z: float, *, pole_margin: float = 1e-4) -> tuple[float, float]:
+    """The chart point nearest to ``(phi, z)`` (on the sphere) where a trajectory can be launched: accessible
+    (``E - V_mu > 1e-9 energy_scale``) and with ``|Gamma_3| <= 1 - pole_margin`` (the poles are not on the
+    section).  ``(phi, z)`` itself when it qualifies.
+
+    Raises
+    ------
+    InaccessibleError
+        No such point (the section is empty, or all of it lies within ``pole_margin`` of a pole).
+    """
+    phi = _v.real("phi", phi)
+    z = _v.real("z", z, low=-1.0, high=1.0)
+    pole_margin = _v.positive("pole_margin", pole_margin, high=0.5)
+    zc = min(1.0 - pole_margin, max(-1.0 + pole_margin, z))
+    tol = 1e-9 * level.energy_scale
+    if level.slack(sphere_from_chart(phi, zc)) > tol:
+        return phi, zc
+    lo, hi = chart_window(level)
+    zz = np.linspace(max(lo, -1.0 + pole_margin), min(hi, 1.0 - pole_margin), 401)
+    pp = np.linspace(-np.pi, np.pi, 721)
+    PH, Z = np.meshgrid(pp, zz)
+    G = sphere_from_chart(PH, Z)
+    ok = np.asarray(level.slack(G)) > tol
+    if not ok.any():
+        raise InaccessibleError(f"no point of the section at E = {level.energy:.6g}, mu = {level.mu:.6g} is "
+                                f"farther than {pole_margin:g} from the poles")
+    d = np.linalg.norm(G - sphere_from_chart(phi, z), axis=-1)
+    k = np.argmin(np.where(ok, d, np.inf))
+    return float(PH.flat[k]), float(Z.flat[k])
+
+
+def fill_seeds(level: Level, n: int) -> NDArray[np.float64]:
+    """Up to ``n`` seeds spread evenly over the accessible region: LP states ``[Gamma, omega]`` (k, 6).
+
+    The points of a Fibonacci lattice on the sphere (equal area, dense enough that about ``4 n`` of them
+    fall in the accessible region) whose section state exists, ``n`` of them taken evenly along the lattice.
+
+    Raises
+    ------
+    InaccessibleError
+        The section is empty, or no lattice point lies in the accessible region (a very thin region).
+    """
+    n = _v.integer("n", n, low=1, high=MAX_GRID)
+    reg = accessible_region(level, *REGION_GRID)
+    if reg.empty:
+        raise InaccessibleError("the section is empty at this (E, mu): nothing to fill")
+    k = np.arange(4 * n * max(1, int(1 / max(reg.area_fraction, 0.02))))
+    zz = 1 - (2 * k + 1) / len(k)
+    ph = np.mod(k * np.pi * (3 - np.sqrt(5)), 2 * np.pi) - np.pi
+    Y, ok = level.states_at(sphere_from_chart(ph, zz))
+    cand = Y[ok]
+    if len(cand) == 0:
+        raise InaccessibleError("no lattice point of the accessible region was found; try a higher E")
+    seeds: NDArray[np.float64] = cand[np.linspace(0, len(cand) - 1, min(n, len(cand))).round().astype(int)]
+    return seeds
+
+
+def _extremum(level: Level, V: NDArray[np.float64], G: NDArray[np.float64], sgn: int) -> tuple[float, NDArray[np.float64]]:
+    """min (sgn=+1) or max (sgn=-1) of V_mu on S^2, polished from the best grid point."""
+    k = np.argmin(sgn * V)
+    G0 = G.reshape(-1, 3)[k]
+    p = level.p
+    out = np.empty(1)
+    buf = np.empty((1, 3))
+
+    def f(x: NDArray[np.float64]) -> float:  # x = (phi, z) on the chart, z clipped to [-1, 1]
+        zz = min(1.0, max(-1.0, x[1]))
+        r = math.sqrt(max(0.0, 1.0 - zz * zz))
+        buf[0, 0] = r * math.cos(x[0])
+        buf[0, 1] = r * math.sin(x[0])
+        buf[0, 2] = zz
+        _sec.amended_potential_many(buf, p, out)
+        return float(sgn * out[0])
+
+    phi0, z0 = chart_from_sphere(G0)
+    x0 = np.array([float(phi0), float(z0)])
+    best = f(x0)
+    xb = x0
+    x, fx = minimize_compass(f, x0, step=0.03, xtol=1e-11)
+    if fx < best:
+        best, xb = fx, x
+    xb = sphere_from_chart(xb[0], min(1.0, max(-1.0, xb[1])))
+    return float(sgn * best), np.asarray(xb, dtype=float)
+
+
+def _contour(x: NDArray[np.float64], y: NDArray[np.float64],
+             F: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Zero level of F (ny, nx) on the grid (x, y) as segments separated by NaN: returns (xs, ys)."""
+    s = F > 0
+    ny, nx = F.shape
+    segs = []
+    f00 = F[:-1, :-1]
+    f10 = F[:-1, 1:]
+    f01 = F[1:, :-1]
+    f11 = F[1:, 1:]
+
+    def edge(fa: Any, fb: Any, xa: Any, ya: Any, xb: Any, yb: Any) -> tuple[Any, Any]:
+        t = fa / (fa - fb)
+        return xa + t * (xb - xa), ya + t * (yb - ya)
+
+    X0 = x[None, :-1] + 0 * f00
+    X1 = x[None, 1:] + 0 * f00
+    Y0 = y[:-1, None] + 0 * f00
+    Y1 = y[1:, None] + 0 * f00
+    # edges: bottom (00-10), right (10-11), top (01-11), left (00-01)
+    eb = s[:-1, :-1] != s[:-1, 1:]
+    er = s[:-1, 1:] != s[1:, 1:]
+    et = s[1:, :-1] != s[1:, 1:]
+    el = s[:-1, :-1] != s[1:, :-1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pb = edge(f00, f10, X0, Y0, X1, Y0)
+        pr = edge(f10, f11, X1, Y0, X1, Y1)
+        pt = edge(f01, f11, X0, Y1, X1, Y1)
+        pl = edge(f00, f01, X0, Y0, X0, Y1)
+    pts = [(eb, pb), (er, pr), (et, pt), (el, pl)]
+    cnt = eb.astype(int) + er + et + el
+    for j, i in zip(*np.nonzero(cnt >= 2)):
+        ps = [(P[0][j, i], P[1][j, i]) for M, P in pts if M[j, i]]
+        if len(ps) == 2:
+            segs.append(ps)
+        else:  # saddle: pair by the centre value
+            centre = 0.25 * (f00[j, i] + f10[j, i] + f01[j, i] + f11[j, i])
+            if (centre > 0) == s[j, i]:
+                segs.append([ps[0], ps[1]])
+                segs.append([ps[2], ps[3]])
+            else:
+                segs.append([ps[0], ps[3]])
+                segs.append([ps[1], ps[2]])
+    if not segs:
+        return np.empty(0), np.empty(0)
+    xs = np.empty(3 * len(segs))
+    ys = np.empty(3 * len(segs))
+    arr = np.array(segs)  # (k, 2, 2)
+    xs[0::3] = arr[:, 0, 0]
+    xs[1::3] = arr[:, 1, 0]
+    xs[2::3] = np.nan
+    ys[0::3] = arr[:, 0, 1]
+    ys[1::3] = arr[:, 1, 1]
+    ys[2::3] = np.nan
+    return xs, ys

@@ -1,0 +1,113 @@
+"""Results of the section map that a researcher can trust: returned states are valid inputs, seeds of another
+level are refused, work is bounded before it runs, malformed queries get clear errors, cancel stops the work."""
+from __future__ import annotations
+
+import threading
+import time
+import warnings
+from concurrent.futures import CancelledError
+
+import numpy as np
+import pytest
+
+import pendulum_explorer as pe
+from pendulum_explorer.errors import InvariantDriftWarning, PendulumError
+
+
+@pytest.fixture(scope="module")
+def fig2():
+    return pe.presets.paper_fig2().pendulum
+
+
+def test_crossings_are_unit_and_valid_seeds_with_their_drift_reported(fig2):
+    """A loose tolerance lets the integrated |Gamma| drift by ~1e-2 over 3000 crossings (the last crossing of a
+    10^6-crossing run was refused as a seed: |Gamma| off by 2.9e-6); the crossings come back normalised, with the
+    drift in stats and a warning once they are off the level."""
+    sec, (G0, w0) = pe.PoincareSection.from_paper_ic(fig2, 2.03, rtol=1e-6, atol=1e-6)
+    with pytest.warns(InvariantDriftWarning, match="drifted off the level"):
+        c = sec.crossings((G0, w0), 3000)
+    assert np.abs(np.linalg.norm(c.Gamma, axis=1) - 1.0).max() <= 4e-16
+    np.testing.assert_allclose(c.Gammadot, np.cross(c.Gamma, c.omega), atol=1e-15)
+    assert c.stats["gamma_drift"] > 1e-6 and c.stats["level_drift"] > 1e-8
+    # at the default tolerance the last crossing is a valid seed of the same level, and no warning is raised
+    sec, (G0, w0) = pe.PoincareSection.from_paper_ic(fig2, 2.03)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InvariantDriftWarning)
+        c = sec.crossings((G0, w0), 2000)
+        more = sec.crossings((c.Gamma[-1], c.omega[-1]), 3)
+    assert c.stats["level_drift"] < 1e-8 and more.complete
+    b = sec.batch([(c.Gamma[-1], c.omega[-1])] * 2, 50)
+    assert np.abs(np.linalg.norm(b.Gamma[0, :50], axis=1) - 1.0).max() <= 4e-16
+
+
+def test_a_section_state_of_another_level_is_refused(fig2):
+    """SEC.crossings(LOW.state_at(G)) ran on the wrong level (energy 1.59 J, mu 0.42 off) and reported success."""
+    sec, _ = pe.PoincareSection.from_paper_ic(fig2, 2.03)
+    low, _ = pe.PoincareSection.from_paper_ic(fig2, -2.0)
+    st = low.state_at(pe.sphere_from_chart(0.0, 0.9))
+    with pytest.raises(pe.errors.InvalidStateError, match="not on the level of this section"):
+        sec.crossings(st, 5)
+    with pytest.raises(pe.errors.InvalidStateError, match=r"seeds\[1\]: the seed .* not on the level"):
+        sec.batch([sec.state_at(pe.sphere_from_chart(0.0, 0.9)), st], 5)
+    assert sec.crossings(sec.state_at(pe.sphere_from_chart(0.0, 0.9)), 3).complete  # its own level's state
+
+
+def test_chaos_map_bounds_name_resolution_and_match_megno(fig2):
+    sec, _ = pe.PoincareSection.from_paper_ic(fig2, 2.03)
+    with pytest.raises(pe.errors.InvalidIntegrationError, match=r"resolution = \(2000, 1000\) asks for 2000000 cells"):
+        sec.chaos_map((2000, 1000))
+    with pytest.raises(pe.errors.InvalidIntegrationError, match="t_total"):
+        sec.chaos_map((4, 3), 1e-12)  # megno refuses t_total below 1e-9 too
+    with pytest.raises(pe.errors.InvalidIntegrationError, match="t_total"):
+        pe.megno(fig2, [0, 0, 1.0], [1.0, 1.0, 1.0], 1e-12)
+    with pytest.raises(PendulumError, match="20000 x 20000 points would need"):
+        sec.chart_region(20000, 20000)  # allocated 3.2 GB before
+
+
+def test_chaos_map_queries_and_orbit_seeds_refuse_malformed_input(fig2):
+    sec, _ = pe.PoincareSection.from_paper_ic(fig2, 2.03)
+    cm = sec.chaos_map((6, 4), 5.0)
+    for phi, z in ((np.nan, 0.0), (0.0, np.nan), (np.inf, 0.0)):
+        with pytest.raises(PendulumError, match="must be finite"):
+            cm.value_at(phi, z)
+    with pytest.raises(PendulumError, match="must be finite"):
+        cm.cells([np.inf], [0.0])
+    with pytest.raises(PendulumError, match="threshold"):
+        cm.chaotic_fraction(threshold="x")
+    assert 0.0 <= cm.chaotic_fraction(threshold=3.0) <= 1.0
+    for bad in ("abc", [[1, 2], [3]], [1 + 2j, 0.5], {"phi": 1}):
+        with pytest.raises(PendulumError, match="seed"):
+            sec.periodic_orbit(bad)
+
+
+def test_a_cancelled_chaos_map_stops_its_threads(fig2, monkeypatch):
+    """After cancel, the worker threads finish at most the cell each is on (before: their whole chunks, which the
+    next batch then waited behind: 20.9 s)."""
+    import pendulum_explorer.section.chaos_map as CM
+    from pendulum_explorer.section.parallel import N_THREADS, thread_pool
+    real = CM._kchaos.tangent_many
+    cells = []
+    cancelled_at = []
+
+    def slow(Y0, *a):
+        time.sleep(0.02)
+        out = real(Y0, *a)
+        cells.append(Y0.shape[0])  # counted when done
+        return out
+
+    monkeypatch.setattr(CM._kchaos, "tangent_many", slow)
+    sec, _ = pe.PoincareSection.from_paper_ic(fig2, 2.03)
+    ev = threading.Event()
+
+    def progress(done, total):
+        if not ev.is_set():
+            ev.set()
+            cancelled_at.append(sum(cells))
+
+    with pytest.raises(CancelledError):
+        sec.chaos_map((24, 16), 2.0, cancel=ev, progress=progress, n_chunks=2 * N_THREADS)
+    assert cancelled_at
+    for f in [thread_pool().submit(lambda: None) for _ in range(N_THREADS)]:
+        f.result(timeout=60)  # the pool has drained
+    after = sum(cells) - cancelled_at[0]
+    assert after <= 2 * N_THREADS, f"{after} cells computed after cancel"
