@@ -148,6 +148,28 @@ def setup(app) -> None:
 
 # ---------------------------------------------------------------------------------------------- API reference
 autosummary_generate = True
+
+
+def defined_in(module: str, name: str) -> str:
+    """The module that defines ``module.name`` (its ``__module__``), or ``module`` when it cannot be told."""
+    try:
+        obj = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return module
+    owner = getattr(obj, "__module__", None)
+    return owner if isinstance(owner, str) and owner.startswith("pendulum_explorer") else module
+
+
+def reexported(module: str, name: str) -> bool:
+    """A name a module only re-exports (``pendulum_explorer.poincare.PoincareSection``, defined in ``section``):
+    its page is written without an index entry, so that each object is indexed once where it is defined (and
+    once, as an alias, at the top level: ``pe.X``).  Names defined in a module without a page of its own (the
+    dashboard's ``app.*``) are indexed where they are exported."""
+    owner = defined_in(module, name)
+    return module != "pendulum_explorer" and owner != module and owner in _PUBLIC_MODULES
+
+
+autosummary_context = {"reexported": reexported, "defined_in": defined_in}
 autosummary_ignore_module_all = False
 autosummary_imported_members = False
 autodoc_typehints = "none"            # numpydoc's Parameters sections carry the types
@@ -200,6 +222,7 @@ def write_top_level() -> None:
 
 write_module_list()
 write_top_level()
+_PUBLIC_MODULES = set(public_modules())
 
 # ---------------------------------------------------------------------------------------------- HTML
 html_theme = "pydata_sphinx_theme"
@@ -213,7 +236,7 @@ html_theme_options = {
 templates_path = ["_templates"]
 exclude_patterns = ["_build", "screenshots/README*", "**.ipynb_checkpoints"]
 # the lessons put an exercise (###) right under the title (#) here and there: fine in JupyterLab and on the page
-suppress_warnings = ["myst.header"]
+suppress_warnings = ["myst.header", "config.cache"]   # config.cache: autosummary_context holds functions
 nitpicky = True
 # every reference must resolve, but those in docstrings (see quiet_docstring_references); base classes from other
 # packages (shown by autodoc's "Bases:") are not in this site
