@@ -150,26 +150,23 @@ def setup(app) -> None:
 autosummary_generate = True
 
 
-def defined_in(module: str, name: str) -> str:
-    """The module that defines ``module.name`` (its ``__module__``), or ``module`` when it cannot be told."""
-    try:
-        obj = getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        return module
-    owner = getattr(obj, "__module__", None)
-    return owner if isinstance(owner, str) and owner.startswith("pendulum_explorer") else module
+def reexports() -> dict[str, str]:
+    """{"module.name": defining module} for the names a public module only re-exports
+    (``pendulum_explorer.poincare.PoincareSection`` -> ``pendulum_explorer.section.facade``): their pages are written
+    without an index entry, so that each object is indexed once where it is defined (and once, as an alias, at the
+    top level: ``pe.X``).  Names defined in a module without a page of its own (the dashboard's ``app.*``) are
+    indexed where they are exported.  Plain data (not a function) so that Sphinx can compare the configuration
+    between builds and re-read only what changed."""
+    public = set(public_modules())
+    out = {}
+    for module in public - {"pendulum_explorer"}:
+        mod = importlib.import_module(module)
+        for name in getattr(mod, "__all__", ()):
+            owner = getattr(getattr(mod, name, None), "__module__", None)
+            if isinstance(owner, str) and owner != module and owner in public:
+                out[f"{module}.{name}"] = owner
+    return out
 
-
-def reexported(module: str, name: str) -> bool:
-    """A name a module only re-exports (``pendulum_explorer.poincare.PoincareSection``, defined in ``section``):
-    its page is written without an index entry, so that each object is indexed once where it is defined (and
-    once, as an alias, at the top level: ``pe.X``).  Names defined in a module without a page of its own (the
-    dashboard's ``app.*``) are indexed where they are exported."""
-    owner = defined_in(module, name)
-    return module != "pendulum_explorer" and owner != module and owner in _PUBLIC_MODULES
-
-
-autosummary_context = {"reexported": reexported, "defined_in": defined_in}
 autosummary_ignore_module_all = False
 autosummary_imported_members = False
 autodoc_typehints = "none"            # numpydoc's Parameters sections carry the types
@@ -222,7 +219,7 @@ def write_top_level() -> None:
 
 write_module_list()
 write_top_level()
-_PUBLIC_MODULES = set(public_modules())
+autosummary_context = {"reexports": reexports()}
 
 # ---------------------------------------------------------------------------------------------- HTML
 html_theme = "pydata_sphinx_theme"
@@ -236,7 +233,7 @@ html_theme_options = {
 templates_path = ["_templates"]
 exclude_patterns = ["_build", "screenshots/README*", "**.ipynb_checkpoints"]
 # the lessons put an exercise (###) right under the title (#) here and there: fine in JupyterLab and on the page
-suppress_warnings = ["myst.header", "config.cache"]   # config.cache: autosummary_context holds functions
+suppress_warnings = ["myst.header"]
 nitpicky = True
 # every reference must resolve, but those in docstrings (see quiet_docstring_references); base classes from other
 # packages (shown by autodoc's "Bases:") are not in this site
