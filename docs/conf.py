@@ -97,7 +97,8 @@ def strip_inline_plotlyjs(app, doctree) -> None:
             node.replace_self(nodes.raw("", _PLOTLY_MATHJAX.sub("", text), format="html"))
 
 
-_PLOTLY_MATHJAX = re.compile(r'<script[^>]*src="https://cdnjs\.cloudflare\.com/ajax/libs/mathjax/[^"]*"[^>]*>\s*</script>')
+_PLOTLY_MATHJAX = re.compile(r'<script[^>]*src="https://cdnjs\.cloudflare\.com/ajax/libs/mathjax/[^"]*"[^>]*>'
+                             r'\s*</script>')
 
 
 _UNDERLINE = re.compile(r"^([-=~^])\1{2,}$")

@@ -50,7 +50,8 @@ def test_lessons_are_generated_from_one_source():
         assert path.read_text(encoding="utf-8") == text, f"{path.name}: run python tools/make_lessons.py"
 
 
-@pytest.mark.parametrize("path", LESSONS + SOLUTIONS, ids=[p.name for p in LESSONS] + [f"solution-{p.name}" for p in SOLUTIONS])
+@pytest.mark.parametrize("path", LESSONS + SOLUTIONS,
+                         ids=[p.name for p in LESSONS] + [f"solution-{p.name}" for p in SOLUTIONS])
 def test_lessons_use_only_the_public_api_and_valid_links(path):
     nb = nbformat.read(path, as_version=4)
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
@@ -83,7 +84,8 @@ def test_lesson_runs_and_says_not_yet(path):
         # Exercise 1.3 ("which method drifts?") comes before the cell that prints the methods' energy errors (the
         # cell before it printed 'RK2 : |E(T) - E(0)| = 1.48e-01 J ... LGVI: ...', the answer, until issue 25)
         k = next(i for i, c in enumerate(nb.cells) if "exercise" in c.metadata.get("tags", []) and "drifts" in c.source)
-        before = "\n".join(o.get("text", "") for c in nb.cells[:k] if c.cell_type == "code" for o in c.get("outputs", []))
+        before = "\n".join(o.get("text", "") for c in nb.cells[:k] if c.cell_type == "code"
+                           for o in c.get("outputs", []))
         assert not re.search(r"RK2|LGVI|DOP853", before), before[-300:]
 
 
