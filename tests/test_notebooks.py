@@ -17,6 +17,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 LESSONS = sorted((ROOT / "notebooks" / "lessons").glob("*.ipynb"))
 SOLUTIONS = sorted((ROOT / "notebooks" / "lessons" / "solutions").glob("*.ipynb"))
 CHECK_LINE = re.compile(r"^\[(?P<name>[^\]]+)\] (?P<verdict>not yet|correct|not quite)", re.M)
+#: the lessons' links into the dashboard: ``dashboard_link("QUERY", "text")`` cells (the set-up cell defines it)
+LINK_CALL = re.compile(r'^dashboard_link\("([^"]+)"', re.M)
 
 
 def run(path):
@@ -48,13 +50,17 @@ def test_lessons_are_generated_from_one_source():
         assert path.read_text(encoding="utf-8") == text, f"{path.name}: run python tools/make_lessons.py"
 
 
-@pytest.mark.parametrize("path", LESSONS + SOLUTIONS, ids=[p.name for p in LESSONS] + [f"solution-{p.name}" for p in SOLUTIONS])
+@pytest.mark.parametrize("path", LESSONS + SOLUTIONS,
+                         ids=[p.name for p in LESSONS] + [f"solution-{p.name}" for p in SOLUTIONS])
 def test_lessons_use_only_the_public_api_and_valid_links(path):
     nb = nbformat.read(path, as_version=4)
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-    assert "_core" not in code and not re.search(r"\bpe\._|\bimport _|from \S*\._", code)
-    queries = re.findall(r"http://127\.0\.0\.1:8866/\?([^)\s`]+)", "\n".join(c.source for c in nb.cells))
+    # (jupyter_core, which dashboard_link reads the Jupyter runtime folder with, is not the package's _core)
+    assert not re.search(r"(?<![A-Za-z])_core\b|\bpe\._|\bimport _|from \S*\._", code)
+    queries = LINK_CALL.findall("\n".join(c.source for c in nb.cells if c.cell_type == "code"))
     assert queries, "every lesson links to a dashboard view"
+    assert "8866" not in "\n".join(c.source for c in nb.cells[1:] if c.cell_type == "markdown"), \
+        "links into the dashboard go through dashboard_link (a hard-coded port fails on Binder)"
     for q in queries:
         parse_query(q)      # raises LinkError on a bad link
 
@@ -74,6 +80,13 @@ def test_lesson_runs_and_says_not_yet(path):
     n_ex = sum("exercise" in c.metadata.get("tags", []) for c in nb.cells)
     assert n_ex >= 2 and len(verdicts) == n_ex, (n_ex, verdicts)
     assert {v for _, v in verdicts} == {"not yet"}, verdicts
+    if path.name.startswith("01_"):
+        # Exercise 1.3 ("which method drifts?") comes before the cell that prints the methods' energy errors (the
+        # cell before it printed 'RK2 : |E(T) - E(0)| = 1.48e-01 J ... LGVI: ...', the answer, until issue 25)
+        k = next(i for i, c in enumerate(nb.cells) if "exercise" in c.metadata.get("tags", []) and "drifts" in c.source)
+        before = "\n".join(o.get("text", "") for c in nb.cells[:k] if c.cell_type == "code"
+                           for o in c.get("outputs", []))
+        assert not re.search(r"RK2|LGVI|DOP853", before), before[-300:]
 
 
 def test_lesson_links_open_the_motion_they_talk_about():
@@ -81,7 +94,7 @@ def test_lesson_links_open_the_motion_they_talk_about():
     (omega0 = (1, 1, 1) from hanging: the rod tumbling in 3D, the top wobbling without its fast spin); they now give
     omega0 and T: the rod's ~90 degree swing and the top spinning at 20 rad/s about its axis."""
     nb = nbformat.read(ROOT / "notebooks" / "lessons" / "03_analytic_anchors.ipynb", as_version=4)
-    queries = re.findall(r"http://127\.0\.0\.1:8866/\?([^)\s`]+)", "\n".join(c.source for c in nb.cells))
+    queries = LINK_CALL.findall("\n".join(c.source for c in nb.cells if c.cell_type == "code"))
     links = {parse_query(q).preset: parse_query(q) for q in queries}
     assert links["planar"].omega0 == (5.42, 0.0, 0.0) and links["lagrange_top"].omega0 == (0.0, 0.5, 20.0)
     # the rod's swing: 5.42 rad/s at the bottom is the swing of amplitude ~90 degrees the lesson simulates

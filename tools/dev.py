@@ -4,10 +4,11 @@
     python3 tools/dev.py serve     # set up .venv, warm the numba cache, serve the dashboard
     python3 tools/dev.py test      # set up .venv, warm the numba cache, run the whole test suite
     python3 tools/dev.py lab       # set up .venv, open JupyterLab on notebooks/ (the teaching notebooks)
+    python3 tools/dev.py docs      # set up .venv with the docs extra, build the site into docs/_build/html
 
 The virtual environment lives in ``.venv`` next to this repository; it is (re)installed only when
-``pyproject.toml`` changes.  Extra arguments after ``serve``/``test``/``lab`` go to ``pendulum-explorer serve`` /
-``pytest`` / ``jupyter lab``.
+``pyproject.toml`` changes.  Extra arguments after ``serve``/``test``/``lab``/``docs`` go to
+``pendulum-explorer serve`` / ``pytest`` / ``jupyter lab`` / ``sphinx-build``.
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def setup():
     want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if not STAMP.exists() or STAMP.read_text().strip() != want:
         run([PY, "-m", "pip", "install", "--disable-pip-version-check", "-q", "--upgrade", "pip"])
-        run([PY, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", f"{ROOT}[test,lab,figures]"])
+        run([PY, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", f"{ROOT}[test,lab,figures,docs]"])
         STAMP.write_text(want)
     # compile every numba kernel into the on-disk cache once, before anything is timed
     run([PY, "-m", "pendulum_explorer.cli", "warmup"], cwd=ROOT)
@@ -53,8 +54,15 @@ def lab_command(rest=()):
     return cmd + list(rest)
 
 
+def docs_command(rest=()):
+    """``python -m sphinx`` arguments: the HTML site into docs/_build/html, warnings as errors, every reference
+    checked (nitpicky); the notebooks' outputs come from docs/_build/.jupyter_cache when their code is unchanged."""
+    return ["-m", "sphinx", "-b", "html", "-W", "--keep-going", "-n", str(ROOT / "docs"),
+            str(ROOT / "docs" / "_build" / "html"), *rest]
+
+
 def main(argv):
-    if not argv or argv[0] not in ("serve", "test", "setup", "lab"):
+    if not argv or argv[0] not in ("serve", "test", "setup", "lab", "docs"):
         sys.exit(__doc__)
     setup()
     cmd, rest = argv[0], argv[1:]
@@ -62,6 +70,11 @@ def main(argv):
         os.execv(str(PY), [str(PY), "-m", "pendulum_explorer.cli", "serve", "--no-warmup", *rest])
     elif cmd == "lab":
         os.execv(str(PY), [str(PY), *lab_command(rest)])
+    elif cmd == "docs":
+        r = subprocess.run([str(PY), *docs_command(rest)], cwd=ROOT)
+        if r.returncode == 0:
+            print(f"the site: {ROOT / 'docs' / '_build' / 'html' / 'index.html'}")
+        sys.exit(r.returncode)
     elif cmd == "test":
         args = rest or ["-n", "2", "--dist", "loadfile", "-q"]
         r = subprocess.run([str(PY), "-m", "pytest", *args], cwd=ROOT)
