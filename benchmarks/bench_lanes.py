@@ -190,7 +190,8 @@ def main():
 
     # ---- crossings ----
     ns, nc = args.seeds, args.crossings
-    S = np.ascontiguousarray(Y[rng.choice(m, size=ns, replace=False)])
+    # the seeds as crossings() takes them (check_seed normalises Gamma: a last-bit change a chaotic orbit amplifies)
+    S = np.array([sec.check_seed((y[:3], y[3:])) for y in Y[rng.choice(m, size=ns, replace=False)]])
     lim = sec._limits(nc, None, None, None)
     (Yc, Tc, info), wall_l, cpu_l = timed(lambda: ln.crossings_all(S, p, nc, lim[1], lim[2], lim[3], sec.rtol, sec.atol))
     found = int(info[:, 0].sum())
