@@ -190,13 +190,15 @@ def main():
 
     # ---- crossings ----
     ns, nc = args.seeds, args.crossings
-    # the seeds as crossings() takes them (check_seed normalises Gamma: a last-bit change a chaotic orbit amplifies)
-    S = np.array([sec.check_seed((y[:3], y[3:])) for y in Y[rng.choice(m, size=ns, replace=False)]])
+    # the lanes integrate the seeds as crossings() does after its check_seed (which normalises Gamma, changing even
+    # a unit vector in its last bit, which a chaotic orbit amplifies)
+    S0 = Y[rng.choice(m, size=ns, replace=False)]
+    S = np.array([sec.check_seed((y[:3], y[3:])) for y in S0])
     lim = sec._limits(nc, None, None, None)
     (Yc, Tc, info), wall_l, cpu_l = timed(lambda: ln.crossings_all(S, p, nc, lim[1], lim[2], lim[3], sec.rtol, sec.atol))
     found = int(info[:, 0].sum())
     rows.append(("cross", f"lanes, 1 thread ({ns} seeds x {nc})", wall_l, cpu_l, found))
-    res, wall_b, cpu_b = timed(lambda: [sec.crossings((S[k, :3], S[k, 3:]), nc) for k in range(ns)])
+    res, wall_b, cpu_b = timed(lambda: [sec.crossings((S0[k, :3], S0[k, 3:]), nc) for k in range(ns)])
     found_b = sum(len(r.t) for r in res)
     rows.append(("cross", f"baseline: crossings one by one ({ns} seeds)", wall_b, cpu_b, found_b))
     d_cr = max(float(np.max(np.abs(np.c_[Yc[k, :len(r.t), :3] - r.Gamma, Yc[k, :len(r.t), 3:] - r.omega])))
