@@ -195,7 +195,7 @@ def main():
     S0 = Y[rng.choice(m, size=ns, replace=False)]
     S = np.array([sec.check_seed((y[:3], y[3:])) for y in S0])
     lim = sec._limits(nc, None, None, None)
-    (Yc, Tc, info), wall_l, cpu_l = timed(lambda: ln.crossings_all(S, p, nc, lim[1], lim[2], lim[3], sec.rtol, sec.atol))
+    (Yc, Tc, info), wall_l, cpu_l = timed(lambda: ln.crossings_all(S, p, nc, *lim[1:], sec.rtol, sec.atol))
     found = int(info[:, 0].sum())
     rows.append(("cross", f"lanes, 1 thread ({ns} seeds x {nc})", wall_l, cpu_l, found))
     res, wall_b, cpu_b = timed(lambda: [sec.crossings((S0[k, :3], S0[k, 3:]), nc) for k in range(ns)])

@@ -211,7 +211,8 @@ def tangent_many_taylor(Y0, p, q, Q, t_total, order, max_steps, keep_tangent, yb
     after the other, with the Taylor method: the interface of :func:`.chaos.tangent_many` (NaN rows skipped) plus
     the principal frame ``(q, Q)`` of ``trajectory.taylor_frame`` and the ``order`` (:func:`.taylor.order_for`).
     The first deviation is that of :func:`.chaos.initial_deviation` (body frame), rotated into the principal
-    frame (MEGNO and the norms are invariant); ``with_megno``: see :func:`tangent_run_taylor`.  ``info`` (m x N_TAN_INFO): ``[status, n_steps, 0, n_orders]``."""
+    frame (MEGNO and the norms are invariant); ``with_megno``: see :func:`tangent_run_taylor`.  ``info``
+    (m x N_TAN_INFO): ``[status, n_steps, 0, n_orders]``."""
     pp = principal_tangent_params(p, Q)
     y = np.zeros(N_TT)
     yp = np.zeros(N_TT)
