@@ -94,3 +94,29 @@ def test_taylor_megno_keeps_the_deviation_on_the_level_and_skips_nan_rows(level)
     assert np.isnan(yb[-1]) and np.isnan(ly[-1]) and (info[-1] == 0).all()
     tt.tangent_many_taylor(Y0, sec._p, q, Q, 60.0, kt.order_for(1e-12), 50, False, yb[:-1], ly[:-1], info[:-1])
     assert (info[:-1, 0] == kt.MAX_STEPS).all() and (info[:-1, 1] == 50).all() and np.isnan(yb[:-1]).all()
+
+
+def test_taylor_tangent_run_in_pieces_gives_the_bits_of_one_call(level):
+    """Pauses every 37 steps (the model layer returns to Python between pieces: Ctrl-C) and resumes from ``ctl``:
+    the outputs at 5 times, the step count and the status of one uninterrupted call."""
+    sec, q, Q, Y0 = level
+    pp = tt.principal_tangent_params(sec._p, Q)
+    y = np.zeros(14)
+    y[:6] = Y0[3]
+    kc.initial_deviation(y, sec._p, False, np.empty((3, 6)))
+    yp = _principal_state(y, Q)
+    order = kt.order_for(1e-12)
+    outs = []
+    for piece in (10**6, 37):
+        yb, ly, info = np.empty(5), np.empty(5), np.zeros(kc.N_TAN_INFO, dtype=np.int64)
+        ctl = np.zeros(tt.N_CTL + 2 * tt.N_TT)
+        calls = 1
+        while tt.tangent_run_taylor(yp, q, pp, 30.0, 5, order, 10**6, False, True, yb, ly, info, ctl, piece) \
+                == tt.PAUSED:
+            calls += 1
+        outs.append((yb, ly, info, calls))
+    assert outs[0][3] == 1 and outs[1][3] > 10
+    np.testing.assert_array_equal(outs[0][0], outs[1][0])
+    np.testing.assert_array_equal(outs[0][1], outs[1][1])
+    np.testing.assert_array_equal(outs[0][2], outs[1][2])
+    assert outs[0][2][0] == kt.OK and np.isfinite(outs[0][0]).all()

@@ -25,6 +25,7 @@ import numpy as np
 from .._jit import njit
 from .chaos import N_TAN_INFO, RENORM, _dev_norm, initial_deviation, project_to_level
 from .fields import pack_params
+from .section import C_PAUSED, N_CTL, PAUSED, pause_load, pause_save
 from .taylor import MAX_STEPS, NON_FINITE, OK, SAFETY_EXP, STEP_TOO_SMALL
 
 N_TT = 14  # columns: Gamma 0-2, omega 3-5, dGamma 6-8, domega 9-11, I1 12, I2 13
@@ -132,7 +133,8 @@ def _horner(X, order, tau, out):
 
 
 @njit(nogil=True)
-def tangent_run_taylor(y0, q, pp, t_total, n_out, order, max_steps, keep_tangent, with_megno, ybar, lyap, info):
+def tangent_run_taylor(y0, q, pp, t_total, n_out, order, max_steps, keep_tangent, with_megno, ybar, lyap, info, ctl,
+                       pause_steps):
     """Integrate the LP_TAN state ``y0`` (14, principal frame: Gamma, omega, one deviation of norm 1, I1 = I2 = 0)
     from 0 to ``t_total`` with the Taylor method of order ``order``.
 
@@ -142,20 +144,32 @@ def tangent_run_taylor(y0, q, pp, t_total, n_out, order, max_steps, keep_tangent
     ``with_megno`` False: the Lyapunov estimate only (``ybar`` NaN): the integrals do not steer the step, whose
     radius of convergence (the complex zeros of ``delta . delta``) is about a third of the state's.
     ``info = [status, n_steps, 0, n_series_orders]`` (statuses of :mod:`.taylor`); outputs not reached are NaN.
-    Allocates once."""
+    Allocates once.
+
+    Resumable like :func:`.chaos.tangent_run`: after ``pause_steps`` more steps it returns ``PAUSED`` with its state
+    in ``ctl`` (``section.N_CTL + 14`` floats, zero before the first call); called again with the same ``ctl`` it
+    continues bit for bit."""
     X = np.zeros((order + 1, N_TT))
     W = np.zeros((3, order + 1))
     y = np.empty(N_TT)
     U = np.empty((3, 6))
-    for i in range(N_TT):
-        X[0, i] = y0[i]
     dt_out = t_total / n_out
-    t = 0.0
-    acc = 0.0
-    k_out = 0
-    n_steps = 0
+    if ctl[0] == C_PAUSED:
+        t, _h, acc, k_out_f, n_steps, _r, _f, _n = pause_load(ctl, X[0], X[0, :0], N_TT)
+        k_out = int(k_out_f)
+    else:
+        for i in range(N_TT):
+            X[0, i] = y0[i]
+        t = 0.0
+        acc = 0.0
+        k_out = 0
+        n_steps = 0
     status = OK
+    stop = n_steps + pause_steps
     while k_out < n_out:
+        if n_steps >= stop:
+            status = PAUSED
+            break
         if n_steps >= max_steps:
             status = MAX_STEPS
             break
@@ -193,10 +207,13 @@ def tangent_run_taylor(y0, q, pp, t_total, n_out, order, max_steps, keep_tangent
                 y[i] /= d
         for i in range(N_TT):
             X[0, i] = y[i]
-    for j in range(k_out, n_out):  # not reached (the run stopped)
-        ybar[j] = np.nan
-        lyap[j] = np.nan
+    if status != PAUSED:
+        for j in range(k_out, n_out):  # not reached (the run stopped)
+            ybar[j] = np.nan
+            lyap[j] = np.nan
     info[0], info[1], info[2], info[3] = status, n_steps, 0, n_steps * order
+    pause_save(ctl, status, t, 0.0, acc, float(k_out), n_steps, np.int64(0), np.int64(0), np.int64(0), X[0], X[0, :0],
+               N_TT)
     return status
 
 
@@ -219,6 +236,7 @@ def tangent_many_taylor(Y0, p, q, Q, t_total, order, max_steps, keep_tangent, yb
     U = np.empty((3, 6))
     yb = np.empty(1)
     ly = np.empty(1)
+    ctl = np.zeros(N_CTL + 2 * N_TT)
     for k in range(Y0.shape[0]):
         if not np.isfinite(Y0[k, 0]):
             ybar[k] = np.nan
@@ -230,10 +248,12 @@ def tangent_many_taylor(Y0, p, q, Q, t_total, order, max_steps, keep_tangent, yb
         for b in range(4):
             yp[3 * b:3 * b + 3] = Q.T @ y[3 * b:3 * b + 3]
         yp[12:] = 0.0
-        tangent_run_taylor(yp, q, pp, t_total, 1, order, max_steps, keep_tangent, with_megno, yb, ly, info[k])
+        ctl[0] = 0.0
+        tangent_run_taylor(yp, q, pp, t_total, 1, order, max_steps, keep_tangent, with_megno, yb, ly, info[k], ctl,
+                           max_steps + 1)
         ybar[k] = yb[0]
         lyap[k] = ly[0]
 
 
-__all__ = ["N_TAN_INFO", "tangent_coefficients", "tangent_run_taylor", "tangent_many_taylor",
+__all__ = ["N_CTL", "N_TAN_INFO", "PAUSED", "tangent_coefficients", "tangent_run_taylor", "tangent_many_taylor",
            "principal_tangent_params"]
