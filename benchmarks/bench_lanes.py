@@ -96,9 +96,9 @@ def taylor_rows(P, sec, Y, T):
     from pendulum_explorer._core import chaos as kc
     from pendulum_explorer._core import taylor as kt
     from pendulum_explorer._core import taylor_tangent as tt
-    from pendulum_explorer.trajectory import taylor_frame
+    from pendulum_explorer.integrators import taylor_frame
     q, Q = taylor_frame(P)
-    p = sec._p
+    p = sec.level.p
     Y = np.ascontiguousarray(Y)
     m = Y.shape[0]
     rows, vals = [], {}
@@ -150,7 +150,7 @@ def main():
     args = ap.parse_args()
     P = presets.paper_fig2().pendulum
     sec, seed = PoincareSection.from_paper_ic(P, 0.0)
-    p = sec._p
+    p = sec.level.p
     n, T = args.n, args.t_total
     load0 = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores, numba {numba.__version__}, pool threads {_N_THREADS}, lanes {ln.LANES}, "
@@ -194,7 +194,7 @@ def main():
     # a unit vector in its last bit, which a chaotic orbit amplifies)
     S0 = Y[rng.choice(m, size=ns, replace=False)]
     S = np.array([sec.check_seed((y[:3], y[3:])) for y in S0])
-    lim = sec._limits(nc, None, None, None)
+    lim = sec.level.limits(nc, None, None, None)
     (Yc, Tc, info), wall_l, cpu_l = timed(lambda: ln.crossings_all(S, p, nc, *lim[1:], sec.rtol, sec.atol))
     found = int(info[:, 0].sum())
     rows.append(("cross", f"lanes, 1 thread ({ns} seeds x {nc})", wall_l, cpu_l, found))

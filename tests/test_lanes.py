@@ -18,7 +18,7 @@ from pendulum_explorer._core import chaos as kc
 from pendulum_explorer._core import lanes as ln
 from pendulum_explorer._core import lanes_tangent as lt
 from pendulum_explorer._core import section as ks
-from pendulum_explorer._core.dop853 import MAX_STEPS
+from pendulum_explorer._core import status as kst
 from pendulum_explorer._core.fields import LP
 from pendulum_explorer.poincare import PoincareSection, sphere_from_chart
 
@@ -46,7 +46,7 @@ def _scalar_crossings(Y0, p, n, t_max, max_gap, max_steps, rtol, atol):
     m = Y0.shape[0]
     Yc = np.full((m, n, 6), np.nan)
     Tc = np.full((m, n), np.nan)
-    info = np.zeros((m, ks.N_INFO), dtype=np.int64)
+    info = np.zeros((m, kst.N_INFO), dtype=np.int64)
     for k in range(m):
         ctl = np.zeros(ks.N_CTL + 12)
         ks.crossings_one(LP, Y0[k], p, n, t_max, max_gap, max_steps, rtol, atol, Yc[k], Tc[k], *ks._work(6), info[k],
@@ -57,6 +57,8 @@ def _scalar_crossings(Y0, p, n, t_max, max_gap, max_steps, rtol, atol):
 def _rel(a, b):
     """Largest difference relative to |b| (to 1e-3 of b's largest entry near zeros); NaN where both are NaN."""
     assert np.array_equal(np.isnan(a), np.isnan(b))
+    if np.isnan(b).all():
+        return 0.0
     return np.nanmax(np.abs(a - b) / np.maximum(np.abs(b), np.nanmax(np.abs(b)) * 1e-3))
 
 
@@ -78,40 +80,42 @@ def test_crossings_in_lanes_equal_the_scalar_kernel(fig2_section):
     """11 seeds (one lane group and three refills), 40 crossings each at rtol 1e-12: every crossing state, time and
     counter of the scalar crossings_one."""
     sec, _ = fig2_section
-    p = sec._p
+    p = sec.level.p
     Y0 = _cells(sec, 11)
     args = (p, 40, 1e6, 200.0, 10**6, 1e-12, 1e-12)
     Yl, Tl, il = ln.crossings_all(Y0, *args)
     Ys, Ts, is_ = _scalar_crossings(Y0, *args)
-    assert (is_[:, 0] == 40).all() and (is_[:, 1] == ks.OK).all()
+    assert (is_[:, 0] == 40).all() and (is_[:, 1] == kst.OK).all()
     np.testing.assert_array_equal(il, is_)
     assert _rel(Yl, Ys) <= 1e-12
     assert _rel(Tl, Ts) <= 1e-12
 
 
 def test_crossings_in_lanes_resume_between_calls_and_report_statuses(fig2_section):
-    """A run in pieces of 37 lane steps equals one call; short limits give the scalar kernel's statuses
-    (MAX_TIME, MAX_STEPS and NO_CROSSING mixed in one batch) and counts."""
+    """A run in pieces of 7 lane steps equals one call; short limits give the scalar kernel's statuses
+    (MAX_TIME, MAX_STEPS and NO_CROSSING) and counts."""
     sec, _ = fig2_section
-    p = sec._p
+    p = sec.level.p
     Y0 = _cells(sec, 9, rng_seed=5)
-    for t_max, max_gap, max_steps in ((30.0, 200.0, 10**6), (1e6, 200.0, 700), (1e6, 3.0, 10**6)):
+    seen = set()
+    for t_max, max_gap, max_steps in ((5.0, 200.0, 10**6), (1e6, 200.0, 150), (1e6, 0.05, 10**6)):
         args = (p, 25, t_max, max_gap, max_steps, 1e-10, 1e-10)
         Ys, Ts, is_ = _scalar_crossings(Y0, *args)
         m = Y0.shape[0]
         Yc = np.full((m, 25, 6), np.nan)
         Tc = np.full((m, 25), np.nan)
-        info = np.zeros((m, ks.N_INFO), dtype=np.int64)
+        info = np.zeros((m, kst.N_INFO), dtype=np.int64)
         state = ln.lane_state(6)
         calls = 1
-        while ln.crossings_lanes(Y0, *args, Yc, Tc, info, *state, 37):
+        while ln.crossings_lanes(Y0, *args, Yc, Tc, info, *state, 7):
             calls += 1
-        assert calls > 10
+        assert calls > 10 or (is_[:, 2] + is_[:, 3]).max() < 70  # (runs this short need few pieces)
         assert state[4][ln.Q_DONE] == m
         np.testing.assert_array_equal(info, is_)
         np.testing.assert_array_equal(np.isnan(Tc), np.isnan(Ts))
         assert _rel(Yc, Ys) <= 1e-12 and _rel(Tc, Ts) <= 1e-12
-    assert set(is_[:, 1]) <= {ks.OK, ks.NO_CROSSING, ks.MAX_STEPS, ks.MAX_TIME}
+        seen |= set(is_[:, 1].tolist())
+    assert {kst.NO_CROSSING, kst.MAX_STEPS, kst.MAX_TIME} <= seen
 
 
 @pytest.mark.parametrize("keep", [False, True])
@@ -120,7 +124,7 @@ def test_megno_in_lanes_equals_the_scalar_tangent_run(fig2_section, keep):
     estimate of tangent_run to 1e-12 relative on the regular cells (Ybar < 3), the same counters; a chaotic
     cell (Ybar > 4) runs beside them."""
     sec, _ = fig2_section
-    p = sec._p
+    p = sec.level.p
     Y0 = np.vstack([_cells(sec, 13, rng_seed=7), np.full((1, 6), np.nan)])
     yb, ly, info = lt.tangent_all(Y0, p, 60.0, 1e-9, 1e-9, 10**7, keep, n_out=4)
     ys, ls, is_ = _scalar_megno(Y0[:-1], p, 60.0, 4, 1e-9, 1e-9, keep)
@@ -137,8 +141,8 @@ def test_megno_in_lanes_renormalises_chaotic_deviations_as_the_scalar_run(fig2):
     amplifies a last-bit difference by up to exp(lambda T) ~ 1e10 here), with the same counters."""
     sec, _ = PoincareSection.from_paper_ic(fig2.pendulum, 3.0)
     Y0 = _cells(sec, 9, rng_seed=2)
-    yb, ly, info = lt.tangent_all(Y0, sec._p, 20.0, 1e-10, 1e-10, 10**7, False)
-    ys, ls, is_ = _scalar_megno(Y0, sec._p, 20.0, 1, 1e-10, 1e-10, False)
+    yb, ly, info = lt.tangent_all(Y0, sec.level.p, 20.0, 1e-10, 1e-10, 10**7, False)
+    ys, ls, is_ = _scalar_megno(Y0, sec.level.p, 20.0, 1, 1e-10, 1e-10, False)
     assert (ls[:, 0] * 20.0 > np.log(kc.RENORM)).all()
     np.testing.assert_array_equal(info, is_)
     assert _rel(yb, ys) <= 1e-6 and _rel(ly, ls) <= 1e-6
@@ -148,7 +152,7 @@ def test_megno_in_lanes_matches_tangent_many_and_reports_a_step_limit(fig2_secti
     """n_out = 1 (the map's call): the values of chaos.tangent_many; with max_steps = 300 every cell stops with
     MAX_STEPS after 300 attempts and NaN outputs, as the scalar loop's status says."""
     sec, _ = fig2_section
-    p = sec._p
+    p = sec.level.p
     Y0 = _cells(sec, 10, rng_seed=11)
     m = Y0.shape[0]
     yb, ly, info = lt.tangent_all(Y0, p, 40.0, 1e-9, 1e-9, 10**7, False)
@@ -161,7 +165,7 @@ def test_megno_in_lanes_matches_tangent_many_and_reports_a_step_limit(fig2_secti
     np.testing.assert_array_equal(info, is_)
     assert _rel(yb[reg, 0], ys[reg]) <= 1e-12 and _rel(ly[reg, 0], ls[reg]) <= 1e-12
     yb, ly, info = lt.tangent_all(Y0, p, 40.0, 1e-9, 1e-9, 300, False)
-    assert (info[:, 0] == MAX_STEPS).all()
+    assert (info[:, 0] == kst.MAX_STEPS).all()
     assert (info[:, 1] + info[:, 2] == 300).all() and np.isnan(yb).all()
 
 
@@ -173,8 +177,8 @@ from pendulum_explorer.poincare import PoincareSection
 from pendulum_explorer._core import lanes as ln, lanes_tangent as lt
 sec, seed = PoincareSection.from_paper_ic(presets.paper_fig2().pendulum, 0.0)
 Y0 = np.array([list(seed[0]) + list(seed[1])] * 3)
-ln.crossings_all(Y0, sec._p, 2, 10.0, 10.0, 10**5, 1e-9, 1e-9)
-lt.tangent_all(Y0, sec._p, 0.5, 1e-9, 1e-9, 10**5, False)
+ln.crossings_all(Y0, sec.level.p, 2, 10.0, 10.0, 10**5, 1e-9, 1e-9)
+lt.tangent_all(Y0, sec.level.p, 0.5, 1e-9, 1e-9, 10**5, False)
 out = {}
 for name, k in (("crossings", ln.crossings_lanes), ("tangent", lt.tangent_lanes)):
     asm = "\\n".join(k.inspect_asm().values())

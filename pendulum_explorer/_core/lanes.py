@@ -46,11 +46,12 @@ caller's arrays, see :func:`lane_state`).
 import numpy as np
 
 from .._jit import njit
-from .dop853 import (ERR_EXP, MAX_FACTOR, MAX_STEPS, MIN_FACTOR, N_START_RHS, NON_FINITE, OK, SAFETY,
-                     STEP_TOO_SMALL, dense_eval, dense_prepare, initial_step, step)
+from .dop853 import (ERR_EXP, MAX_FACTOR, MIN_FACTOR, N_START_RHS, SAFETY, dense_eval, dense_prepare, initial_step,
+                     step)
 from .dop853_tableau import A, C, E3, E5, N_STAGES, N_STAGES_EXTENDED
 from .fields import LP, LP_TAN, _cr, _mv, lp_field
-from .section import G_POLISH, MAX_TIME, NO_CROSSING, _g, _gdot, _illinois, _side
+from .section import G_POLISH, _g, _gdot, _illinois, _side
+from .status import MAX_STEPS, MAX_TIME, NO_CROSSING, NON_FINITE, OK, STEP_TOO_SMALL
 
 LANES = 8
 DIM_LP = 6

@@ -7,10 +7,10 @@ import numpy as np
 
 from .._jit import njit
 from .chaos import N_TAN_INFO, RENORM, _dev_norm, initial_deviation, project_to_level
-from .dop853 import (MAX_STEPS, N_START_RHS, NON_FINITE, OK, STEP_TOO_SMALL, dense_eval, dense_prepare, end_of_step,
-                     initial_step)
+from .dop853 import N_START_RHS, dense_eval, dense_prepare, end_of_step, initial_step
 from .dop853_tableau import N_STAGES, N_STAGES_EXTENDED
 from .fields import rhs
+from .status import MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL
 from .lanes import (DIM_TAN, F_ACC, F_H, F_T, I_KOUT, I_NACC, I_NFEV, I_NREJ, I_SEED, LANES, Q_DONE, Q_NEXT, _MODELS,
                     accept_lanes, control_lane, gather, gather_stages, lane_state, scatter, step_lanes)
 

@@ -25,8 +25,9 @@ import numpy as np
 from .._jit import njit
 from .chaos import N_TAN_INFO, RENORM, _dev_norm, initial_deviation, project_to_level
 from .fields import pack_params
-from .section import C_PAUSED, N_CTL, PAUSED, pause_load, pause_save
-from .taylor import MAX_STEPS, NON_FINITE, OK, SAFETY_EXP, STEP_TOO_SMALL
+from .section import C_PAUSED, N_CTL, pause_load, pause_save
+from .status import MAX_STEPS, NON_FINITE, OK, PAUSED, STEP_TOO_SMALL
+from .taylor import SAFETY_EXP
 
 N_TT = 14  # columns: Gamma 0-2, omega 3-5, dGamma 6-8, domega 9-11, I1 12, I2 13
 #: the column blocks that steer the step: state, deviation, MEGNO integrals (run-time values, see taylor.py)
@@ -255,5 +256,5 @@ def tangent_many_taylor(Y0, p, q, Q, t_total, order, max_steps, keep_tangent, yb
         lyap[k] = ly[0]
 
 
-__all__ = ["N_CTL", "N_TAN_INFO", "PAUSED", "tangent_coefficients", "tangent_run_taylor", "tangent_many_taylor",
+__all__ = ["N_CTL", "N_TAN_INFO", "tangent_coefficients", "tangent_run_taylor", "tangent_many_taylor",
            "principal_tangent_params"]
