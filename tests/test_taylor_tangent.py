@@ -1,0 +1,123 @@
+"""Tangent dynamics in Taylor form (issue 22, item 2): the series against the LP_TAN right-hand side, MEGNO and the
+Lyapunov estimate against the DOP853 tangent path (chaos.tangent_run) on regular cells."""
+import numpy as np
+import pytest
+
+from pendulum_explorer._core import chaos as kc
+from pendulum_explorer._core import fields as kf
+from pendulum_explorer._core import status as kst
+from pendulum_explorer._core import taylor as kt
+from pendulum_explorer._core import taylor_tangent as tt
+from pendulum_explorer.poincare import PoincareSection
+from pendulum_explorer.integrators import taylor_frame
+
+from test_lanes import _cells, _scalar_megno
+
+
+@pytest.fixture(scope="module")
+def level(fig2):
+    """Fig. 2 body, E = -1 J (mostly regular), its principal frame and 10 section states."""
+    P = fig2.pendulum
+    sec, _ = PoincareSection.from_paper_ic(P, -1.0)
+    q, Q = taylor_frame(P)
+    return sec, q, Q, _cells(sec, 10, rng_seed=7)
+
+
+def _principal_state(y, Q):
+    yp = np.zeros(14)
+    for b in range(4):
+        yp[3 * b:3 * b + 3] = Q.T @ y[3 * b:3 * b + 3]
+    yp[12:] = y[12:]
+    return yp
+
+
+def test_series_orders_one_and_two_are_the_field_and_its_derivative(level):
+    """X[1] = f(X[0]) and 2 X[2] = (d/dt f) (central difference of f along the flow, h = 1e-5) with f the LP_TAN
+    field of fields.tangent_lp in the principal frame, at t0 = 0.7 with I1, I2 nonzero (the quotient series)."""
+    sec, q, Q, Y0 = level
+    pp = tt.principal_tangent_params(sec.level.p, Q)
+    y = np.zeros(14)
+    y[:6] = Y0[0]
+    kc.initial_deviation(y, sec.level.p, False, np.empty((3, 6)))
+    y[12], y[13] = 0.3, 0.8
+    t0 = 0.7
+    X = np.zeros((16, 14))
+    X[0] = _principal_state(y, Q)
+    tt.tangent_coefficients(X, 15, q, t0, np.zeros((3, 16)))
+
+    def f(t, z):
+        d = np.empty(14)
+        kf.rhs(kf.LP_TAN, t, z, pp, d)
+        return d
+
+    np.testing.assert_allclose(X[1], f(t0, X[0]), rtol=1e-13, atol=1e-13)
+    h = 1e-5
+    za = X[0] + h * X[1] + h * h * X[2]
+    zb = X[0] - h * X[1] + h * h * X[2]
+    fd = (f(t0 + h, za) - f(t0 - h, zb)) / (2 * h)
+    np.testing.assert_allclose(2 * X[2], fd, rtol=1e-7, atol=1e-7)
+
+
+def test_taylor_megno_and_lyapunov_match_the_dop853_tangent_path(level):
+    """T = 20 s on 10 cells: Ybar and the Lyapunov estimate of the Taylor method at tol 1e-15 agree with
+    tangent_run at rtol 1e-13 to 1e-9 relative on the regular cells (Ybar < 3; measured ~1e-11), with the
+    order of order_for; the Lyapunov-only run gives the same estimate with fewer steps and NaN Ybar."""
+    sec, q, Q, Y0 = level
+    m = Y0.shape[0]
+    ys, ls, _ = _scalar_megno(Y0, sec.level.p, 20.0, 1, 1e-13, 1e-13, False)
+    reg = ys[:, 0] < 3.0
+    assert reg.sum() >= 8
+    yb, ly, info = np.empty(m), np.empty(m), np.zeros((m, kc.N_TAN_INFO), dtype=np.int64)
+    tt.tangent_many_taylor(Y0, sec.level.p, q, Q, 20.0, kt.order_for(1e-15), 10**7, False, yb, ly, info)
+    assert (info[:, 0] == kst.OK).all()
+    np.testing.assert_allclose(yb[reg], ys[reg, 0], rtol=1e-9)
+    np.testing.assert_allclose(ly[reg], ls[reg, 0], rtol=1e-9)
+    yb2, ly2, info2 = np.empty(m), np.empty(m), np.zeros((m, kc.N_TAN_INFO), dtype=np.int64)
+    tt.tangent_many_taylor(Y0, sec.level.p, q, Q, 20.0, kt.order_for(1e-15), 10**7, False, yb2, ly2, info2,
+                           with_megno=False)
+    assert np.isnan(yb2).all() and (info2[:, 1] < info[:, 1]).all()
+    np.testing.assert_allclose(ly2[reg], ls[reg, 0], rtol=1e-9)
+
+
+def test_taylor_megno_keeps_the_deviation_on_the_level_and_skips_nan_rows(level):
+    """tangent_to_level (projection at each renormalisation) over T = 60 s, where the deviations grow past
+    RENORM on the chaotic cell: as tangent_run with the projection, to 1e-8 relative on the regular cells; a NaN
+    row gives NaN and info 0; a step budget of 50 stops every cell with MAX_STEPS and NaN outputs."""
+    sec, q, Q, Y0 = level
+    Y = np.vstack([Y0, np.full((1, 6), np.nan)])
+    m = Y.shape[0]
+    ys, ls, _ = _scalar_megno(Y0, sec.level.p, 60.0, 1, 1e-13, 1e-13, True)
+    reg = ys[:, 0] < 3.0
+    yb, ly, info = np.empty(m), np.empty(m), np.zeros((m, kc.N_TAN_INFO), dtype=np.int64)
+    tt.tangent_many_taylor(Y, sec.level.p, q, Q, 60.0, kt.order_for(1e-15), 10**7, True, yb, ly, info)
+    np.testing.assert_allclose(yb[:-1][reg], ys[reg, 0], rtol=1e-8)
+    np.testing.assert_allclose(ly[:-1][reg], ls[reg, 0], rtol=1e-8)
+    assert np.isnan(yb[-1]) and np.isnan(ly[-1]) and (info[-1] == 0).all()
+    tt.tangent_many_taylor(Y0, sec.level.p, q, Q, 60.0, kt.order_for(1e-12), 50, False, yb[:-1], ly[:-1], info[:-1])
+    assert (info[:-1, 0] == kst.MAX_STEPS).all() and (info[:-1, 1] == 50).all() and np.isnan(yb[:-1]).all()
+
+
+def test_taylor_tangent_run_in_pieces_gives_the_bits_of_one_call(level):
+    """Pauses every 37 steps (the model layer returns to Python between pieces: Ctrl-C) and resumes from ``ctl``:
+    the outputs at 5 times, the step count and the status of one uninterrupted call."""
+    sec, q, Q, Y0 = level
+    pp = tt.principal_tangent_params(sec.level.p, Q)
+    y = np.zeros(14)
+    y[:6] = Y0[3]
+    kc.initial_deviation(y, sec.level.p, False, np.empty((3, 6)))
+    yp = _principal_state(y, Q)
+    order = kt.order_for(1e-12)
+    outs = []
+    for piece in (10**6, 37):
+        yb, ly, info = np.empty(5), np.empty(5), np.zeros(kc.N_TAN_INFO, dtype=np.int64)
+        ctl = np.zeros(tt.N_CTL + 2 * tt.N_TT)
+        calls = 1
+        while tt.tangent_run_taylor(yp, q, pp, 30.0, 5, order, 10**6, False, True, yb, ly, info, ctl, piece) \
+                == kst.PAUSED:
+            calls += 1
+        outs.append((yb, ly, info, calls))
+    assert outs[0][3] == 1 and outs[1][3] > 10
+    np.testing.assert_array_equal(outs[0][0], outs[1][0])
+    np.testing.assert_array_equal(outs[0][1], outs[1][1])
+    np.testing.assert_array_equal(outs[0][2], outs[1][2])
+    assert outs[0][2][0] == kst.OK and np.isfinite(outs[0][0]).all()
