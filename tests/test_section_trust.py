@@ -81,36 +81,38 @@ def test_chaos_map_queries_and_orbit_seeds_refuse_malformed_input(fig2):
 
 
 def test_a_cancelled_chaos_map_stops_its_threads(fig2, monkeypatch):
-    """After cancel, the worker threads finish at most the cell each is on (before: their whole chunks, which the
-    next batch then waited behind: 20.9 s)."""
+    """After cancel, each worker thread finishes at most the piece of the lane kernel it is in (before: its whole
+    chunk of cells, which the next batch then waited behind: 20.9 s)."""
     import pendulum_explorer.section.chaos_map as CM
     from pendulum_explorer.section.parallel import N_THREADS, thread_pool
-    real = CM._kchaos.tangent_many
-    cells = []
+    real = CM._lanes_tangent.tangent_lanes
+    pieces = []
     cancelled_at = []
 
-    def slow(Y0, *a):
+    def slow(*a):
         time.sleep(0.02)
-        out = real(Y0, *a)
-        cells.append(Y0.shape[0])  # counted when done
+        out = real(*a)
+        pieces.append(1)  # counted when done
         return out
 
-    monkeypatch.setattr(CM._kchaos, "tangent_many", slow)
+    monkeypatch.setattr(CM._lanes_tangent, "tangent_lanes", slow)
+    monkeypatch.setattr(CM, "LANE_PIECE_STEPS", 20)
     sec, _ = pe.PoincareSection.from_paper_ic(fig2, 2.03)
     ev = threading.Event()
 
     def progress(done, total):
         if not ev.is_set():
             ev.set()
-            cancelled_at.append(sum(cells))
+            cancelled_at.append(len(pieces))
 
     with pytest.raises(CancelledError):
-        sec.chaos_map((24, 16), 2.0, cancel=ev, progress=progress, n_chunks=2 * N_THREADS)
+        sec.chaos_map((24, 16), 20.0, cancel=ev, progress=progress, n_chunks=2 * N_THREADS)
     assert cancelled_at
     for f in [thread_pool().submit(lambda: None) for _ in range(N_THREADS)]:
         f.result(timeout=60)  # the pool has drained
-    after = sum(cells) - cancelled_at[0]
-    assert after <= 2 * N_THREADS, f"{after} cells computed after cancel"
+    after = len(pieces) - cancelled_at[0]
+    assert after <= N_THREADS, f"{after} pieces computed after cancel"
+
 
 
 def _session(**over):

@@ -11,6 +11,9 @@ from numpy.typing import NDArray
 
 from .. import _validate as _v
 from .._core import chaos as _kchaos
+from .._core import lanes as _lanes
+from .._core import lanes_tangent as _lanes_tangent
+from ..integrators import CHUNK_STEPS
 from ..bounds import BOUNDS
 from ..errors import IntegrationFailedError, InvalidIntegrationError
 from .chart import chaos_grid, sphere_from_chart
@@ -22,6 +25,8 @@ from .results import ChaosMap
 MAX_MAP_TIME = BOUNDS["map_time"].high  # s, per chaos-map cell
 #: cells of one chaos map (each cell's section state is one row of a (cells x 6) request)
 MAX_MAP_CELLS = int(BOUNDS["map_cells"].high)
+#: lane steps of one piece of the lane kernel (about CHUNK_STEPS single steps): cancel answers between pieces
+LANE_PIECE_STEPS = CHUNK_STEPS // _lanes.LANES
 #: the chart resolutions (n_phi, n_z) of :func:`chaos_maps`: a coarse map first, then refined
 MAP_LEVELS = ((16, 12), (40, 28), (80, 56))
 
@@ -149,17 +154,19 @@ def chaos_maps(pmap: PoincareMap, levels: Iterable[tuple[int, int]] = MAP_LEVELS
 def _tangent_chunk(Y0: NDArray[np.float64], p: NDArray[np.float64], t_total: float, rtol: float, atol: float,
                    max_steps: int, tangent_to_level: bool, stop: Any = None) -> tuple[NDArray[Any], ...]:
     """MEGNO and Lyapunov estimate of a chunk of cells on one thread (an executor task: module level, picklable),
-    cell after cell; when ``stop`` (a threading.Event) is set, it stops after the cell being computed (a
-    cancelled map left its threads computing whole chunks, which the next batch then waited for)."""
+    ``LANES`` (8) cells per step of the lane kernel (:func:`._core.lanes_tangent.tangent_lanes`: per cell the
+    results of the scalar tangent run, 1e-12 relative on regular cells), in pieces of ``CHUNK_STEPS / 8`` lane
+    steps; when ``stop`` (a threading.Event) is set it stops between pieces (a cancelled map left its threads
+    computing whole chunks, which the next batch then waited for)."""
     Y0 = np.ascontiguousarray(Y0, dtype=float)
     m = Y0.shape[0]
-    ybar = np.empty(m)
-    lyap = np.empty(m)
+    ybar = np.empty((m, 1))
+    lyap = np.empty((m, 1))
     info = np.zeros((m, _kchaos.N_TAN_INFO), dtype=np.int64)
     p = np.asarray(p, dtype=float)
-    for k in range(m):
+    state = _lanes.lane_state(_lanes.DIM_TAN)
+    while _lanes_tangent.tangent_lanes(Y0, p, t_total, rtol, atol, max_steps, bool(tangent_to_level), ybar, lyap,
+                                       info, *state, LANE_PIECE_STEPS):
         if stop is not None and stop.is_set():
             raise CancelledError("chaos map stopped")
-        _kchaos.tangent_many(Y0[k:k + 1], p, t_total, rtol, atol, max_steps, tangent_to_level,
-                             ybar[k:k + 1], lyap[k:k + 1], info[k:k + 1])
-    return ybar, lyap, info
+    return ybar[:, 0], lyap[:, 0], info
