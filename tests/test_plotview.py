@@ -14,17 +14,29 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = Path(app_pkg.__file__).resolve().parent
 
 
-def test_widget_javascript_is_a_packaged_file():
-    js = plotview.ESM_PATH
-    assert js.parent == APP and js.suffix == ".js"
-    text = js.read_text()
-    assert "export default { render }" in text and "Plotly.react" in text
-    # anywidget reads the file (no JavaScript left in a Python string)
-    assert "export default" not in Path(plotview.__file__).read_text()
-    # the wheel carries it: pyproject's package data for pendulum_explorer.app matches the file name
+def test_widget_javascript_is_packaged_modules_joined_into_one():
+    """The widget's JavaScript is ES modules by job in app/js (none over 600 lines), joined into the one module
+    anywidget loads: each module's imports are of its own siblings, every top-level name is declared once."""
+    import re
+    files = sorted(p.name for p in plotview.JS_DIR.glob("*.js"))
+    assert set(plotview.JS_MODULES) == set(files) and plotview.JS_DIR.parent == APP
+    for name in files:
+        text = (plotview.JS_DIR / name).read_text()
+        assert len(text.splitlines()) <= 600, name
+        for imp in re.findall(r'^import .* from "(.*)";', text, re.M):
+            assert imp.startswith("./") and imp[2:] in files, (name, imp)
+        if name != "index.js":
+            assert "export default" not in text
+    text = plotview.ESM
+    assert text.count("export default { render }") == 1 and "Plotly.react" in text and "\nimport " not in text
+    assert not re.search(r"^export (const|let|function|class)", text, re.M)
+    names = re.findall(r"^(?:const|let|function|async function|class) ([A-Za-z_$][\w$]*)", text, re.M)
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+    assert plotview.PlotlyView._esm == text
+    # the wheel carries the modules: pyproject's package data for pendulum_explorer.app matches their paths
     cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = cfg["tool"]["setuptools"]["package-data"]["pendulum_explorer.app"]
-    assert any(fnmatch.fnmatch(js.name, p) for p in patterns)
+    assert all(any(fnmatch.fnmatch(f"js/{n}", p) for p in patterns) for n in files)
 
 
 def _app_imports(path: Path) -> set[str]:

@@ -38,6 +38,7 @@ The Python side keeps the figure (``view.fig``, a ``go.Figure``) and the JSON th
 from __future__ import annotations
 
 import json
+import re
 import logging
 from pathlib import Path
 
@@ -51,8 +52,25 @@ from plotly.io.json import to_json_plotly
 # a child of the app's logger (configured in ``common``): this module imports nothing from the other app modules
 log = logging.getLogger("pendulum_explorer.app.plotview")
 
-#: the widget's JavaScript module, shipped as package data next to this file
-ESM_PATH = Path(__file__).with_name("plotview.js")
+#: the widget's JavaScript: ES modules by job in ``app/js/`` (package data, linted as modules), joined in
+#: dependency order into the one module anywidget loads (:func:`bundle_js`)
+JS_DIR = Path(__file__).with_name("js")
+JS_MODULES = ("decode.js", "hooks.js", "stream.js", "motion_geom.js", "motion.js", "plot.js", "index.js")
+_JS_IMPORT = re.compile(r'^import \{[^}]*\} from "\./[a-z_]+\.js";\n', re.M)
+_JS_EXPORT = re.compile(r"^export (?=(?:const|let|function|async function|class) )", re.M)
+
+
+def bundle_js() -> str:
+    """The widget's one ES module: the modules of :data:`JS_MODULES` in order, their imports of each other
+    dropped and their exports made plain declarations (``index.js`` keeps ``export default``)."""
+    parts = []
+    for name in JS_MODULES:
+        text = _JS_EXPORT.sub("", _JS_IMPORT.sub("", (JS_DIR / name).read_text()))
+        parts.append(f"// ---- app/js/{name}\n{text}")
+    return "\n".join(parts)
+
+
+ESM = bundle_js()
 
 #: the config of every figure (a change of config would make ``Plotly.react`` start from scratch); no "Share
 #: chart..." button (plotly.js uploads the figure to a cloud service from it; on by default), the PNG download stays
@@ -76,7 +94,7 @@ def _figure_dict(fig):
 class PlotlyView(anywidget.AnyWidget):
     """A plain plotly figure in the page, drawn with the page's plotly.js and updated in place."""
 
-    _esm = ESM_PATH
+    _esm = ESM
     #: the figure as the browser receives it (data, layout, config[, frames])
     figure = traitlets.Dict().tag(sync=True)
     #: bumped by :meth:`show` (a redraw request even when the figure dict compares equal)

@@ -440,7 +440,7 @@ def plot_state(page, selector):
                     plots: plots.map(gd => ({cls: gd.className, layout: !!gd._fullLayout, svg: !!gd.querySelector('.main-svg'),
                                             text: gd.children.length ? '' : gd.textContent.slice(0, 200)})),
                     messages: Array.from(panel.querySelectorAll('.pe-message')).map(m => m.innerText.trim()).filter(t => t),
-                    views_waiting: window.__peViews ? Array.from(window.__peViews).filter(f => f()).length : null,
+                    views_waiting: (window.__pe && window.__pe.views) ? Array.from((window.__pe && window.__pe.views)).filter(f => f()).length : null,
                     app_message: (document.querySelector('.pe-app-message') || {}).innerText || ''}; }""", selector)
     except Exception as exc:  # noqa: BLE001 - a closed or busy page
         state = f"(could not read the page: {exc})"
@@ -502,10 +502,10 @@ def wait_plots_quiet(page, quiet_ms=800, timeout_ms=60_000):
     holds a redraw to come: a chart redrawn between mouse down and up loses the click (the page defers streamed
     redraws 400 ms after a press outside a figure, and draws streamed points 1 s after the stream stops, so one
     can land right in a click that follows)."""
-    page.wait_for_function("""(q) => { const L = window.__pePlotLog || [];
+    page.wait_for_function("""(q) => { const L = (window.__pe && window.__pe.plotLog) || [];
         const last = L.length ? L[L.length - 1][0] + L[L.length - 1][1] : 0;
-        if (window.__peViews && Array.from(window.__peViews).some(f => f())) return false;
-        return performance.now() - Math.max(last, window.__peInputAt || 0) > q; }""",
+        if ((window.__pe && window.__pe.views) && Array.from((window.__pe && window.__pe.views)).some(f => f())) return false;
+        return performance.now() - Math.max(last, (window.__pe && window.__pe.inputAt) || 0) > q; }""",
                            arg=quiet_ms, timeout=timeout_ms, polling=100)
 
 
@@ -630,5 +630,5 @@ def start_fill(page, n_seeds, n_crossings, drawn=True):
         .some(e => /fill: {n_seeds} trajectories × {n_crossings} crossings/.test(e.innerText))""",
                            timeout=30_000, polling=50)
     if drawn:
-        page.wait_for_function("""(t) => (window.__pePlotLog || []).some(e => e[0] > t &&
+        page.wait_for_function("""(t) => ((window.__pe && window.__pe.plotLog) || []).some(e => e[0] > t &&
             (e[2].startsWith('restyle x') || e[2].startsWith('stream')))""", arg=t, timeout=60_000, polling=50)

@@ -97,7 +97,7 @@ def test_cancel_stops_a_long_fill_and_says_what_was_kept(dashboard_server, brows
         # every crossing held the page's main thread 0.3-1.2 s per streamed update in a software-rendered browser
         # (the cancel click waited behind it: 0.44-0.78 s from the click to the message)
         # (from the fill's first streamed points on: the redraw of what came before may come first)
-        log = page.evaluate("(t) => (window.__pePlotLog || []).filter(e => e[0] > t)", t_fill)
+        log = page.evaluate("(t) => ((window.__pe && window.__pe.plotLog) || []).filter(e => e[0] > t)", t_fill)
         first = next((e[0] for e in log if e[2].startswith(("stream", "restyle x"))), None)
         assert first is not None, f"no crossings of the fill drawn in 1.5 s: {log}"
         redraws = [e for e in log if e[0] >= first and (e[2].startswith("restyle x") or e[2] == "react")]
@@ -117,7 +117,7 @@ def test_cancel_stops_a_long_fill_and_says_what_was_kept(dashboard_server, brows
                                    timeout=60_000, polling=100)
         finally:
             w = page.evaluate("() => window.__peCancel")
-            plot_log = page.evaluate("() => window.__pePlotLog || []")
+            plot_log = page.evaluate("() => (window.__pe && window.__pe.plotLog) || []")
             pb.element_screenshot(page, ".pe-section", "panel-section-cancelled.png")
         print("[cancel] long tasks (start ms rel. click, ms):", [(a - round(w["click"]), b) for a, b in w["long"][-40:]])
         print("[cancel] Plotly calls (start ms rel. click, ms, what, traces):",

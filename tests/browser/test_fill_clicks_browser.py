@@ -48,7 +48,7 @@ def test_clicks_during_a_fill_launch_trajectories(dashboard_server, browser):
                 launched.append(k)
             except Exception:  # noqa: BLE001 - counted, asserted below
                 missed.append((k, page.evaluate(pb.MESSAGES_JS)))
-        log = page.evaluate("() => (window.__pePlotLog || []).slice(-30)")
+        log = page.evaluate("() => ((window.__pe && window.__pe.plotLog) || []).slice(-30)")
         pb.record_timings("fill_clicks", {"clicks": CLICKS, "launched": len(launched)})
         assert not missed, f"{len(missed)} of {CLICKS} clicks during a fill launched nothing: {missed}; Plotly log {log}"
         pb.assert_no_traceback(page, "after clicks during fills")

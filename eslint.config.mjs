@@ -1,0 +1,28 @@
+// ESLint for the dashboard's JavaScript: ES modules in the browser (anywidget), plotly.js from the page.
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  {
+    files: ["pendulum_explorer/app/js/**/*.js"],
+    ...js.configs.recommended,
+  },
+  {
+    files: ["pendulum_explorer/app/js/**/*.js"],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: "module",
+      globals: { ...globals.browser },
+    },
+    rules: {
+      "no-unused-vars": ["error", { args: "none" }],
+      "no-var": "error",
+      "prefer-const": "error",
+      eqeqeq: ["error", "always"],
+      "no-implicit-globals": "error",
+      "no-shadow": "error",
+      "max-lines": ["error", { max: 600 }],
+      "max-lines-per-function": ["error", { max: 100, skipComments: true, skipBlankLines: true }],
+    },
+  },
+];

@@ -1,0 +1,264 @@
+// PlotlyView's front end: a plotly figure drawn with the page's plotly.js and updated in place (see plotview.py).
+import { concat, decode, misfit, whenPlotly } from "./decode.js";
+import { HOOKS, INPUT_FIRST_MS, inputAt, logged, pressed } from "./hooks.js";
+import { MotionPlayer } from "./motion.js";
+import { StreamLayer } from "./stream.js";
+
+// streamed updates are paced: after a redraw that took d ms the next waits PACE * d ms
+const PACE = 2;
+// streamed points (``extend`` of a scattergl marker trace) are painted at once on a 2D canvas over the plot
+// (StreamLayer) and handed to Plotly in one redraw when Python says the stream has ended (``settle``), or when it
+// has been quiet for STREAM_QUIET_MS (the kernel sends a growing trace about once a second)
+const STREAM_QUIET_MS = 3000;
+
+// the meta of a trace drawn only once its figure has been shown (see draw)
+const AFTER_PAINT = "pe-after-paint";
+
+// the data coordinates (x, y) of a pointer event on the subplot of the clicked point ``p``, or null (outside the
+// plot area, no position, not a cartesian subplot)
+function pointerData(gd, p, e) {
+  const fl = gd._fullLayout;
+  const xa = (p && p.xaxis) || (fl && fl.xaxis), ya = (p && p.yaxis) || (fl && fl.yaxis);
+  const svg = gd.querySelector(".main-svg");
+  if (!e || !xa || !ya || !svg || typeof xa.p2c !== "function" || typeof ya.p2c !== "function") return null;
+  let cx = e.clientX, cy = e.clientY;
+  const touch = e.changedTouches && e.changedTouches[0];
+  if (!Number.isFinite(cx) && touch) { cx = touch.clientX; cy = touch.clientY; }
+  if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
+  const box = svg.getBoundingClientRect();
+  const px = cx - box.left - xa._offset, py = cy - box.top - ya._offset;
+  if (!(px >= -0.5 && px <= xa._length + 0.5 && py >= -0.5 && py <= ya._length + 0.5)) return null;
+  const x = xa.p2c(px), y = ya.p2c(py);
+  return Number.isFinite(x) && Number.isFinite(y) ? [x, y] : null;
+}
+
+// One figure of one widget: draws the model's figure, applies Python's incremental updates (coalesced and paced),
+// paints streamed points on a StreamLayer, sends clicks (in data coordinates) and its first draw to Python.
+// A MotionView's model (one with an "animation") also gets a MotionPlayer beside the figure.
+export class PlotView {
+  constructor(model, el) {
+    this.model = model;
+    this.el = el;
+    const gd = (this.gd = document.createElement("div"));
+    gd.className = "pe-plotly";
+    gd.style.width = "100%";
+    this.player = model.get("animation") !== undefined ? new MotionPlayer(model, el) : null;
+    (this.player ? this.player.plotHost : el).appendChild(gd);
+    if (this.player) this.player.attachPlot(gd, window.Plotly || null);
+    this.Plotly = window.Plotly || null;
+    this.stale = true;        // the figure in the model differs from what gd shows
+    this.busy = false;
+    this.drawn = false;
+    this.lastWidth = 0;
+    this.disposed = false;
+    this.layer = null;        // the StreamLayer (created by the first stream)
+    this.streamAt = -1e9;     // when the last streamed points were painted
+    this.pending = null;      // restyles not drawn yet ({index: {property: value}})
+    this.flushing = false;    // a flush scheduled
+    this.nextFlush = 0;       // the earliest time of the next one
+    this.added = false;       // traces added to the model while streaming, not drawn yet (the next flush draws all)
+    gd.__peStream = () => ({ painted: this.layer ? this.layer.painted : 0, held: this.layer ? this.layer.from.size : 0 });
+    // the views with a redraw to come (updates held back, streamed points not drawn by Plotly yet)
+    this.waiting = () => this.visible() && !!(this.pending || this.added || this.busy || (this.layer && this.layer.active));
+    HOOKS.views.add(this.waiting);
+    this.onChange = () => { this.stale = true; this.draw(); };
+    this.onMsg = (msg) => this.message(msg);
+    model.on("change:figure", this.onChange);
+    model.on("change:revision", this.onChange);
+    model.on("msg:custom", this.onMsg);
+    this.ro = new ResizeObserver(() => this.resized());
+    this.ro.observe(el);
+    this.draw();
+  }
+
+  visible() { return this.el.isConnected && this.el.offsetWidth > 0 && this.el.getClientRects().length > 0; }
+
+  async draw() {
+    if (this.disposed || this.busy || !this.stale || !this.visible()) return;
+    this.busy = true;
+    this.stale = false;
+    const gd = this.gd;
+    try {
+      if (!this.Plotly) this.Plotly = await whenPlotly(120000);
+      const fig = decode(this.model.get("figure") || {});
+      if (!fig.data && !fig.layout) return;   // nothing to show yet (no empty axes)
+      const obj = { data: fig.data || [], layout: fig.layout || {}, config: fig.config || {} };
+      if (fig.frames) obj.frames = fig.frames;   // react replaces the animation frames too
+      // a trace marked AFTER_PAINT (a warm-up: WebGL shaders compiled before the first click needs them) is
+      // hidden in the figure's first draw and drawn right after the page has shown it (the tab opens as fast)
+      const later = this.drawn ? [] : obj.data.filter((tr) => tr.meta === AFTER_PAINT && tr.visible !== false);
+      for (const tr of later) tr.visible = false;
+      const t0 = performance.now();
+      await this.Plotly.react(gd, obj);
+      logged("react", gd, t0);
+      if (later.length) requestAnimationFrame(() => setTimeout(() => { this.stale = true; this.draw(); }, 0));
+      // drawn at another width than its box (the box got its width while the draw was under way, or had none
+      // yet: plotly's default 700 px): fit it now
+      if (misfit(gd)) await this.Plotly.Plots.resize(gd);
+      if (this.layer) this.layer.reset();   // the figure drawn holds every point streamed so far
+      if (!this.drawn) { this.drawn = true; this.bindEvents(); this.model.send({ event: "drawn" }); }
+      if (this.player) { this.player.Plotly = this.Plotly; this.player.plotDrawn(); }
+      this.lastWidth = this.el.offsetWidth;
+      gd.dataset.peRevision = String(this.model.get("revision"));
+    } catch (err) {
+      console.error("PlotlyView", err);
+      gd.textContent = "could not draw the figure: " + err;
+    } finally {
+      this.busy = false;
+    }
+    if (this.stale) this.draw();
+  }
+
+  bindEvents() {
+    const gd = this.gd, model = this.model;
+    // a new size or layout moves the points: the layer paints them again at the new geometry
+    gd.on("plotly_afterplot", () => { if (this.layer && this.layer.active) this.layer.paint(model.get("figure").data); });
+    let lastPress = -1;
+    // a finger never leaves the chart: the hover label of a tap (and of the mouse events the browser emulates
+    // after it) would stay over the chart.  Hover labels show while a finger is down, not after
+    const touchUnhover = () => {
+      if (HOOKS.pressType === "touch" && !pressed() && this.Plotly && this.Plotly.Fx) {
+        setTimeout(() => this.Plotly.Fx.unhover(gd), 0);
+      }
+    };
+    gd.on("plotly_hover", touchUnhover);
+    gd.on("plotly_click", (ev) => {
+      if (!model.get("clicks") || !ev || !ev.points || !ev.points.length) return;
+      // one click per press: a touch tap reaches Plotly twice (the touch, then the mouse click the browser
+      // emulates after it), and launched two trajectories
+      const press = HOOKS.pressSeq;
+      if (press === lastPress) { touchUnhover(); return; }
+      lastPress = press;
+      const p = ev.points[0];
+      // the pointer's own position in data coordinates, not the data of the point Plotly hovers (a cell of the
+      // background grid, or a crossing within the hover radius: a click continued an old trajectory)
+      const at = pointerData(gd, p, ev.event);
+      model.send({ event: "click", x: at ? at[0] : p.x, y: at ? at[1] : p.y, curve: p.curveNumber,
+                   point: p.pointNumber, pointer: !!at });
+      touchUnhover();
+    });
+  }
+
+  message(msg) {
+    if (!msg || !msg.op) return;
+    if (msg.op === "settle") {   // the stream has ended: Plotly draws its points now (hover on them)
+      this.streamAt = -1e9;
+      requestAnimationFrame(() => this.flush());
+      return;
+    }
+    if (msg.update) msg.update = decode(msg.update);
+    if (msg.traces) msg.traces = decode(msg.traces);
+    const fig = this.model.get("figure");
+    if (!fig || !fig.data) return;
+    if (msg.op === "restyle" || msg.op === "extend") { this.update(fig, msg); return; }
+    if (msg.op === "add_traces") {
+      fig.data.push(...msg.traces);
+      if (this.layer && this.layer.active) { this.added = true; this.schedule(); return; }   // drawn with the stream
+    } else if (msg.op === "delete_traces") {
+      const drop = new Set(msg.indices);
+      fig.data = fig.data.filter((_, i) => !drop.has(i));
+    }
+    if (this.pending || this.added || (this.layer && this.layer.active)) {   // indices shift: draw the copy whole
+      this.pending = null; this.added = false; this.stale = true;
+    }
+    if (!this.drawn || this.busy || this.stale || !this.visible()) { this.stale = true; this.draw(); return; }
+    const gd = this.gd;
+    let p;
+    const t0 = performance.now();
+    if (msg.op === "add_traces") p = this.Plotly.addTraces(gd, msg.traces);
+    else if (msg.op === "delete_traces") p = this.Plotly.deleteTraces(gd, msg.indices);
+    logged(msg.op, gd, t0);
+    gd.dataset.peRevision = String(this.model.get("revision")) + "+" + msg.op;
+    if (p && p.catch) p.catch((err) => { console.error("PlotlyView", err); this.stale = true; this.draw(); });
+  }
+
+  // keep the model's copy of the figure current (a redraw from it shows every update), paint streamed points
+  update(fig, msg) {
+    const tr = fig.data[msg.index];
+    if (!tr) return;
+    const n0 = tr.x && tr.x.length !== undefined ? tr.x.length : 0;
+    if (msg.op === "restyle") Object.assign(tr, msg.update);
+    else for (const k of Object.keys(msg.update)) tr[k] = concat(tr[k], msg.update[k]);
+    if (msg.op === "extend" && this.drawn && !this.busy && !this.stale && this.visible() && StreamLayer.paintable(tr)) {
+      // painted now, drawn by Plotly when the stream is quiet (see StreamLayer)
+      const t0 = performance.now();
+      this.layer = this.layer || new StreamLayer(this.gd);
+      this.layer.add(msg.index, n0);
+      const n = this.layer.paint(fig.data);
+      logged("stream " + n, this.gd, t0);
+      this.streamAt = performance.now();
+    }
+    // coalesced: one Plotly.restyle for all the traces updated since the last one, paced (see flush). A
+    // scattergl redraw repaints every trace; one per message fell behind a fill (one message per trajectory),
+    // and the page then answered clicks and showed widget updates (cancel) tens of seconds late
+    this.pending = this.pending || {};
+    const upd = this.pending[msg.index] = this.pending[msg.index] || {};
+    for (const k of Object.keys(msg.update)) upd[k] = tr[k];   // extend: the whole array, appended to
+    this.schedule();
+  }
+
+  schedule() {
+    if (this.flushing) return;
+    this.flushing = true;
+    const wait = Math.max(this.nextFlush, inputAt() + INPUT_FIRST_MS) - performance.now();
+    if (wait > 0) setTimeout(() => requestAnimationFrame(() => this.flush()), wait);
+    else requestAnimationFrame(() => this.flush());
+  }
+
+  flush() {
+    this.flushing = false;
+    if (!this.pending && !this.added) return;
+    if (performance.now() < inputAt() + INPUT_FIRST_MS) { this.schedule(); return; }   // a click came meanwhile
+    const layer = this.layer;
+    const quiet = this.streamAt + STREAM_QUIET_MS - performance.now();
+    if (quiet > 0 && layer && layer.active) { this.flushing = true; setTimeout(() => this.flush(), quiet); return; }
+    if (pressed()) { this.flushing = true; setTimeout(() => this.flush(), 50); return; }   // a click under way
+    const upd = this.pending;
+    this.pending = null;
+    if (this.added || !this.drawn || this.busy || this.stale || !this.visible()) {
+      this.added = false; this.stale = true; this.draw(); return;
+    }
+    const idx = Object.keys(upd).map(Number);
+    const keys = Array.from(new Set(idx.flatMap((i) => Object.keys(upd[i]))));
+    const fig = this.model.get("figure");
+    const u = {};
+    // one restyle for every trace: a property not updated on a trace is given its current value (no change)
+    for (const k of keys) u[k] = idx.map((i) => (k in upd[i] ? upd[i][k] : fig.data[i][k]));
+    const upto = {};
+    for (const i of idx) if ("x" in upd[i]) upto[i] = upd[i].x.length;
+    const t0 = performance.now();
+    const p = this.Plotly.restyle(this.gd, u, idx);
+    const cost = performance.now() - t0;
+    if (layer && layer.active) {   // Plotly draws these points now: off the layer (in the same frame)
+      layer.handed(upto);
+      layer.paint(fig.data);
+    }
+    logged("restyle " + keys.join(","), this.gd, t0);
+    // paced: the page stays free at least PACE times as long as it spent drawing, so that clicks, the kernel's
+    // answers and the other widgets are handled between two redraws even when a redraw takes a second
+    this.nextFlush = performance.now() + PACE * cost;
+    this.gd.dataset.peRevision = String(this.model.get("revision")) + "+restyle";
+    if (p && p.catch) p.catch((err) => { console.error("PlotlyView", err); this.stale = true; this.draw(); });
+  }
+
+  resized() {
+    if (!this.visible()) return;
+    if (this.stale) { this.draw(); return; }
+    if (this.drawn && !this.busy && Math.abs(this.el.offsetWidth - this.lastWidth) > 1) {
+      this.lastWidth = this.el.offsetWidth;
+      this.Plotly.Plots.resize(this.gd);
+    }
+  }
+
+  dispose() {
+    this.disposed = true;
+    HOOKS.views.delete(this.waiting);
+    this.ro.disconnect();
+    if (this.player) this.player.dispose();
+    if (this.layer) this.layer.dispose();
+    this.model.off("change:figure", this.onChange);
+    this.model.off("change:revision", this.onChange);
+    this.model.off("msg:custom", this.onMsg);
+    if (this.Plotly && this.drawn) this.Plotly.purge(this.gd);
+  }
+}
