@@ -1143,3 +1143,31 @@ def test_prewarm_runs_once():
     d._prewarm()
     d._prewarm()
     assert calls == [1]
+
+
+def test_motion_with_drifted_invariants_says_so(app, monkeypatch):
+    """The library's InvariantDriftWarning of a motion (e.g. the Lagrange top's Routh run over 200 s: energy drift
+    1.1e-8 against a bound of 9.7e-9) reached only stderr; the Motion tab shows the motion with a note."""
+    import warnings
+
+    from pendulum_explorer import playback
+    from pendulum_explorer.errors import InvariantDriftWarning
+
+    real = playback.compute_motion
+
+    def drifting(*a, **kw):
+        traj = real(*a, **kw)
+        warnings.warn(InvariantDriftWarning("DOP853: the invariants drifted beyond what the tolerance implies "
+                                            "(tol 1e-10 x sqrt(90 steps) = 9.7e-09): energy 1.1e-08 (stats['drift']);"
+                                            " tighten the tolerance"))
+        return traj
+
+    mot = app.panel("motion")
+    monkeypatch.setattr(playback, "compute_motion", drifting)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InvariantDriftWarning)  # none escapes the panel
+        mot._on_run()
+    assert mot.trajectory is not None and mot.msg.kind == "info"
+    assert mot.msg.text.startswith("Note: the integration's check of the invariants says DOP853: the invariants "
+                                   "drifted beyond what the tolerance implies")
+    assert "energy 1.1e-08" in mot.msg.text and "The motion is shown" in mot.msg.text

@@ -1,10 +1,13 @@
 """Panel 4: the motion of the body along a trajectory, played in the browser in true time (:class:`MotionView`)."""
 from __future__ import annotations
 
+import warnings
+
 import ipywidgets as w
 import numpy as np
 
 from .. import playback
+from ..errors import InvariantDriftWarning
 from ..playback import compute_motion  # noqa: F401 - the motion this panel shows (tests import it from here)
 from ..plotting.body import motion_payload, motion_plots_figure
 from .common import Messages, Task, about, body_title, guarded
@@ -159,7 +162,10 @@ class MotionPanel:
         def work(task):
             task.progress(0.1, "integrating")
             try:
-                traj = playback.compute_motion(body.pendulum, launch, omega0, t_final, method)
+                with warnings.catch_warnings(record=True) as caught:  # a drift beyond the tolerance: said below
+                    warnings.simplefilter("always", InvariantDriftWarning)
+                    traj = playback.compute_motion(body.pendulum, launch, omega0, t_final, method)
+                drift = [w for w in caught if issubclass(w.category, InvariantDriftWarning)]
             except ValueError as exc:  # the integrator gave up: say what the user can change
                 what = (f"ω₀ = [{', '.join(f'{x:g}' for x in omega0)}] rad/s" if launch is None
                         else f"trajectory #{launch.id}")
@@ -188,7 +194,9 @@ class MotionPanel:
                                f"{st.get('n_steps', 0)} steps, max |ΔE| = {traj.energy_error:.2e} J, "
                                f"max |Δμ| = {traj.mu_error:.2e} kg m²/s"
                                + (f", max ‖RᵀR − I‖ = {orth:.1e}" if orth is not None else "") + "</span>")
-            if turn > 1.5 * playback.ANGLE_PER_SAMPLE:  # capped at MAX_SAMPLES: say so, and what helps
+            if drift:  # the library's own check of the invariants (the motion is shown, with this note)
+                self.msg.info("Note: " + say_drift(str(drift[0].message)))
+            elif turn > 1.5 * playback.ANGLE_PER_SAMPLE:  # capped at MAX_SAMPLES: say so, and what helps
                 shorter = float(traj.t[-1]) * playback.ANGLE_PER_SAMPLE / turn
                 self.msg.info(f"This motion turns the body by up to {turn:.2g} rad between the {payload['n']} "
                               f"samples shown, too coarse for a faithful animation: a duration of at most "
@@ -197,3 +205,10 @@ class MotionPanel:
                 self.msg.ok("press ▶ play above the body (1× is real time), or drag the time slider")
 
         self.task.start(work, "computing the motion")
+
+
+def say_drift(message: str) -> str:
+    """A drift warning of the library in the motion panel's words: what drifted, that the motion is shown."""
+    head = message.split(" (stats['drift'])")[0]
+    return (f"the integration's check of the invariants says {head}. The motion is shown; a shorter duration or "
+            f"the LGVI method keeps the invariants closer.")
