@@ -4,7 +4,8 @@ Public API
 ----------
 Pendulum, Body, presets, simulate, Trajectory, simulate_lr (Lagrange-Routh + reconstruction),
 geometric_phase, find_equilibria / equilibria_at_mu / energy_momentum_data (Props 9, 20), PoincareSection
-(Sec. 5.6), the body builders (elliptic_cylinder, box, ellipsoid) and the error classes.
+(Sec. 5.6; the section as a system: Level, PoincareMap in :mod:`pendulum_explorer.section`), the integrators
+DOP853, Taylor, LGVI, the body builders (elliptic_cylinder, box, ellipsoid) and the error classes.
 
 ``pendulum_explorer.equilibria`` is the module (``import pendulum_explorer.equilibria as m`` gives it); its main
 function ``equilibria.equilibria`` is exported here as :func:`find_equilibria`.
@@ -21,10 +22,12 @@ from .errors import (
     InvalidIntegrationError,
     InvalidPendulumError,
     InvalidStateError,
+    InvariantDriftWarning,
     PendulumError,
 )
 from .amended import amended_potential
 from .reduction import attitude_from_gamma, geometric_phase, lp_from_lr, lr_from_lp, simulate_lr
+from .integrators import DOP853, LGVI, Integrator, Taylor
 from .trajectory import Trajectory, simulate
 
 if TYPE_CHECKING:
@@ -32,12 +35,15 @@ if TYPE_CHECKING:
     from .chaos import LyapunovResult, MegnoResult, lyapunov_exponent, megno
     from .equilibria import energy_momentum_data, equilibria_at_mu
     from .equilibria import equilibria as find_equilibria
+    from . import section
     from .poincare import PoincareSection, chart_from_sphere, paper_initial_state, sphere_from_chart
+    from .section import Level, PoincareMap
 
 #: names of the modules imported on first use (``pendulum_explorer.X``): the dashboard's first view (the Body
 #: tab) needs none of them, and its kernel does not import them before the page is drawn
 _LAZY = {
     "equilibria": ("equilibria", None), "poincare": ("poincare", None), "chaos": ("chaos", None),
+    "section": ("section", None), "PoincareMap": ("section", "PoincareMap"), "Level": ("section", "Level"),
     "find_equilibria": ("equilibria", "equilibria"),
     "energy_momentum_data": ("equilibria", "energy_momentum_data"), "equilibria_at_mu": ("equilibria", "equilibria_at_mu"),
     "LyapunovResult": ("chaos", "LyapunovResult"), "MegnoResult": ("chaos", "MegnoResult"),
@@ -65,7 +71,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "lyapunov_exponent", "LyapunovResult", "megno", "MegnoResult", "equilibria", "find_equilibria", "equilibria_at_mu", "amended_potential", "energy_momentum_data",
-    "PoincareSection", "chart_from_sphere", "sphere_from_chart", "paper_initial_state",
+    "PoincareSection", "PoincareMap", "Level", "section", "chart_from_sphere", "sphere_from_chart", "paper_initial_state",
+    "DOP853", "Taylor", "LGVI", "Integrator", "InvariantDriftWarning",
     "Pendulum", "Body", "Mesh", "presets", "errors", "geometry", "simulate", "simulate_lr", "Trajectory",
     "geometric_phase", "elliptic_cylinder", "box", "ellipsoid", "build_body", "attitude_from_gamma", "lr_from_lp", "lp_from_lr",
     "PendulumError", "InvalidPendulumError", "BalancedPendulumError", "InaccessibleError",

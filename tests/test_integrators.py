@@ -239,3 +239,41 @@ def test_dop853_simulate_carries_attitude(fig2):
     np.testing.assert_allclose(tr.R[:, 2, :], tr.Gamma, atol=1e-9)  # Gamma = R^T e3
     assert tr.stats["orthogonality_error"] < 1e-9
     assert tr.energy_error < 1e-9 * abs(tr.energy).max() + 1e-10
+
+
+@pytest.mark.parametrize("obj, name, flat", [
+    (lambda pe: pe.DOP853(rtol=1e-11, atol=1e-13), "dop853", {"rtol": 1e-11, "atol": 1e-13}),
+    (lambda pe: pe.Taylor(tol=1e-12), "taylor", {"tol": 1e-12}),
+    (lambda pe: pe.LGVI(dt=2e-3), "lgvi", {"dt": 2e-3}),
+])
+def test_integrator_objects_conform(fig2, obj, name, flat):
+    """Every integrator object: its options checked when it is made, the same motion as its shorthand string with
+    the flat options (to the bit), its name on the result, and a clear answer for section crossings."""
+    import pendulum_explorer as pe
+    scheme = obj(pe)
+    assert scheme.name == name and pe.integrators.integrator(scheme) is scheme
+    P = fig2.pendulum
+    a = pe.simulate(P, np.eye(3), [0.3, 0.2, 2.0], 3.0, method=scheme, n_out=31)
+    b = pe.simulate(P, np.eye(3), [0.3, 0.2, 2.0], 3.0, method=name, n_out=31, **flat)
+    assert a.method == b.method == name
+    for k in ("R", "omega", "Gamma", "energy", "mu"):
+        np.testing.assert_array_equal(getattr(a, k), getattr(b, k))
+    sec, seed = pe.PoincareSection.from_paper_ic(P, 2.03)
+    if name == "lgvi":
+        with pytest.raises(pe.InvalidIntegrationError, match="does not compute section crossings"):
+            pe.PoincareMap(sec.level, scheme)
+    else:
+        c = pe.PoincareMap(sec.level, scheme).crossings(seed, 5)
+        assert c.complete and set(c.stats) >= {"n_accepted", "n_rejected", "n_rhs", "gamma_drift", "level_drift"}
+
+
+def test_integrator_options_are_checked_by_name():
+    import pendulum_explorer as pe
+    with pytest.raises(pe.InvalidIntegrationError, match="rtol"):
+        pe.DOP853(rtol=1.0)
+    with pytest.raises(pe.InvalidIntegrationError, match="tol"):
+        pe.Taylor(tol=1e-2)
+    with pytest.raises(pe.InvalidIntegrationError, match="dt"):
+        pe.LGVI(dt=-1.0)
+    with pytest.raises(pe.InvalidIntegrationError, match="method"):
+        pe.integrators.integrator("rk4")
