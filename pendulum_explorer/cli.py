@@ -12,8 +12,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, MAX_KERNELS, TEMPLATE, Address, ServeError, check_address, new_token,
-                     write_dashboard_notebook)
+from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, MAX_KERNELS, TEMPLATE, Address, ServeError, check_address,
+                     new_token, write_dashboard_notebook)
 
 PAGE_KERNEL_MANAGER = "pendulum_explorer._page_kernels.PageKernelManager"
 
