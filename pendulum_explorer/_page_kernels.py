@@ -38,7 +38,7 @@ class PageKernelManager(AsyncMappingKernelManager):
         self._pe_pending: dict[str, asyncio.TimerHandle] = {}
         self._pe_starting = 0  # kernels being started now (counted against max_kernels)
 
-    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
         """Start a kernel, unless :attr:`max_kernels` run already: then HTTP 503, which Voila shows as the
         template's ``503.html`` ("the server is full, try again")."""
         kid = kwargs.get("kernel_id")
