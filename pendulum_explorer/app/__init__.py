@@ -94,6 +94,7 @@ class Dashboard(w.VBox):
         # requests between panels
         self.state.observe("show_section", lambda **kw: self.show("section"))
         self.state.observe("show_motion", self._show_motion)
+        self.state.observe("need_panel", lambda key: self.panel(key))
         self.state.observe("launch", self._on_launch)
         if self.link_problem:
             self.msg.error(f"This link could not be opened: {self.link_problem}. Showing the start view instead.")

@@ -65,7 +65,8 @@ class AppState:
     * ``section_level`` (``E``, ``mu``, ``seed``, ``source``, ``zoom``): the equilibria panel asks the section
       panel for a level (and a launch there);
     * ``show_section`` (none): the same panel asks the shell to open the section tab;
-    * ``show_motion`` (``launch``): the same panel asks the shell to open the Motion tab playing ``launch``.
+    * ``show_motion`` (``launch``): the same panel asks the shell to open the Motion tab playing ``launch``;
+    * ``need_panel`` (``key``): a panel asks the shell to build another one (panels are built on first use).
     """
 
     def __init__(self, body=None):
