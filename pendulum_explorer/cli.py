@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, MAX_KERNELS, TEMPLATE, Address, ServeError, check_address, new_token,
-                     write_dashboard_notebook)
+from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, MAX_KERNELS, TEMPLATE, Address, ServeError, check_address,
+                     new_token, write_dashboard_notebook)
 
 PAGE_KERNEL_MANAGER = "pendulum_explorer._page_kernels.PageKernelManager"
 

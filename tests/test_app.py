@@ -418,6 +418,20 @@ def test_motion_too_fast_says_what_to_change(app, monkeypatch):
     assert mot.trajectory is not good and mot.trajectory.method == "lgvi" and mot.msg.kind == "ok"
 
 
+def test_launch_nearby_before_the_section_tab_was_opened():
+    """The section panel is built on first use: "launch nearby" from a fresh page builds it, launches there and
+    opens the Motion tab (the browser test found no launch: the section panel did not exist yet)."""
+    d = _dash("")
+    eqp = d.panel("equilibria")
+    eqp.task.synchronous = True
+    eqp.compute()
+    assert "section" not in d.panels
+    eqp.family.value = ("iso", 0)
+    eqp.launch_nearby()
+    assert "section" in d.panels and [L.source for L in d.state.launches] == ["nearby"]
+    assert d.tabs.selected_index == 3 and d.panels["motion"].choice.value == d.state.launches[0].id
+
+
 def test_equilibria_select_and_launch_nearby(app):
     eqp = app.panel("equilibria")
     eqp.family.value = ("iso", 0)

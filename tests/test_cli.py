@@ -196,6 +196,14 @@ def test_cull_settings_reach_voila(fake_voila):
     assert "--MappingKernelManager.cull_idle_timeout=30" in cmd and "--MappingKernelManager.cull_interval=5" in cmd
     with pytest.raises(SystemExit):
         cli.main(["serve", "--port", str(port), "--no-warmup", "--cull-interval", "0"])
+    # issue 23 item 1 / issue 26 item 10: connected pages are never culled, kernels are capped, the page template
+    # without CDN links is used
+    assert "--MappingKernelManager.cull_connected=False" in cmd and "--PageKernelManager.max_kernels=20" in cmd
+    assert "--VoilaConfiguration.template=pendulum" in cmd and cmd[1:3] == ["-m", "pendulum_explorer.server"]
+    cli.main(["serve", "--port", str(port), "--no-warmup", "--no-browser", "--max-kernels", "3"])
+    assert "--PageKernelManager.max_kernels=3" in fake_voila[1]["cmd"]
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--port", str(port), "--no-warmup", "--max-kernels", "-1"])
 
 
 # ------------------------------------------------------------------------------------------------

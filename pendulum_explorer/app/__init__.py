@@ -95,6 +95,7 @@ class Dashboard(w.VBox):
         self.state.listen("tab_request", lambda key: key and self.show(key))
         self.state.listen("selection", lambda n: self._on_launch(self.state.selected))
         self.state.listen("motion_request", lambda launch: launch is not None and self._show_motion(launch))
+        self.state.listen("panel_request", lambda key: key and self.panel(key))
         if self.link_problem:
             self.msg.error(f"This link could not be opened: {self.link_problem}. Showing the start view instead.")
         else:

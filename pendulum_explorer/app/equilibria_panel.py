@@ -235,6 +235,7 @@ class EquilibriaPanel:
         text, short = say.launched_nearby(p, eps, E, mu, area, zoom is not None)
         self._nearby = {"E": E, "mu": mu, "text": text, "empty": short, "launch": None, "stable": stable}
         self.msg.ok(text)
+        self.state.request_panel("section")  # built on first use: the launch is made there
         n_before = len(self.state.launches)
         self.state.request_level(E, mu, seed=(G1, w1), source="nearby", zoom=zoom)
         # the motion itself, played in the Motion tab at once (its returns are drawn in the section meanwhile)

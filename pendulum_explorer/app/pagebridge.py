@@ -251,9 +251,9 @@ class PageBridge(anywidget.AnyWidget):
             levels = content.get("levels")
             levels = [x for x in levels[:MAX_RESTORE] if isinstance(x, str) and len(x) <= MAX_LEVEL_CHARS] \
                 if isinstance(levels, list) else []
-            for cb in list(self._on_restore):
+            for restore in list(self._on_restore):
                 try:
-                    cb(levels)
+                    restore(levels)
                 except Exception:  # noqa: BLE001 - never break the comm
                     log.exception("restore handler")
             return

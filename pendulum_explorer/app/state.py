@@ -81,7 +81,8 @@ class AppState(HasTraits):
       listener hears the same trajectory chosen again;
     * ``level_request`` — a :class:`LevelRequest` from the equilibria panel to the section panel;
     * ``motion_request`` — a trajectory a panel asks the shell to play in the Motion tab;
-    * ``tab_request`` — a tab a panel asks the shell to open (``""`` between requests).
+    * ``tab_request`` — a tab a panel asks the shell to open (``""`` between requests);
+    * ``panel_request`` — a panel another one asks the shell to build now (panels are built on first use).
     """
 
     body = AnyTrait()
@@ -94,6 +95,7 @@ class AppState(HasTraits):
     level_request = AnyTrait(None)
     motion_request = AnyTrait(None)
     tab_request = Unicode("")
+    panel_request = Unicode("")
 
     def __init__(self, body: Any = None) -> None:
         super().__init__(body=body if body is not None else presets.paper_fig1())
@@ -152,6 +154,11 @@ class AppState(HasTraits):
         """Ask the shell to open the Motion tab playing ``launch``."""
         self.motion_request = None
         self.motion_request = launch
+
+    def request_panel(self, key):
+        """Ask the shell to build the panel ``key`` now (panels are built on first use)."""
+        self.panel_request = ""
+        self.panel_request = key
 
     def request_tab(self, key):
         """Ask the shell to open the tab ``key``."""
