@@ -156,7 +156,7 @@ def voila_main() -> None:  # pragma: no cover - runs in the server's process (th
 
     extra = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
     os.environ["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATE_DATA)] + extra)
-    from voila.app import main  # type: ignore[import-untyped]
+    from voila.app import main
 
     sys.exit(main())
 
