@@ -17,21 +17,22 @@ import plotly.graph_objects as go
 
 from ..bodies import Pendulum
 from ..equilibria import STABILITY_CLASSES, EquilibriumSet, energy_momentum_data, equilibria
-from .colours import (BLACK, BLUE, BLUISH_GREEN, GREY, ORANGE, REDDISH_PURPLE, SKY_BLUE,
+from .colours import (BLACK, BLUE, BLUISH_GREEN, DARK_GREY, ORANGE, REDDISH_PURPLE, SKY_BLUE,
                       VERMILLION)
 from .sphere import (POINT_LABELS, default_e_max, family_colours, family_label_index, family_name,
                      stack_labels)
 
-STABILITY_COLOURS = {  # Okabe-Ito (colour-blind safe)
+STABILITY_COLOURS = {  # Okabe-Ito and a dark grey: >= 10 CIEDE2000 apart under simulated CVD (tests/test_palette.py)
     "elliptic-elliptic": BLUISH_GREEN,
     "saddle-centre": ORANGE,
     "saddle-saddle": VERMILLION,
     "focus-focus": REDDISH_PURPLE,
-    "degenerate": GREY,
-    "": GREY,
+    "degenerate": DARK_GREY,
+    "": DARK_GREY,
 }
+#: one line style per stability class (not by colour alone, WCAG 1.4.1)
 STABILITY_DASH = {"elliptic-elliptic": "solid", "saddle-centre": "dash", "saddle-saddle": "dot",
-                  "focus-focus": "dashdot", "degenerate": "solid", "": "solid"}
+                  "focus-focus": "dashdot", "degenerate": "longdash", "": "longdashdot"}
 
 
 def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, float] | None = None,
@@ -123,4 +124,4 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
     return fig
 
 
-__all__ = ["energy_momentum_figure", "STABILITY_COLOURS", "STABILITY_CLASSES"]
+__all__ = ["energy_momentum_figure", "STABILITY_COLOURS", "STABILITY_DASH", "STABILITY_CLASSES"]
