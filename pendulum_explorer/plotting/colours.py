@@ -54,5 +54,6 @@ def alpha_colour_value(alpha: ArrayLike, scale: float) -> NDArray[np.float64]:
     return (2.0 / np.pi) * np.arctan(np.asarray(alpha, dtype=float) * scale)
 
 
-__all__ = ["alpha_colour_value", "trajectory_symbol", "TRAJECTORY_SYMBOLS", "DARK_GREY", "FAMILY_LABEL_COLOURS", "OKABE_ITO", "PALETTE", "BLUE", "ORANGE", "BLUISH_GREEN",
+__all__ = ["alpha_colour_value", "trajectory_symbol", "TRAJECTORY_SYMBOLS", "DARK_GREY",
+           "FAMILY_LABEL_COLOURS", "OKABE_ITO", "PALETTE", "BLUE", "ORANGE", "BLUISH_GREEN",
            "REDDISH_PURPLE", "SKY_BLUE", "VERMILLION", "YELLOW", "BLACK", "GREY"]

@@ -19,6 +19,7 @@ from ..bodies import Pendulum
 from ..equilibria import STABILITY_CLASSES, EquilibriumSet, energy_momentum_data, equilibria
 from .colours import (BLACK, BLUE, BLUISH_GREEN, DARK_GREY, ORANGE, REDDISH_PURPLE, SKY_BLUE,
                       VERMILLION)
+from .describe import describe_energy_momentum, with_description
 from .sphere import (POINT_LABELS, default_e_max, family_colours, family_label_index, family_name,
                      stack_labels)
 
@@ -121,7 +122,7 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
                       xaxis=dict(title="μ [kg m²/s]  (vertical angular momentum)", range=[-mu_max, mu_max]),
                       yaxis=dict(title="E [J]", range=[e_min, e_max]),
                       legend=dict(font=dict(size=12), tracegroupgap=0))
-    return fig
+    return with_description(fig, describe_energy_momentum(eq, marker))
 
 
 __all__ = ["energy_momentum_figure", "STABILITY_COLOURS", "STABILITY_DASH", "STABILITY_CLASSES"]

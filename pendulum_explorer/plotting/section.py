@@ -23,6 +23,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..poincare import (AccessibleRegion, BatchCrossings, ChaosMap, Crossings, PeriodicOrbit, PoincareSection,
                         chart_from_sphere, sphere_from_chart)
 from .colours import BLACK, BLUE, PALETTE, VERMILLION, trajectory_symbol
+from .describe import describe_section, describe_section_sphere, with_description
 
 SHADE = "rgba(120,120,120,0.55)"
 #: the hover of the shading heatmap (trace 0) at a chart point; a chaos map adds its value there
@@ -171,7 +172,7 @@ def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = No
         fig.update_yaxes(fixedrange=True, showgrid=False)
     if chaos is not None:
         fig.update_layout(margin=dict(r=90))  # room for the colour bar
-    return fig
+    return with_description(fig, describe_section(section, crossings, reg, chaos))
 
 
 def _sphere_mesh(n: int = 40) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
@@ -236,7 +237,7 @@ def section_sphere_figure(section: PoincareSection, crossings: CrossingsLike = N
                    zaxis=dict(title="−Γ₃ (up)", **ax), aspectmode="cube",
                    camera=dict(up=dict(x=0, y=0, z=1), eye=dict(x=1.5, y=-1.3, z=0.6))),
         height=height, margin=dict(l=0, r=0, t=50, b=0), legend=dict(itemsizing="constant"), showlegend=showlegend)
-    return fig
+    return with_description(fig, describe_section_sphere(section, crossings))
 
 
 __all__ = ["section_chart_figure", "section_sphere_figure", "crossings_trace", "PALETTE", "CLICK_HINT"]

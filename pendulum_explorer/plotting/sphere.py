@@ -36,6 +36,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..equilibria import EquilibriumPoint, EquilibriumSet, Family
 from .colours import BLACK, BLUE, FAMILY_LABEL_COLOURS, VERMILLION, alpha_colour_value
+from .describe import describe_equilibria, with_description
 
 HANGING_COLOUR = BLUE        # Okabe-Ito blue
 INVERTED_COLOUR = VERMILLION  # Okabe-Ito vermillion
@@ -412,7 +413,7 @@ def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Col
                    annotations=sphere_labels(eq, families, CAMERAS[view], height - SPHERE_MARGIN_T, label_px)
                    if labels else []),
         legend=dict(x=0.0, y=1.0), uirevision=view)
-    return fig
+    return with_description(fig, describe_equilibria(eq, families))
 
 
 __all__ = ["equilibria_sphere_figure", "family_traces", "merge_runs", "selected_trace", "sphere_labels",
