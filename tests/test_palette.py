@@ -142,3 +142,119 @@ def test_figures_use_the_symbols_and_dashes():
     lines = [t for t in fig.data if t.meta and "stability" in t.meta]
     assert lines and all(t.line.dash == D.STABILITY_DASH[t.meta["stability"]] for t in lines)
     assert all(t.line.color == D.STABILITY_COLOURS[t.meta["stability"]] for t in lines)
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# text contrast (WCAG 2.1 1.4.3): every text colour of the figures >= 4.5:1 on what it is drawn on
+# ------------------------------------------------------------------------------------------------------------------
+def test_contrast_formula_matches_wcag():
+    # black on white 21:1, white on white 1:1, #777777 on white 4.48:1 (the classic just-failing grey), Okabe-Ito
+    # blue on white 5.19:1; a translucent text composited first
+    assert C.contrast_ratio("#000000", "#FFFFFF") == pytest.approx(21.0)
+    assert C.contrast_ratio("white", "#FFFFFF") == pytest.approx(1.0)
+    assert C.contrast_ratio("#777777", "#FFFFFF") == pytest.approx(4.48, abs=0.01)
+    assert C.contrast_ratio("#0072B2", "white") == pytest.approx(5.19, abs=0.01)
+    assert C.over("rgba(0,0,0,0.5)", "#FFFFFF") == "#808080"
+    for c in C.OKABE_ITO:
+        t = C.text_colour(c)
+        assert C.contrast_ratio(t, "#FFFFFF") >= 4.5
+        if C.contrast_ratio(c, "#FFFFFF") < 4.55:  # darkened only as far as needed: a step less would fail
+            r, g, b, _ = C.rgba(t)
+            lighter = "#" + "".join(f"{min(255, round(255 * v * 1.03)):02X}" for v in (r, g, b))
+            assert C.contrast_ratio(lighter, "#FFFFFF") < 4.55
+
+
+def _template(fig, *path, default=None):
+    node = fig.layout
+    tmpl = fig.layout.template.layout
+    for p in path:
+        node = None if node is None else node[p]
+        tmpl = None if tmpl is None else tmpl[p]
+    return node if node is not None else (tmpl if tmpl is not None else default)
+
+
+def text_pairs(fig):
+    """(where, text colour, background) of every text of ``fig``: titles, axes, legends, colour bars (the default
+    font colour), annotations and scene annotations (their box over the plot's background), trace texts (3D: on
+    the scene background and on every surface / mesh of the scene, composited at its opacity)."""
+    font = _template(fig, "font", "color", default="#444444")
+    paper = _template(fig, "paper_bgcolor", default="white")
+    plot = _template(fig, "plot_bgcolor", default="white")
+    scene_bg = _template(fig, "scene", "xaxis", "backgroundcolor", default="white")
+    if fig.layout.scene.xaxis.showbackground is False:
+        scene_bg = paper
+    out = [("default font on paper", font, paper), ("default font on plot", font, plot)]
+    if fig.layout.title.font.color:
+        out.append(("title", fig.layout.title.font.color, paper))
+    legend_bg = fig.layout.legend.bgcolor
+    if legend_bg:
+        out.append(("legend", fig.layout.legend.font.color or font, C.over(legend_bg, plot)))
+    for a in fig.layout.annotations:
+        under = plot if a.xref != "paper" else paper
+        bg = C.over(a.bgcolor, under) if a.bgcolor else under
+        out.append((f"annotation {a.text}", a.font.color or font, bg))
+    for a in fig.layout.scene.annotations or ():
+        bg = C.over(a.bgcolor, scene_bg) if a.bgcolor else scene_bg
+        out.append((f"scene annotation {a.text}", a.font.color or font, bg))
+    solids = []
+    for t in fig.data:
+        if t.type == "surface" and t.colorscale:
+            solids += [C.over(_with_alpha(c, t.opacity), scene_bg) for _, c in t.colorscale]
+        if t.type == "mesh3d":
+            solids.append(C.over(_with_alpha(t.color, t.opacity), scene_bg))
+    for t in fig.data:
+        if getattr(t, "mode", None) and "text" in t.mode:
+            colour = (t.textfont.color if t.textfont and isinstance(t.textfont.color, str) else None) or font
+            bgs = [scene_bg] + solids if t.type == "scatter3d" else [plot]
+            out += [(f"text of trace {t.name}", colour, bg) for bg in bgs]
+    return out
+
+
+def _with_alpha(colour, opacity):
+    r, g, b, a = C.rgba(colour)
+    a *= 1.0 if opacity is None else opacity
+    return f"rgba({round(255 * r)},{round(255 * g)},{round(255 * b)},{a})"
+
+
+def _figures():
+    from pendulum_explorer.equilibria import equilibria
+    from pendulum_explorer.plotting.section import section_chart_figure, section_sphere_figure
+    from pendulum_explorer.poincare import PoincareSection
+    from pendulum_explorer.presets import get, paper_fig1, paper_fig2
+    from pendulum_explorer.trajectory import simulate
+
+    body = paper_fig1()
+    eq = equilibria(body.pendulum)
+    sec, seed = PoincareSection.from_paper_ic(paper_fig2().pendulum, 2.03)
+    cr = sec.crossings(seed, 50)
+    tr = simulate(body.pendulum, np.eye(3), [1.0, 1.0, 1.0], 1.0, n_out=101)
+    return {
+        "equilibria sphere": S.equilibria_sphere_figure(eq),
+        "equilibria sphere (lagrange top)": S.equilibria_sphere_figure(equilibria(get("lagrange_top").pendulum)),
+        "energy-momentum": D.energy_momentum_figure(eq, marker=(0.3, 1.0)),
+        "body preview": B.body_preview_figure(body),
+        "motion plots": B.motion_plots_figure(tr),
+        "section chart": section_chart_figure(sec, [cr], clickable=True),
+        "section sphere": section_sphere_figure(sec, [cr]),
+    }
+
+
+@pytest.fixture(scope="module")
+def figures():
+    return _figures()
+
+
+@pytest.mark.parametrize("name", ["equilibria sphere", "equilibria sphere (lagrange top)", "energy-momentum",
+                                  "body preview", "motion plots", "section chart", "section sphere"])
+def test_every_text_of_the_figures_has_contrast(figures, name):
+    pairs = text_pairs(figures[name])
+    assert len(pairs) >= 2
+    low = [(w, fg, bg, round(C.contrast_ratio(fg, bg), 2)) for w, fg, bg in pairs
+           if C.contrast_ratio(fg, bg) < C.TEXT_CONTRAST]
+    assert not low, low
+
+
+def test_labels_keep_their_family_colour_on_the_border(figures):
+    ann = figures["energy-momentum"].layout.annotations
+    assert ann and all(a.font.color == C.label_colour(a.bordercolor) for a in ann)
+    assert any(a.font.color != a.bordercolor for a in ann)  # at least one colour had to be darkened

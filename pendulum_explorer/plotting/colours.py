@@ -44,6 +44,81 @@ def trajectory_symbol(colour: str) -> str:
 FAMILY_LABEL_COLOURS = PALETTE
 
 
+#: the smallest contrast ratio of text against its background (WCAG 2.1 AA, 1.4.3, normal text)
+TEXT_CONTRAST = 4.5
+#: the background of the figures' labels: their box (``LABEL_BOX``) over the lightest-blue plot background of the
+#: plotly template (#E5ECF6, the energy–momentum diagram; the sphere's is whiter)
+LABEL_BOX = "rgba(255,255,255,0.85)"
+
+_NAMED = {"white": (1.0, 1.0, 1.0, 1.0), "black": (0.0, 0.0, 0.0, 1.0)}
+
+
+def rgba(colour: str) -> tuple[float, float, float, float]:
+    """``(r, g, b, a)`` in [0, 1] of a CSS colour: ``#RGB``, ``#RRGGBB``, ``rgb(...)``, ``rgba(...)``, white, black."""
+    c = colour.strip().lower()
+    if c in _NAMED:
+        return _NAMED[c]
+    if c.startswith("#"):
+        h = c[1:]
+        if len(h) == 3:
+            h = "".join(ch * 2 for ch in h)
+        if len(h) != 6:
+            raise ValueError(f"colour must be #RGB or #RRGGBB; got {colour!r}")
+        return int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255, 1.0
+    if c.startswith(("rgb(", "rgba(")):
+        parts = [float(x) for x in c[c.index("(") + 1:c.rindex(")")].split(",")]
+        a = parts[3] if len(parts) == 4 else 1.0
+        return parts[0] / 255, parts[1] / 255, parts[2] / 255, a
+    raise ValueError(f"colour must be #RRGGBB, rgb(), rgba(), white or black; got {colour!r}")
+
+
+def over(colour: str, background: str) -> str:
+    """``colour`` (possibly translucent) composited over the opaque ``background``, as ``#RRGGBB``."""
+    r, g, b, a = rgba(colour)
+    R, G, B, _ = rgba(background)
+    mix = [a * x + (1 - a) * y for x, y in ((r, R), (g, G), (b, B))]
+    return "#" + "".join(f"{round(255 * v):02X}" for v in mix)
+
+
+def relative_luminance(colour: str) -> float:
+    """WCAG 2.1 relative luminance of an opaque colour (sRGB linearised, 0.2126 R + 0.7152 G + 0.0722 B)."""
+    lin = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in rgba(colour)[:3]]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast_ratio(foreground: str, background: str) -> float:
+    """WCAG 2.1 contrast ratio ``(L1 + 0.05) / (L2 + 0.05)`` (1 ... 21) of a text colour on an opaque background
+    (a translucent foreground is composited on the background first)."""
+    lf = relative_luminance(over(foreground, background))
+    lb = relative_luminance(background)
+    return (max(lf, lb) + 0.05) / (min(lf, lb) + 0.05)
+
+
+def text_colour(colour: str, background: str = "#FFFFFF", ratio: float = TEXT_CONTRAST + 0.05) -> str:
+    """``colour`` as it may be written on ``background``: unchanged if it has ``ratio`` contrast there, else darkened
+    (its sRGB channels scaled down together, so the hue stays) just enough; Okabe-Ito's orange #E69F00 becomes
+    #9D6C00 on white."""
+    if contrast_ratio(colour, background) >= ratio:
+        return colour.upper() if colour.startswith("#") else colour
+    r, g, b, _ = rgba(colour)
+    lo, hi = 0.0, 1.0  # scale factors: lo reaches the ratio, hi does not
+    for _ in range(40):
+        k = (lo + hi) / 2
+        trial = "#" + "".join(f"{int(255 * k * v):02X}" for v in (r, g, b))
+        lo, hi = (k, hi) if contrast_ratio(trial, background) >= ratio else (lo, k)
+    return "#" + "".join(f"{int(255 * lo * v):02X}" for v in (r, g, b))
+
+
+#: the background of a label: its box over the energy–momentum diagram's plot background
+LABEL_BACKGROUND = over(LABEL_BOX, "#E5ECF6")
+
+
+def label_colour(colour: str) -> str:
+    """The text colour of a label in ``colour`` (a family's or a point's): :func:`text_colour` on the labels'
+    background (:data:`LABEL_BACKGROUND`); the label's border and arrow keep ``colour``."""
+    return text_colour(colour, LABEL_BACKGROUND)
+
+
 def alpha_colour_value(alpha: ArrayLike, scale: float) -> NDArray[np.float64]:
     """Bounded colour coordinate of alpha (the parameter of the relative-equilibrium families, Prop 9):
     ``(2/pi) arctan(alpha * scale)`` in [-1, 1].
@@ -54,6 +129,8 @@ def alpha_colour_value(alpha: ArrayLike, scale: float) -> NDArray[np.float64]:
     return (2.0 / np.pi) * np.arctan(np.asarray(alpha, dtype=float) * scale)
 
 
-__all__ = ["alpha_colour_value", "trajectory_symbol", "TRAJECTORY_SYMBOLS", "DARK_GREY",
+__all__ = ["alpha_colour_value", "trajectory_symbol", "contrast_ratio", "relative_luminance", "text_colour",
+           "label_colour", "over", "rgba", "TEXT_CONTRAST", "LABEL_BOX", "LABEL_BACKGROUND", "TRAJECTORY_SYMBOLS",
+           "DARK_GREY",
            "FAMILY_LABEL_COLOURS", "OKABE_ITO", "PALETTE", "BLUE", "ORANGE", "BLUISH_GREEN",
            "REDDISH_PURPLE", "SKY_BLUE", "VERMILLION", "YELLOW", "BLACK", "GREY"]

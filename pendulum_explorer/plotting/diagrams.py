@@ -17,8 +17,8 @@ import plotly.graph_objects as go
 
 from ..bodies import Pendulum
 from ..equilibria import STABILITY_CLASSES, EquilibriumSet, energy_momentum_data, equilibria
-from .colours import (BLACK, BLUE, BLUISH_GREEN, DARK_GREY, ORANGE, REDDISH_PURPLE, SKY_BLUE,
-                      VERMILLION)
+from .colours import (BLACK, BLUE, BLUISH_GREEN, DARK_GREY, LABEL_BOX, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION,
+                      label_colour)
 from .describe import describe_energy_momentum, with_description
 from .sphere import (POINT_LABELS, default_e_max, family_colours, family_label_index, family_name,
                      stack_labels)
@@ -113,7 +113,8 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
             annotations.append(dict(x=float(f.mu[k]), y=float(f.energy[k]), text=f"<b>{family_name(f.label)}</b>",
                                     showarrow=True,
                                     arrowhead=0, arrowcolor=cols[f.label], ax=round(22 * label_px / 13),
-                                    ay=round(-20 * label_px / 13), font=dict(color=cols[f.label], size=label_px), bgcolor="rgba(255,255,255,0.85)",
+                                    ay=round(-20 * label_px / 13),
+                                    font=dict(color=label_colour(cols[f.label]), size=label_px), bgcolor=LABEL_BOX,
                                     bordercolor=cols[f.label], borderwidth=1.5, borderpad=2))
         # a label is ~70 x 20 px on a plot of ~300 x 250 px
         stack_labels(annotations, (0.25 * 2.0 * mu_max, 0.08 * (e_max - e_min)))

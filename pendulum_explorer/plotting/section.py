@@ -223,7 +223,9 @@ def section_sphere_figure(section: PoincareSection, crossings: CrossingsLike = N
                                                  "%{customdata[2]:.4f})<extra>" + nm + "</extra>"))
     fig.add_trace(go.Scatter3d(x=[0, 0], y=[0, 0], z=[-1.02, 1.02], mode="markers+text",
                                marker=dict(size=5, color=[BLUE, VERMILLION]),
-                               text=["+e3 (hanging)", "-e3 (inverted)"], name="poles"))
+                               text=["+e3 (hanging)", "-e3 (inverted)"], name="poles",
+                               # black: the default #2a3f5f has 3.6:1 on the shaded sphere (rgb 150) at a pole
+                               textfont=dict(color=BLACK)))
     if show_equilibria:
         eqs = section.relative_equilibria()
         if eqs:
