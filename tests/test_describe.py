@@ -52,6 +52,7 @@ def test_section_text_counts_trajectories_crossings_and_accessible_share(fig2_se
     share = 100 * float(np.mean(sec.amended_potential(G) <= sec.energy))
     assert abs(_number(r"(\d+) % of the chart accessible", text) - share) <= 1.0
     assert "chaos" not in text
+    assert D.describe_section(sec, counts=[300, 120, 0]) == text  # the dashboard's streamed counts
 
 
 def test_section_text_gives_the_chaotic_share_of_a_chaos_map(fig2_section):

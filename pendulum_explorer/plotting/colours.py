@@ -3,6 +3,12 @@
 Plotting modules and the dashboard take their colours from here; trajectories cycle through :data:`PALETTE`,
 which is :data:`OKABE_ITO` without its yellow (too faint for small markers on white), black last; the families of
 relative equilibria are coloured by :func:`alpha_colour_value`.
+
+Accessibility (WCAG 2.1 AA, checked by tests/test_palette.py): every categorical palette (trajectories, stability
+classes, families' labels, the isolated points, the body preview, the motion plots) keeps >= 10 CIEDE2000 between
+any two colours under simulated deuteranopia, protanopia and tritanopia, and each also differs by marker symbol
+(:data:`TRAJECTORY_SYMBOLS`) or line style; text is written at >= 4.5:1 on its background (:func:`contrast_ratio`,
+:func:`text_colour`, :func:`label_colour`: a label's text darkened, its border and arrow in the full colour).
 """
 from __future__ import annotations
 

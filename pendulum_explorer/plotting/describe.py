@@ -6,7 +6,7 @@ figures' ``aria-label``.  Numbers are rounded as the page shows them (4 signific
 """
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -42,15 +42,17 @@ def crossing_counts(crossings: Any) -> list[int]:
 
 
 def describe_section(section: PoincareSection, crossings: Any = None, region: AccessibleRegion | None = None,
-                     chaos: ChaosMap | None = None) -> str:
+                     chaos: ChaosMap | None = None, *, counts: Sequence[int] | None = None) -> str:
     """What the section chart shows, e.g. "Poincaré section at E = 2.03 J, μ = 0.7 kg m²/s: 3 trajectories,
     1500 crossings; 62 % of the chart accessible; chaos map shown, 40 % chaotic."
 
     The accessible share is :attr:`AccessibleRegion.area_fraction` (the chart is equal-area: share of the chart =
     share of the sphere), the chaotic share :meth:`ChaosMap.chaotic_fraction` (of the map's accessible cells).
+    ``counts`` (the number of crossings of each trajectory, e.g. the dashboard's launches as their points stream in)
+    replaces ``crossings``; trajectories with no crossing are not counted.
     """
     reg = region if region is not None else section.accessible_region()
-    counts = crossing_counts(crossings)
+    counts = [int(n) for n in counts if n] if counts is not None else crossing_counts(crossings)
     text = (f"Poincaré section at E = {_g(section.energy)} J, μ = {_g(section.mu)} kg m²/s: "
             f"{_plural(len(counts), 'trajectory', 'trajectories')}, "
             f"{_plural(sum(counts), 'crossing')}; {_pct(reg.area_fraction)} of the chart accessible")
