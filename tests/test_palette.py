@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import itertools
 
+import colorspacious  # the test extra (pyproject.toml): a missing package fails here, it does not skip
 import numpy as np
 import pytest
 
-colorspacious = pytest.importorskip("colorspacious")
-
-from pendulum_explorer.plotting import body as B  # noqa: E402
-from pendulum_explorer.plotting import colours as C  # noqa: E402
-from pendulum_explorer.plotting import diagrams as D  # noqa: E402
-from pendulum_explorer.plotting import sphere as S  # noqa: E402
+from pendulum_explorer.plotting import body as B
+from pendulum_explorer.plotting import colours as C
+from pendulum_explorer.plotting import diagrams as D
+from pendulum_explorer.plotting import sphere as S
 
 MIN_DELTA_E = 10.0
 DEFICIENCIES = ("deuteranomaly", "protanomaly", "tritanomaly")
