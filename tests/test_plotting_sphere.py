@@ -116,6 +116,7 @@ def test_families_labelled_on_both_figures_in_matching_colours():
     """Issue 11: L1-L4 named on the sphere and on the energy-momentum diagram, each in one colour on both, at the
     same equilibrium (the same family index); the isolated points named in words; no sphere tick labels (the
     two axes' "-1" met at a corner as "-1-1")."""
+    from pendulum_explorer.plotting.colours import label_colour
     from pendulum_explorer.plotting.sphere import default_e_max, family_label_index
 
     eq = equilibria(paper_fig1().pendulum)
@@ -128,7 +129,7 @@ def test_families_labelled_on_both_figures_in_matching_colours():
     colours = {lab: a2[lab].font.color for lab in a2}
     assert len(set(colours.values())) == 4
     for lab in ("L1", "L2", "L3", "L4"):
-        assert a3[lab].font.color == colours[lab] == a3[lab].bordercolor
+        assert a3[lab].font.color == colours[lab] == label_colour(a3[lab].bordercolor)  # text darkened (contrast)
         f = [f for f in eq.curves(+1) if f.label == lab][0]
         k = family_label_index(f, default_e_max(eq))
         np.testing.assert_allclose([a3[lab].x, a3[lab].y, a3[lab].z], f.Gamma[k])

@@ -19,6 +19,7 @@ from plotly.subplots import make_subplots
 from ..playback import attitude_quaternions
 from ..reduction import attitude_from_gamma
 
+from .describe import describe_body, describe_motion, with_description
 from .colours import BLACK, BLUE, BLUISH_GREEN, OKABE_ITO, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ def body_preview_figure(body: Body, R: ArrayLike | None = None, height: int = 38
                       # scene it covered the axes and part of the body in a 500 px wide preview (1024x768)
                       legend=dict(orientation="h", x=0, xanchor="left", y=0, yanchor="top", font=dict(size=13)),
                       uirevision="body")
-    return fig
+    return with_description(fig, describe_body(body))
 
 
 def _gravity_trace(L: float) -> go.Scatter3d:
@@ -230,7 +231,7 @@ def motion_plots_figure(traj: Trajectory, stride: int = 1) -> go.Figure:
     errors = np.maximum(np.concatenate([np.abs(E - E[0]), np.abs(mu - mu[0])]), 1e-17)
     fig.update_yaxes(type="log", exponentformat="power", range=_with_room(np.log10(errors)), row=2, col=1)
     fig.update_xaxes(ticksuffix=" s", row=2, col=1)
-    return fig
+    return with_description(fig, describe_motion(traj, stride))
 
 
 #: share of a motion plot's height above its data, where its legend is drawn

@@ -17,21 +17,23 @@ import plotly.graph_objects as go
 
 from ..bodies import Pendulum
 from ..equilibria import STABILITY_CLASSES, EquilibriumSet, energy_momentum_data, equilibria
-from .colours import (BLACK, BLUE, BLUISH_GREEN, GREY, ORANGE, REDDISH_PURPLE, SKY_BLUE,
-                      VERMILLION)
+from .colours import (BLACK, BLUE, BLUISH_GREEN, DARK_GREY, LABEL_BOX, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION,
+                      label_colour)
+from .describe import describe_energy_momentum, with_description
 from .sphere import (POINT_LABELS, default_e_max, family_colours, family_label_index, family_name,
                      stack_labels)
 
-STABILITY_COLOURS = {  # Okabe-Ito (colour-blind safe)
+STABILITY_COLOURS = {  # Okabe-Ito and a dark grey: >= 10 CIEDE2000 apart under simulated CVD (tests/test_palette.py)
     "elliptic-elliptic": BLUISH_GREEN,
     "saddle-centre": ORANGE,
     "saddle-saddle": VERMILLION,
     "focus-focus": REDDISH_PURPLE,
-    "degenerate": GREY,
-    "": GREY,
+    "degenerate": DARK_GREY,
+    "": DARK_GREY,
 }
+#: one line style per stability class (not by colour alone, WCAG 1.4.1)
 STABILITY_DASH = {"elliptic-elliptic": "solid", "saddle-centre": "dash", "saddle-saddle": "dot",
-                  "focus-focus": "dashdot", "degenerate": "solid", "": "solid"}
+                  "focus-focus": "dashdot", "degenerate": "longdash", "": "longdashdot"}
 
 
 def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, float] | None = None,
@@ -111,7 +113,8 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
             annotations.append(dict(x=float(f.mu[k]), y=float(f.energy[k]), text=f"<b>{family_name(f.label)}</b>",
                                     showarrow=True,
                                     arrowhead=0, arrowcolor=cols[f.label], ax=round(22 * label_px / 13),
-                                    ay=round(-20 * label_px / 13), font=dict(color=cols[f.label], size=label_px), bgcolor="rgba(255,255,255,0.85)",
+                                    ay=round(-20 * label_px / 13),
+                                    font=dict(color=label_colour(cols[f.label]), size=label_px), bgcolor=LABEL_BOX,
                                     bordercolor=cols[f.label], borderwidth=1.5, borderpad=2))
         # a label is ~70 x 20 px on a plot of ~300 x 250 px
         stack_labels(annotations, (0.25 * 2.0 * mu_max, 0.08 * (e_max - e_min)))
@@ -120,7 +123,7 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
                       xaxis=dict(title="μ [kg m²/s]  (vertical angular momentum)", range=[-mu_max, mu_max]),
                       yaxis=dict(title="E [J]", range=[e_min, e_max]),
                       legend=dict(font=dict(size=12), tracegroupgap=0))
-    return fig
+    return with_description(fig, describe_energy_momentum(eq, marker))
 
 
-__all__ = ["energy_momentum_figure", "STABILITY_COLOURS", "STABILITY_CLASSES"]
+__all__ = ["energy_momentum_figure", "STABILITY_COLOURS", "STABILITY_DASH", "STABILITY_CLASSES"]

@@ -22,7 +22,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..poincare import (AccessibleRegion, BatchCrossings, ChaosMap, Crossings, PeriodicOrbit, PoincareSection,
                         chart_from_sphere, sphere_from_chart)
-from .colours import BLACK, BLUE, PALETTE, VERMILLION
+from .colours import BLACK, BLUE, PALETTE, VERMILLION, trajectory_symbol
+from .describe import describe_section, describe_section_sphere, with_description
 
 SHADE = "rgba(120,120,120,0.55)"
 #: the hover of the shading heatmap (trace 0) at a chart point; a chaos map adds its value there
@@ -57,6 +58,12 @@ def _colour(k: int, colours: Sequence[str] | None) -> str:
     return c[k % len(c)]
 
 
+def _symbol3d(colour: str) -> str:
+    """The 3D marker of a trajectory colour (Scatter3d knows fewer symbols than Scatter)."""
+    s = trajectory_symbol(colour)
+    return {"triangle-up": "circle-open", "star": "diamond-open"}.get(s, s)
+
+
 def _name(k: int, names: Sequence[str] | None, n: int) -> str:
     return names[k] if names is not None and k < len(names) else f"trajectory {k + 1} ({n})"
 
@@ -80,6 +87,8 @@ def crossings_trace(crossings: Crossings | ArrayLike | None = None, *, name: str
     crossings : Crossings or (n, 3) array of Gamma, optional
         ``None`` gives an empty trace (to be filled as the crossings arrive).
     name, colour : str
+        The marker symbol goes with the colour (:func:`~.colours.trajectory_symbol`: one per colour of
+        :data:`~.colours.PALETTE`), so trajectories differ by more than colour.
     webgl : bool
         ``Scattergl`` instead of ``Scatter`` (faster for > 10^4 points in a browser).
     megno : (Ybar, T), optional
@@ -88,7 +97,7 @@ def crossings_trace(crossings: Crossings | ArrayLike | None = None, *, name: str
     G = _gammas(crossings)
     phi, z = chart_from_sphere(G) if len(G) else (np.zeros(0), np.zeros(0))
     Sc = go.Scattergl if webgl else go.Scatter
-    return Sc(x=phi, y=z, mode="markers", name=name, marker=dict(size=marker_size, color=colour),
+    return Sc(x=phi, y=z, mode="markers", name=name, marker=dict(size=marker_size, color=colour, symbol=trajectory_symbol(colour)),
               hovertemplate="φ = %{x:.4f}<br>Γ₃ = %{y:.4f}" + (
                   "" if megno is None else f"<br>Ȳ = {megno[0]:.3g} (T = {megno[1]:g} s; ≈2 regular, ≫2 chaotic)")
               + "<extra>" + name + "</extra>")
@@ -163,7 +172,7 @@ def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = No
         fig.update_yaxes(fixedrange=True, showgrid=False)
     if chaos is not None:
         fig.update_layout(margin=dict(r=90))  # room for the colour bar
-    return fig
+    return with_description(fig, describe_section(section, crossings, reg, chaos))
 
 
 def _sphere_mesh(n: int = 40) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
@@ -208,12 +217,15 @@ def section_sphere_figure(section: PoincareSection, crossings: CrossingsLike = N
         nm = _name(k, names, len(Gk))
         P = 1.005 * Gk
         fig.add_trace(go.Scatter3d(x=P[:, 0], y=-P[:, 1], z=-P[:, 2], mode="markers", name=nm, customdata=Gk,
-                                   marker=dict(size=marker_size, color=_colour(k, colours)),
+                                   marker=dict(size=marker_size, color=_colour(k, colours),
+                                               symbol=_symbol3d(_colour(k, colours))),
                                    hovertemplate="Gamma = (%{customdata[0]:.4f}, %{customdata[1]:.4f}, "
                                                  "%{customdata[2]:.4f})<extra>" + nm + "</extra>"))
     fig.add_trace(go.Scatter3d(x=[0, 0], y=[0, 0], z=[-1.02, 1.02], mode="markers+text",
                                marker=dict(size=5, color=[BLUE, VERMILLION]),
-                               text=["+e3 (hanging)", "-e3 (inverted)"], name="poles"))
+                               text=["+e3 (hanging)", "-e3 (inverted)"], name="poles",
+                               # black: the default #2a3f5f has 3.6:1 on the shaded sphere (rgb 150) at a pole
+                               textfont=dict(color=BLACK)))
     if show_equilibria:
         eqs = section.relative_equilibria()
         if eqs:
@@ -227,7 +239,7 @@ def section_sphere_figure(section: PoincareSection, crossings: CrossingsLike = N
                    zaxis=dict(title="−Γ₃ (up)", **ax), aspectmode="cube",
                    camera=dict(up=dict(x=0, y=0, z=1), eye=dict(x=1.5, y=-1.3, z=0.6))),
         height=height, margin=dict(l=0, r=0, t=50, b=0), legend=dict(itemsizing="constant"), showlegend=showlegend)
-    return fig
+    return with_description(fig, describe_section_sphere(section, crossings))
 
 
 __all__ = ["section_chart_figure", "section_sphere_figure", "crossings_trace", "PALETTE", "CLICK_HINT"]

@@ -35,7 +35,8 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike, NDArray
 
 from ..equilibria import EquilibriumPoint, EquilibriumSet, Family
-from .colours import BLACK, BLUE, FAMILY_LABEL_COLOURS, VERMILLION, alpha_colour_value
+from .colours import BLACK, BLUE, FAMILY_LABEL_COLOURS, LABEL_BOX, VERMILLION, alpha_colour_value, label_colour
+from .describe import describe_equilibria, with_description
 
 HANGING_COLOUR = BLUE        # Okabe-Ito blue
 INVERTED_COLOUR = VERMILLION  # Okabe-Ito vermillion
@@ -107,7 +108,8 @@ def _annotation3d(G: ArrayLike, text: str, colour: str, right: bool = True, size
     # families' labels to the upper left, the points' to the lower right: a family's label near a point stays apart
     return dict(x=float(G[0]), y=float(G[1]), z=float(G[2]), text=f"<b>{text}</b>", showarrow=True, arrowhead=0,
                 arrowcolor=colour, ax=round((30 if right else -34) * k), ay=round((20 if right else -24) * k),
-                font=dict(color=colour, size=size), bgcolor="rgba(255,255,255,0.85)",
+                # the text darkened to 4.5:1 on its box (label_colour), the border and arrow in the family's colour
+                font=dict(color=label_colour(colour), size=size), bgcolor=LABEL_BOX,
                 bordercolor=colour, borderwidth=1.5, borderpad=2)
 
 
@@ -413,7 +415,7 @@ def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Col
                    annotations=sphere_labels(eq, families, CAMERAS[view], height - SPHERE_MARGIN_T, label_px)
                    if labels else []),
         legend=dict(x=0.0, y=1.0), uirevision=view)
-    return fig
+    return with_description(fig, describe_equilibria(eq, families))
 
 
 __all__ = ["equilibria_sphere_figure", "family_traces", "merge_runs", "selected_trace", "sphere_labels",

@@ -1,0 +1,168 @@
+"""Text alternatives of the figures: one or two sentences saying what each figure shows (WCAG 1.1.1).
+
+Pure functions of the objects a figure is drawn from, so the text changes with the figure: the figure functions
+put it into ``layout.meta["description"]`` (:func:`with_description`), and the dashboard gives it to its
+figures' ``aria-label``.  Numbers are rounded as the page shows them (4 significant digits, whole percentages).
+"""
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..equilibria import EquilibriumSet, Family
+from ..poincare import AccessibleRegion, ChaosMap, PoincareSection
+
+if TYPE_CHECKING:
+    from ..bodies import Body
+    from ..trajectory import Trajectory
+
+
+def _g(x: float) -> str:
+    """A number as the figures print it (4 significant digits, a true minus sign)."""
+    return f"{x:.4g}".replace("-", "−")
+
+
+def _pct(x: float) -> str:
+    return f"{100.0 * x:.0f} %"
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def crossing_counts(crossings: Any) -> list[int]:
+    """The number of crossings of each trajectory drawn (what :func:`~.section.section_chart_figure` accepts:
+    Crossings, BatchCrossings, an (n, 3) array of Gamma or a list of those); empty trajectories are not drawn."""
+    from .section import _as_list
+
+    return [len(G) for G in _as_list(crossings) if len(G)]
+
+
+def describe_section(section: PoincareSection, crossings: Any = None, region: AccessibleRegion | None = None,
+                     chaos: ChaosMap | None = None, *, counts: Sequence[int] | None = None) -> str:
+    """What the section chart shows, e.g. "Poincaré section at E = 2.03 J, μ = 0.7 kg m²/s: 3 trajectories,
+    1500 crossings; 62 % of the chart accessible; chaos map shown, 40 % chaotic."
+
+    The accessible share is :attr:`AccessibleRegion.area_fraction` (the chart is equal-area: share of the chart =
+    share of the sphere), the chaotic share :meth:`ChaosMap.chaotic_fraction` (of the map's accessible cells).
+    ``counts`` (the number of crossings of each trajectory, e.g. the dashboard's launches as their points stream in)
+    replaces ``crossings``; trajectories with no crossing are not counted.
+    """
+    reg = region if region is not None else section.accessible_region()
+    counts = [int(n) for n in counts if n] if counts is not None else crossing_counts(crossings)
+    text = (f"Poincaré section at E = {_g(section.energy)} J, μ = {_g(section.mu)} kg m²/s: "
+            f"{_plural(len(counts), 'trajectory', 'trajectories')}, "
+            f"{_plural(sum(counts), 'crossing')}; {_pct(reg.area_fraction)} of the chart accessible")
+    if chaos is not None:
+        what = "MEGNO" if chaos.indicator == "megno" else "Lyapunov"
+        text += f"; {what} chaos map shown, {_pct(chaos.chaotic_fraction())} chaotic"
+    return text + "."
+
+
+def _family_stability(f: Family) -> str:
+    st = f.stable
+    if st.all():
+        return "linearly stable"
+    if not st.any():
+        return "unstable"
+    return f"stable on {_pct(float(st.mean()))} of it"
+
+
+def _families(eq: EquilibriumSet, families: Collection[str] | None) -> list[Family]:
+    return sorted((f for f in eq.curves(+1) if families is None or f.label in families or f.kind in families),
+                  key=lambda f: f.label)
+
+
+def _point_words(eq: EquilibriumSet) -> str:
+    from .sphere import POINT_LABELS
+
+    out = []
+    for name in ("hanging", "inverted", "eq38"):
+        pts = eq.point(name)
+        if pts:
+            stable = pts[0].stability == "elliptic-elliptic"
+            out.append(f"{POINT_LABELS[name]} ({'stable' if stable else 'unstable'})")
+    return ", ".join(out)
+
+
+def describe_equilibria(eq: EquilibriumSet, families: Collection[str] | None = None) -> str:
+    """What the equilibria sphere shows: its families (named as on the figure) and their linear stability, and the
+    isolated points, e.g. "Relative equilibria on the sphere: 4 families: L1 unstable, L2 stable on 35 % of it, …;
+    points: hanging (stable), inverted (unstable)."  A family's stability is the share of its samples that are
+    elliptic–elliptic (``Family.stable``)."""
+    from .sphere import family_name
+
+    fams = _families(eq, families)
+    words = "; ".join(f"{family_name(f.label)} {_family_stability(f)}" for f in fams)
+    return (f"Relative equilibria on the sphere: {_plural(len(fams), 'family', 'families')}"
+            f"{': ' + words if fams else ''}; points: {_point_words(eq)}. Solid lines stable, dashed unstable.")
+
+
+def describe_energy_momentum(eq: EquilibriumSet, marker: tuple[float, float] | None = None) -> str:
+    """What the energy–momentum diagram shows: the families in the (μ, E) plane, the stability classes drawn (one
+    line style each), and the current level if marked."""
+    from .diagrams import STABILITY_DASH
+    from .sphere import family_name
+
+    fams = _families(eq, None)
+    classes = sorted({str(s) for f in eq.families for s in f.stability if s}, key=list(STABILITY_DASH).index)
+    style = ", ".join(f"{c} {STABILITY_DASH[c].replace('dashdot', 'dash-dot').replace('longdash', 'long dash')}"
+                      for c in classes)
+    text = (f"Energy–momentum diagram: {_plural(len(fams), 'family', 'families')} of relative "
+            f"equilibria ({', '.join(family_name(f.label) for f in fams)}) in the (μ, E) plane; "
+            f"stability classes: {style}")
+    if marker is not None:
+        text += f"; current level μ = {_g(marker[0])} kg m²/s, E = {_g(marker[1])} J"
+    return text + "."
+
+
+def describe_body(body: Body) -> str:
+    """What the body preview shows: the body's name, mass, principal moments and where its centre of mass is."""
+    p = body.pendulum
+    J = np.asarray(p.principal_moments, float)
+    return (f"Body “{body.name}”: mass {_g(p.m)} kg, principal moments about the pivot J1 = {_g(J[0])}, "
+            f"J2 = {_g(J[1])}, J3 = {_g(J[2])} kg m²; centre of mass {_g(float(np.linalg.norm(p.rho)))} m from "
+            "the pivot, shown hanging below it with the principal axes and gravity.")
+
+
+def describe_motion(traj: Trajectory, stride: int = 1) -> str:
+    """What the motion plots show: the time span, the range of each body angular velocity component and the
+    largest conservation errors (of the samples drawn, every ``stride``-th)."""
+    sl = slice(None, None, int(stride))
+    t = np.asarray(traj.t, float)[sl]
+    W = np.asarray(traj.omega, float)[sl]
+    E = np.asarray(traj.energy, float)[sl]
+    mu = np.asarray(traj.mu, float)[sl]
+    rng = ", ".join(f"ω{'₁₂₃'[i]} from {_g(W[:, i].min())} to {_g(W[:, i].max())}" for i in range(3))
+    return (f"Motion over {_g(float(t[-1] - t[0]))} s ({len(t)} samples): {rng} rad/s; largest conservation "
+            f"errors |ΔE| = {np.abs(E - E[0]).max():.2g} J, |Δμ| = {np.abs(mu - mu[0]).max():.2g} kg m²/s.")
+
+
+def describe_section_sphere(section: PoincareSection, crossings: Any = None) -> str:
+    """What the section on the sphere shows (the same counts as :func:`describe_section`)."""
+    counts = crossing_counts(crossings)
+    return (f"Poincaré section on the sphere at E = {_g(section.energy)} J, μ = {_g(section.mu)} kg m²/s: "
+            f"{_plural(len(counts), 'trajectory', 'trajectories')}, "
+            f"{_plural(sum(counts), 'crossing')}; the inaccessible region shaded grey.")
+
+
+def with_description(fig: go.Figure, text: str) -> go.Figure:
+    """``fig`` with ``text`` in ``layout.meta["description"]`` (other meta keys kept); returns ``fig``."""
+    meta = fig.layout.meta
+    meta = dict(meta) if isinstance(meta, dict) else {}
+    meta["description"] = text
+    fig.update_layout(meta=meta)
+    return fig
+
+
+def description(fig: go.Figure) -> str:
+    """The text alternative a figure carries (``layout.meta["description"]``), or ``""``."""
+    meta = fig.layout.meta
+    return str(meta.get("description", "")) if isinstance(meta, dict) else ""
+
+
+__all__ = ["describe_section", "describe_section_sphere", "describe_equilibria", "describe_energy_momentum",
+           "describe_body", "describe_motion", "crossing_counts", "with_description", "description"]
