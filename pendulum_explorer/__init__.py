@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from .equilibria import energy_momentum_data, equilibria_at_mu
     from .equilibria import equilibria as find_equilibria
     from .poincare import PoincareSection, chart_from_sphere, paper_initial_state, sphere_from_chart
+    from . import orbit_families
+    from .orbit_families import (Bifurcation, LevelOrbit, OrbitFamily, continue_periodic_orbit,
+                                 continue_periodic_orbit_in_mu, find_periodic_orbit, find_periodic_orbits)
 
 #: names of the modules imported on first use (``pendulum_explorer.X``): the dashboard's first view (the Body
 #: tab) needs none of them, and its kernel does not import them before the page is drawn
@@ -44,6 +47,12 @@ _LAZY = {
     "lyapunov_exponent": ("chaos", "lyapunov_exponent"), "megno": ("chaos", "megno"),
     "PoincareSection": ("poincare", "PoincareSection"), "chart_from_sphere": ("poincare", "chart_from_sphere"),
     "paper_initial_state": ("poincare", "paper_initial_state"), "sphere_from_chart": ("poincare", "sphere_from_chart"),
+    "orbit_families": ("orbit_families", None), "find_periodic_orbit": ("orbit_families", "find_periodic_orbit"),
+    "find_periodic_orbits": ("orbit_families", "find_periodic_orbits"),
+    "continue_periodic_orbit": ("orbit_families", "continue_periodic_orbit"),
+    "continue_periodic_orbit_in_mu": ("orbit_families", "continue_periodic_orbit_in_mu"),
+    "OrbitFamily": ("orbit_families", "OrbitFamily"), "Bifurcation": ("orbit_families", "Bifurcation"),
+    "LevelOrbit": ("orbit_families", "LevelOrbit"),
 }
 
 
@@ -70,4 +79,6 @@ __all__ = [
     "geometric_phase", "elliptic_cylinder", "box", "ellipsoid", "build_body", "attitude_from_gamma", "lr_from_lp", "lp_from_lr",
     "PendulumError", "InvalidPendulumError", "BalancedPendulumError", "InaccessibleError",
     "InvalidStateError", "InvalidIntegrationError", "IntegrationFailedError",
+    "find_periodic_orbit", "find_periodic_orbits", "continue_periodic_orbit", "continue_periodic_orbit_in_mu",
+    "OrbitFamily", "Bifurcation", "LevelOrbit",
 ]

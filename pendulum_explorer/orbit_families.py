@@ -105,19 +105,22 @@ def _lm_step(J: NDArray[np.float64], F: NDArray[np.float64], radius: float) -> N
             return dx
     except np.linalg.LinAlgError:
         pass
-    A, g = J.T @ J, J.T @ F
-    I2 = np.eye(2)
+    sv, V = np.linalg.eigh(J.T @ J)
+    gv = V.T @ (J.T @ F)
+    sv = np.maximum(sv, 0.0)
+
+    def step(lam):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return -(V @ np.where(sv + lam > 0, gv / (sv + lam), 0.0))
 
     def excess(loglam):
-        return float(np.linalg.norm(np.linalg.solve(A + math.exp(loglam) * I2, -g))) - radius
+        return float(np.linalg.norm(step(math.exp(loglam)))) - radius
 
-    hi = math.log(max(float(np.linalg.norm(g)) / radius, 1e-300)) + 1.0  # ||step(lam)|| < ||g|| / lam
-    lo = hi - 60.0
-    if excess(lo) <= 0.0:
-        lam = math.exp(lo)
-    else:
-        lam = math.exp(brentq(excess, lo, hi, xtol=1e-3))
-    return np.linalg.solve(A + lam * I2, -g)
+    hi = math.log(max(float(np.linalg.norm(gv)) / radius, 1e-300)) + 1.0  # ||step(lam)|| < ||g|| / lam
+    lo = math.log(max(1e-14 * float(sv.max()), 1e-300))
+    if lo >= hi or excess(lo) <= 0.0:
+        return step(math.exp(min(lo, hi)))
+    return step(math.exp(brentq(excess, lo, hi, xtol=1e-3)))
 
 
 def _lm_solve(sec: PoincareSection, x0: NDArray[np.float64], k: int, tol: float, max_iter: int,
@@ -333,7 +336,8 @@ class OrbitFamily:
     orbits : list of LevelOrbit, in order along the family (arclength ``s``)
     parameter : "E" (at fixed mu) or "mu" (at fixed E)
     bifurcations : list of Bifurcation, in order along the family
-    stop : why the continuation stopped: "reached end", "max_points", "left the section" (a member next along the
+    stop : why the continuation stopped: "reached end", "max_points", "closed loop" (back on its earlier members:
+        an isola, or a loop reached through a bifurcation; the last member repeats an earlier one), "left the section" (a member next along the
         family is off the section) or "return map not smooth" (the steps shrank below 1e-7 there: typically a
         grazing crossing, where the k-th return of nearby points jumps to another crossing)
     s : (n,) arclength in (phi, z, parameter)
@@ -449,12 +453,11 @@ def _locate(prob: _Problem, ua, ta, ub, tb, target: float, tol: float):
 
     def g(x):
         if fold:
-            r = _correct(prob, ua + x * ta, ta, ua + x * ta, tol)
+            r = _correct(prob, _hermite(ua, ta, ub, tb, x / b), ta, ua + x * ta, tol, 40)
         else:
-            w = (x - ua[2]) / (ub[2] - ua[2])
-            guess = ua + w * (ub - ua)
+            guess = _hermite(ua, ta, ub, tb, (x - ua[2]) / (ub[2] - ua[2]))
             guess[2] = x
-            r = _correct(prob, guess, e3, guess, tol)
+            r = _correct(prob, guess, e3, guess, tol, 40)
         if r is None:
             raise PeriodicOrbitNotFoundError("corrector failed while locating a bifurcation", math.inf)
         memo[x] = r
@@ -462,22 +465,60 @@ def _locate(prob: _Problem, ua, ta, ub, tb, target: float, tol: float):
 
     a, b = (0.0, float(ta @ (ub - ua))) if fold else (float(ua[2]), float(ub[2]))
     x = brentq(g, a, b, xtol=1e-11 if fold else 1e-10 * max(1.0, abs(a)), rtol=1e-15, maxiter=200)
-    r = memo[x] if x in memo else _correct(prob, ua + x * ta, ta, ua + x * ta, tol)
+    if x not in memo:
+        g(x)
+    r = memo[x]
+    return r[0], r[2], r[3]
+
+
+def _hermite(ua, ta, ub, tb, w: float) -> NDArray[np.float64]:
+    """The cubic Hermite curve through ua, ub with tangents ta, tb, at w in [0, 1] (initial guesses)."""
+    L = float(np.linalg.norm(ub - ua))
+    return ((2 * w ** 3 - 3 * w ** 2 + 1) * ua + (w ** 3 - 2 * w ** 2 + w) * L * ta
+            + (-2 * w ** 3 + 3 * w ** 2) * ub + (w ** 3 - w ** 2) * L * tb)
+
+
+def _fold(prob: _Problem, ua, ta, ub, tb, tol):
+    """The turning point of the family between ``ua`` and ``ub`` (the parameter component of the tangent
+    vanishes; there DP^k has the multiplier 1), by Brent's method on the offset along ``ta``."""
+    memo: dict[float, tuple] = {}
+
+    L = float(ta @ (ub - ua))
+
+    def g(x):
+        r = _correct(prob, _hermite(ua, ta, ub, tb, x / L), ta, ua + x * ta, tol, 40)
+        if r is None:
+            raise PeriodicOrbitNotFoundError("corrector failed while locating a fold", math.inf)
+        memo[x] = r
+        return float(_tangent(r[1], ta)[2])
+
+    x = brentq(g, 0.0, L, xtol=1e-12, rtol=1e-15, maxiter=200)
+    if x not in memo:
+        g(x)
+    r = memo[x]
     return r[0], r[2], r[3]
 
 
 def _bifurcations(prob: _Problem, ua, ta, tra, ub, tb, trb, tol) -> list[Bifurcation]:
+    """The bifurcations between the consecutive members ua, ub: a fold where the tangent's parameter component
+    changes sign, else a tangent bifurcation where tr - 2 does; a period doubling where tr + 2 does."""
     out = []
-    for target, kind in ((2.0, "fold"), (-2.0, "period-doubling")):
-        if (tra - target) * (trb - target) < 0:
-            try:
+    turn = ta[2] * tb[2] < 0
+    events = [("fold", None)] if turn else ([("tangent", 2.0)] if (tra - 2) * (trb - 2) < 0 else [])
+    if (tra + 2) * (trb + 2) < 0:
+        events.append(("period-doubling", -2.0))
+    for kind, target in events:
+        try:
+            if target is None:
+                u, M, res = _fold(prob, ua, ta, ub, tb, tol)
+            else:
                 u, M, res = _locate(prob, ua, ta, ub, tb, target, tol)
-            except (PeriodicOrbitNotFoundError, ValueError):
-                continue
-            if kind == "fold" and ta[2] * tb[2] > 0:
-                kind = "tangent"
-            o = prob.orbit(u, res)
-            out.append(Bifurcation(o.E, o.mu, kind, o, (min(ua[2], ub[2]), max(ua[2], ub[2]))))
+        except (PeriodicOrbitNotFoundError, ValueError):
+            continue
+        if abs(float(np.trace(M)) - (2.0 if target is None else target)) > 1e-5:
+            continue  # not a bifurcation: the family jumped (e.g. at a grazing crossing)
+        o = prob.orbit(u, res)
+        out.append(Bifurcation(o.E, o.mu, kind, o, (min(ua[2], ub[2]), max(ua[2], ub[2]))))
     return out
 
 
@@ -492,6 +533,7 @@ def _continue(orbit: LevelOrbit, parameter: str, end: float, max_step: float, ma
                                          f"{tol:g} (residual {orbit.residual:.3g})", orbit.residual)
     u, J, M, res = r
     t = _tangent(J, np.array([0.0, 0.0, 1.0 if end >= c0 else -1.0]))
+    us, ts = [u.copy()], [t.copy()]
     orbits, s, bifs = [prob.orbit(u, res)], [0.0], []
     ds, stop = min(max_step, 0.01), "max_points"
     while len(orbits) < max_points:
@@ -525,12 +567,30 @@ def _continue(orbit: LevelOrbit, parameter: str, end: float, max_step: float, ma
         if crossed:
             stop = "reached end"
             break
+        us.append(u.copy())
+        ts.append(t.copy())
+        if _revisits(us, ts, u, t):
+            stop = "closed loop"  # an isola: the family came back to its first member
+            break
         ds = min(max_step, 1.5 * ds)
     else:
         stop = "max_points"
     if stop == "step too small":
         stop = "left the section" if _leaves(prob, u, t, ds) else "return map not smooth"
     return OrbitFamily(orbits, parameter, bifs, stop, np.array(s))
+
+
+def _revisits(us: list, ts: list, u, t) -> bool:
+    """True when u lies within 1e-4 of a segment between earlier consecutive members (all but the last five),
+    going the same way (tangent within 25 degrees): the family is a closed loop from there on."""
+    if len(us) < 8:
+        return False
+    A, B = np.array(us[:-6]), np.array(us[1:-5])
+    D = B - A
+    w = np.clip(np.einsum("ij,ij->i", D, u - A) / np.maximum(np.einsum("ij,ij->i", D, D), 1e-300), 0.0, 1.0)
+    d = np.linalg.norm(A + w[:, None] * D - u, axis=1)
+    j = int(np.argmin(d))
+    return bool(d[j] < 1e-4 and float(np.array(ts[j]) @ t) > 0.9)
 
 
 def _leaves(prob: _Problem, u, t, ds) -> bool:
