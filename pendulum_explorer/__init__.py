@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from . import orbit_families
     from .orbit_families import (Bifurcation, LevelOrbit, OrbitFamily, continue_periodic_orbit,
                                  continue_periodic_orbit_in_mu, find_periodic_orbit, find_periodic_orbits)
+    from . import manifolds
+    from .manifolds import Manifolds, invariant_manifolds
 
 #: names of the modules imported on first use (``pendulum_explorer.X``): the dashboard's first view (the Body
 #: tab) needs none of them, and its kernel does not import them before the page is drawn
@@ -53,6 +55,8 @@ _LAZY = {
     "continue_periodic_orbit_in_mu": ("orbit_families", "continue_periodic_orbit_in_mu"),
     "OrbitFamily": ("orbit_families", "OrbitFamily"), "Bifurcation": ("orbit_families", "Bifurcation"),
     "LevelOrbit": ("orbit_families", "LevelOrbit"),
+    "manifolds": ("manifolds", None), "invariant_manifolds": ("manifolds", "invariant_manifolds"),
+    "Manifolds": ("manifolds", "Manifolds"),
 }
 
 
@@ -80,5 +84,5 @@ __all__ = [
     "PendulumError", "InvalidPendulumError", "BalancedPendulumError", "InaccessibleError",
     "InvalidStateError", "InvalidIntegrationError", "IntegrationFailedError",
     "find_periodic_orbit", "find_periodic_orbits", "continue_periodic_orbit", "continue_periodic_orbit_in_mu",
-    "OrbitFamily", "Bifurcation", "LevelOrbit",
+    "OrbitFamily", "Bifurcation", "LevelOrbit", "invariant_manifolds", "Manifolds",
 ]
