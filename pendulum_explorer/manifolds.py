@@ -132,7 +132,7 @@ class _Maps:
         return np.nan
 
 
-def _eigen(M: NDArray[np.float64]):
+def _eigen(M: NDArray[np.float64]) -> tuple[float, float, NDArray[np.float64], NDArray[np.float64]]:
     ev, V = np.linalg.eig(M)
     if np.iscomplexobj(ev) and np.any(np.abs(ev.imag) > 0):
         raise InvalidStateError(f"the orbit is not hyperbolic (multipliers {ev}): it has no invariant manifolds")
@@ -151,7 +151,7 @@ def _d(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
     return d
 
 
-def _turn(a, b, c) -> NDArray[np.float64]:
+def _turn(a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.float64]) -> NDArray[np.float64]:
     """Turning angle at b of the polyline a-b-c (rows)."""
     u, w = _d(a, b), _d(b, c)
     cr = u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0]
@@ -162,7 +162,9 @@ def _mid(a, b):
     return a + 0.5 * _d(a, b)
 
 
-def _branch(maps: _Maps, x_star, v, lam, sign, backward, length, eps, max_gap, max_angle, max_points):
+def _branch(maps: _Maps, x_star: NDArray[np.float64], v: NDArray[np.float64], lam: float, sign: float,
+            backward: bool, length: float, eps: float, max_gap: float, max_angle: float,
+            max_points: int) -> tuple[NDArray[np.float64], bool]:
     """One branch as a polyline, level by level (see the module docstring); returns (points (n, 2), complete)."""
     Lam = abs(lam) if not backward else 1.0 / abs(lam)
 

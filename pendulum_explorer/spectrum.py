@@ -99,7 +99,7 @@ def lyapunov_spectrum(pendulum: Pendulum, Gamma0: ArrayLike, omega0: ArrayLike, 
     Y = np.empty((2, n))
     acc = np.zeros(k)
     running = np.empty((n_seg, k))
-    ts = tau * np.arange(1, n_seg + 1)
+    ts = tau * np.arange(1, n_seg + 1, dtype=np.float64)
     n_rhs = 0
     for s in range(n_seg):
         y[n - 2:] = 0.0  # the MEGNO integrals of the first deviation: unused here

@@ -102,6 +102,14 @@ def test_elliptic_family_down_in_E_period_doublings_located_to_1e_8(P, sec):
     lo, _ = _newton_trace(P, sec.mu, b.E - 1e-8, (b.orbit.phi, b.orbit.z))
     hi, _ = _newton_trace(P, sec.mu, b.E + 1e-8, (b.orbit.phi, b.orbit.z))
     assert (lo + 2) * (hi + 2) < 0
+    # the diagram: one line per stability run, the period doubling marked
+    from pendulum_explorer.plotting.bifurcation import bifurcation_figure
+    fig = bifurcation_figure(fam)
+    names = [t.name for t in fig.data]
+    assert names.count("period-doubling") == 1 and "elliptic" in names
+    pdm = [t for t in fig.data if t.name == "period-doubling"][0]
+    assert pdm.x[0] == b.E and pdm.y[0] == b.orbit.z
+    assert sum(len(t.x) for t in fig.data if t.mode == "lines") >= len(fam)
     # the multipliers of three members against finite differences of the return map
     for o in (fam.orbits[0], fam.orbits[len(fam) // 2], fam.orbits[-1]):
         fd = _fd_jacobian(o.section(), o.phi, o.z, 1)
