@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from . import manifolds
     from .manifolds import Manifolds, invariant_manifolds
     from .spectrum import LyapunovSpectrum, lyapunov_spectrum
+    from .invariant_measure import section_density
 
 #: names of the modules imported on first use (``pendulum_explorer.X``): the dashboard's first view (the Body
 #: tab) needs none of them, and its kernel does not import them before the page is drawn
@@ -59,6 +60,7 @@ _LAZY = {
     "manifolds": ("manifolds", None), "invariant_manifolds": ("manifolds", "invariant_manifolds"),
     "Manifolds": ("manifolds", "Manifolds"),
     "lyapunov_spectrum": ("spectrum", "lyapunov_spectrum"), "LyapunovSpectrum": ("spectrum", "LyapunovSpectrum"),
+    "section_density": ("invariant_measure", "section_density"),
 }
 
 
@@ -87,5 +89,5 @@ __all__ = [
     "InvalidStateError", "InvalidIntegrationError", "IntegrationFailedError",
     "find_periodic_orbit", "find_periodic_orbits", "continue_periodic_orbit", "continue_periodic_orbit_in_mu",
     "OrbitFamily", "Bifurcation", "LevelOrbit", "invariant_manifolds", "Manifolds",
-    "lyapunov_spectrum", "LyapunovSpectrum",
+    "lyapunov_spectrum", "LyapunovSpectrum", "section_density",
 ]
