@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from .poincare import PoincareSection, chart_from_sphere, paper_initial_state, sphere_from_chart
     from . import orbit_families
     from .orbit_families import (Bifurcation, LevelOrbit, OrbitFamily, continue_periodic_orbit,
-                                 continue_periodic_orbit_in_mu, find_periodic_orbit, find_periodic_orbits)
+                                 continue_periodic_orbit_in_mu, find_periodic_orbit, find_periodic_orbits,
+                                 switch_branch)
     from . import manifolds
     from .manifolds import Manifolds, invariant_manifolds
     from .spectrum import LyapunovSpectrum, lyapunov_spectrum
@@ -56,7 +57,7 @@ _LAZY = {
     "continue_periodic_orbit": ("orbit_families", "continue_periodic_orbit"),
     "continue_periodic_orbit_in_mu": ("orbit_families", "continue_periodic_orbit_in_mu"),
     "OrbitFamily": ("orbit_families", "OrbitFamily"), "Bifurcation": ("orbit_families", "Bifurcation"),
-    "LevelOrbit": ("orbit_families", "LevelOrbit"),
+    "LevelOrbit": ("orbit_families", "LevelOrbit"), "switch_branch": ("orbit_families", "switch_branch"),
     "manifolds": ("manifolds", None), "invariant_manifolds": ("manifolds", "invariant_manifolds"),
     "Manifolds": ("manifolds", "Manifolds"),
     "lyapunov_spectrum": ("spectrum", "lyapunov_spectrum"), "LyapunovSpectrum": ("spectrum", "LyapunovSpectrum"),
@@ -88,6 +89,6 @@ __all__ = [
     "PendulumError", "InvalidPendulumError", "BalancedPendulumError", "InaccessibleError",
     "InvalidStateError", "InvalidIntegrationError", "IntegrationFailedError",
     "find_periodic_orbit", "find_periodic_orbits", "continue_periodic_orbit", "continue_periodic_orbit_in_mu",
-    "OrbitFamily", "Bifurcation", "LevelOrbit", "invariant_manifolds", "Manifolds",
+    "OrbitFamily", "Bifurcation", "LevelOrbit", "switch_branch", "invariant_manifolds", "Manifolds",
     "lyapunov_spectrum", "LyapunovSpectrum", "section_density",
 ]

@@ -10,8 +10,8 @@
 * The finder (:func:`find_periodic_orbit`, :func:`find_periodic_orbits`, :class:`LevelOrbit`) is in
   :mod:`.orbit_finder` and re-exported here.
 
-Only :class:`PoincareSection`'s public methods are used (``return_map``, ``state_at``).  Not done: branch
-switching onto the 2k family at a period doubling.
+Only :class:`PoincareSection`'s public methods are used (``return_map``, ``state_at``).  :func:`switch_branch`
+gives a member of the 2k family born at a period doubling.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ Corrected = tuple[Vec, Vec, Vec, float]
 BIFURCATION_KINDS = ("fold", "tangent", "period-doubling")
 __all__ = ["LevelOrbit", "level_orbit", "as_level_orbit", "find_periodic_orbit", "find_periodic_orbits", "Bifurcation",
            "OrbitFamily", "continue_periodic_orbit", "continue_periodic_orbit_in_mu", "BIFURCATION_KINDS",
-           "SAME_POINT", "_lm_solve"]
+           "SAME_POINT", "_lm_solve", "switch_branch"]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -390,3 +390,51 @@ def continue_periodic_orbit_in_mu(orbit: PeriodicOrbit, mu_end: float, *, sectio
     orbit, mu_end, max_step, max_points, tol = _check_family_args(orbit, section, mu_end, "mu_end", max_step,
                                                                   max_points, tol)
     return _continue(orbit, "mu", mu_end, max_step, max_points, tol, progress)
+
+
+def switch_branch(bifurcation: Bifurcation, *, delta: float = 1e-3, tol: float = 1e-10) -> LevelOrbit:
+    """A member of the period-2k family born at the period doubling ``bifurcation``: a fixed point of
+    ``P^{2k}`` (least period 2k) at ``E = E_pd +- delta`` (the side where it exists), found by trust-region
+    Levenberg-Marquardt from the doubling orbit displaced along the eigenvector of the multiplier -1 (by
+    0.3 sqrt(delta) ... 30 sqrt(delta): the new orbit's distance grows like sqrt(|E - E_pd|)).  Continue it with
+    :func:`continue_periodic_orbit`.
+
+    Raises
+    ------
+    ValueError
+        ``bifurcation`` is not a period doubling.
+    PeriodicOrbitNotFoundError
+        No period-2k orbit was found on either side.
+    """
+    if not isinstance(bifurcation, Bifurcation) or bifurcation.kind != "period-doubling":
+        raise ValueError("bifurcation must be a Bifurcation of kind 'period-doubling' (OrbitFamily.bifurcations)")
+    delta = _v.real("delta", delta, exc=InvalidIntegrationError, low=1e-8, high=1.0)
+    o = bifurcation.orbit
+    ev, V = np.linalg.eig(o.jacobian)
+    v = np.real(V[:, int(np.argmin(np.abs(ev + 1.0)))])
+    v /= np.linalg.norm(v)
+    x0 = np.array([o.phi, o.z])
+    k2 = 2 * o.k
+    for side in (1.0, -1.0):
+        try:
+            sec = PoincareSection(o.pendulum, o.E + side * delta, o.mu)
+        except ValueError:
+            continue
+        for c in (0.3, 1.0, 3.0, 10.0, 30.0):
+            eps = min(c * math.sqrt(delta), 0.2)
+            for sg in (1.0, -1.0):
+                try:
+                    x, res, it = _lm_solve(sec, x0 + sg * eps * v, k2, tol, 60, 0.5 * eps)
+                except (PeriodicOrbitNotFoundError, *_OFF):
+                    continue
+                d = math.hypot(math.remainder(x[0] - x0[0], TWO_PI), x[1] - x0[1])
+                if d < 1e-5 or d > 0.5:
+                    continue
+                try:
+                    F1 = _residual(sec, x, o.k)[0]
+                except _OFF:
+                    continue
+                if float(np.linalg.norm(F1)) > 1e-6:  # not a fixed point of P^k: the doubled orbit
+                    return level_orbit(sec, float(x[0]), float(x[1]), k2, residual=res, iterations=it)
+    raise PeriodicOrbitNotFoundError(
+        f"no period-{k2} orbit found within E = {o.E:.10g} +- {delta:g} near the period doubling", math.inf)

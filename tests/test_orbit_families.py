@@ -174,3 +174,21 @@ def test_continuation_in_mu_and_errors(P, sec):
         of.find_periodic_orbit(sec, ELL, radius=2.0)
     with pytest.raises(PeriodicOrbitNotFoundError):
         of.find_periodic_orbit(sec, ELL, k=2, radius=1e-3, n_grid=2, n_starts=1, max_iter=1)
+
+
+def test_branch_switching_at_the_period_doubling(P, sec):
+    """switch_branch gives a period-2 orbit 1e-3 above E_pd = 3.75008086; its family turns at E_pd (a fold of
+    the P^2 fixed points where the 2-cycle's two points meet the k = 1 orbit; measured 3e-8 from E_pd)."""
+    fam = pe.continue_periodic_orbit(of.find_periodic_orbit(sec, ELL), 3.0, max_step=0.1)
+    b = [x for x in fam.bifurcations if x.kind == "period-doubling"][0]
+    o2 = of.switch_branch(b)
+    assert o2.k == 2 and abs(o2.E - b.E) == pytest.approx(1e-3, rel=1e-9) and o2.residual <= 1e-10
+    G2, _w2, T2 = scipy_return(P, o2.Gamma, o2.omega, 2)
+    assert np.linalg.norm(G2 - o2.Gamma) < 1e-8 and T2 == pytest.approx(o2.period, rel=1e-8)
+    G1, _w1, _T1 = scipy_return(P, o2.Gamma, o2.omega, 1)
+    assert np.linalg.norm(G1 - o2.Gamma) > 1e-3  # least period 2
+    f2 = pe.continue_periodic_orbit(o2, 3.0, max_step=0.05, max_points=12)
+    folds = [x for x in f2.bifurcations if x.kind == "fold"]
+    assert len(folds) == 1 and folds[0].E == pytest.approx(b.E, abs=1e-7)
+    with pytest.raises(ValueError, match="period-doubling"):
+        of.switch_branch(fam)
