@@ -39,7 +39,7 @@ if TYPE_CHECKING:
                                  switch_branch)
     from . import manifolds
     from .manifolds import Manifolds, invariant_manifolds
-    from .spectrum import LyapunovSpectrum, lyapunov_spectrum
+    from .spectrum import LyapunovSpectrum, MapConvergence, chaos_map_convergence, lyapunov_spectrum
     from .invariant_measure import section_density
 
 #: names of the modules imported on first use (``pendulum_explorer.X``): the dashboard's first view (the Body
@@ -62,6 +62,7 @@ _LAZY = {
     "Manifolds": ("manifolds", "Manifolds"),
     "lyapunov_spectrum": ("spectrum", "lyapunov_spectrum"), "LyapunovSpectrum": ("spectrum", "LyapunovSpectrum"),
     "section_density": ("invariant_measure", "section_density"),
+    "chaos_map_convergence": ("spectrum", "chaos_map_convergence"), "MapConvergence": ("spectrum", "MapConvergence"),
 }
 
 
@@ -90,5 +91,6 @@ __all__ = [
     "InvalidStateError", "InvalidIntegrationError", "IntegrationFailedError",
     "find_periodic_orbit", "find_periodic_orbits", "continue_periodic_orbit", "continue_periodic_orbit_in_mu",
     "OrbitFamily", "Bifurcation", "LevelOrbit", "switch_branch", "invariant_manifolds", "Manifolds",
-    "lyapunov_spectrum", "LyapunovSpectrum", "section_density",
+    "lyapunov_spectrum", "LyapunovSpectrum", "section_density", "chaos_map_convergence",
+    "MapConvergence",
 ]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -121,3 +122,35 @@ def lyapunov_spectrum(pendulum: Pendulum, Gamma0: ArrayLike, omega0: ArrayLike, 
         if progress is not None:
             progress(float(ts[s]), T)
     return LyapunovSpectrum(running[-1].copy(), ts, running, n_rhs)
+
+
+@dataclass(frozen=True)
+class MapConvergence:
+    """Two chaos maps of one section at ``t_total / 2`` and ``t_total`` (:func:`chaos_map_convergence`):
+    ``changed`` (n_z, n_phi) marks the accessible cells whose classification (chaotic or not, by the map's
+    threshold) differs between them; ``fractions`` = (chaotic fraction at T/2, at T)."""
+
+    half: Any
+    full: Any
+    changed: NDArray[np.bool_]
+
+    @property
+    def fractions(self) -> tuple[float, float]:
+        return self.half.chaotic_fraction(), self.full.chaotic_fraction()
+
+    @property
+    def changed_fraction(self) -> float:
+        n = int(self.full.accessible.sum())
+        return float(self.changed.sum() / n) if n else 0.0
+
+
+def chaos_map_convergence(section: Any, resolution: tuple[int, int] = (64, 48), t_total: float = 200.0,
+                          **kw: Any) -> MapConvergence:
+    """Whether a chaos map has converged in T: :meth:`PoincareSection.chaos_map` at ``t_total / 2`` and
+    ``t_total`` (the same cells and options ``kw``), and the cells whose classification changes."""
+    t_total = _v.time_span("t_total", t_total, MIN_SPAN)
+    half = section.chaos_map(resolution, 0.5 * t_total, **kw)
+    full = section.chaos_map(resolution, t_total, **kw)
+    acc = full.accessible & half.accessible
+    changed = acc & ((half.values > half.threshold) != (full.values > full.threshold))
+    return MapConvergence(half, full, changed)

@@ -61,3 +61,16 @@ def test_spectrum_errors(P):
         pe.lyapunov_spectrum(P, [0, 0, 1.0], [1.0, 0, 0], 10.0, k=7)
     with pytest.raises(InvalidIntegrationError, match="tau"):
         pe.lyapunov_spectrum(P, [0, 0, 1.0], [1.0, 0, 0], 10.0, tau=20.0)
+
+
+def test_chaos_map_convergence_marks_the_cells_that_change(P):
+    sec = PoincareSection.from_paper_ic(P, 8.83)[0]
+    c = pe.chaos_map_convergence(sec, (8, 6), 60.0)
+    a, b = c.fractions
+    assert c.half.t_total == 30.0 and c.full.t_total == 60.0
+    ref = sec.chaos_map((8, 6), 30.0)
+    np.testing.assert_array_equal(ref.values, c.half.values)  # the same cells, an independent run
+    acc = c.full.accessible
+    expect = acc & ((ref.values > 4.0) != (c.full.values > 4.0))
+    np.testing.assert_array_equal(c.changed, expect)
+    assert 0.0 <= c.changed_fraction <= 1.0 and abs(b - a) <= c.changed_fraction + 1e-12
