@@ -198,9 +198,10 @@ def find_periodic_orbit(section: PoincareSection, seed: ArrayLike | SectionState
                         max_iter: int = 60, primitive: bool = True) -> LevelOrbit:
     """A fixed point of the k-th return map of ``section`` near ``seed`` (a click on the chart).
 
-    Levenberg-Marquardt in a trust region (:func:`_lm_solve`) from the seed itself and from the ``n_starts``
+    Levenberg-Marquardt in a trust region (:func:`_lm_solve`) from the seed itself, then from the ``n_starts``
     near-returns of ``P^k`` (smallest ``|P^k(x) - x|``) on an ``n_grid`` x ``n_grid`` grid over the disc of
-    ``radius`` around it; returns the fixed point nearest the seed, within ``radius`` of it.
+    ``radius / 4`` around it, then (if nothing was found within radius / 4) on the same grid over the disc of
+    ``radius``; returns the fixed point nearest the seed, within ``radius`` of it.
 
     Parameters
     ----------
@@ -237,36 +238,41 @@ def find_periodic_orbit(section: PoincareSection, seed: ArrayLike | SectionState
     max_iter = _v.integer("max_iter", max_iter, low=1, high=1000)
     x0 = _chart_seed(section, seed)
     section.state_at(sphere_from_chart(x0[0], x0[1]))  # InaccessibleError off the section
-    g = np.linspace(-radius, radius, n_grid)
-    gp, gz = np.meshgrid(g, g)
-    inside = gp ** 2 + gz ** 2 <= radius * radius
-    pts = np.stack([x0[0] + gp[inside], np.clip(x0[1] + gz[inside], -1.0 + 1e-9, 1.0 - 1e-9)], -1)
-    r = _near_returns(section, pts, k)
-    order = [j for j in np.argsort(r, kind="stable") if np.isfinite(r[j])][:n_starts]
-    starts = [x0] + [pts[j] for j in order]
     found: list[tuple[float, NDArray[np.float64], float, int]] = []
     best_res = math.inf
-    for s in starts:
-        try:
-            x, res, it = _lm_solve(section, s, k, tol, max_iter, min(radius, 0.5 * radius + 0.02))
-        except PeriodicOrbitNotFoundError as e:
-            best_res = min(best_res, e.residual)
-            continue
-        except _OFF:
-            continue
-        d = math.hypot(math.remainder(x[0] - x0[0], TWO_PI), x[1] - x0[1])
-        if d > radius or any(math.hypot(math.remainder(x[0] - f[1][0], TWO_PI), x[1] - f[1][1]) < SAME_POINT
-                             for f in found):
-            continue
-        if primitive and not _primitive(section, x, k):
-            continue
-        found.append((d, x, res, it))
-        if d < 0.25 * radius and len(found) >= 1 and s is x0:
-            break  # the click converged to a nearby point: no need to search the grid
+    # the click, then the near-returns of an inner disc (radius / 4), then of the whole disc: a fixed point found
+    # in the inner disc ends the search (the nearest points are sought first; k-cycles can lie 0.01 apart)
+    for stage, rad in enumerate((0.0, 0.25 * radius, radius)):
+        if stage == 0:
+            starts = [x0]
+        else:
+            g = np.linspace(-rad, rad, n_grid)
+            gp, gz = np.meshgrid(g, g)
+            inside = gp ** 2 + gz ** 2 <= rad * rad
+            pts = np.stack([x0[0] + gp[inside], np.clip(x0[1] + gz[inside], -1.0 + 1e-9, 1.0 - 1e-9)], -1)
+            r = _near_returns(section, pts, k)
+            starts = [pts[j] for j in np.argsort(r, kind="stable") if np.isfinite(r[j])][:n_starts]
+        for s in starts:
+            try:
+                x, res, it = _lm_solve(section, s, k, tol, max_iter, min(radius, max(0.5 * rad, 0.01)))
+            except PeriodicOrbitNotFoundError as e:
+                best_res = min(best_res, e.residual)
+                continue
+            except _OFF:
+                continue
+            d = math.hypot(math.remainder(x[0] - x0[0], TWO_PI), x[1] - x0[1])
+            if d > radius or any(math.hypot(math.remainder(x[0] - f[1][0], TWO_PI), x[1] - f[1][1]) < SAME_POINT
+                                 for f in found):
+                continue
+            if primitive and not _primitive(section, x, k):
+                continue
+            found.append((d, x, res, it))
+        if stage == 1 and any(f[0] <= 0.25 * radius for f in found):
+            break
     if not found:
         raise PeriodicOrbitNotFoundError(
             f"no fixed point of the {k}-th return map within {radius:g} of phi = {x0[0]:.6f}, z = {x0[1]:.6f} "
-            f"from {len(starts)} starts (best residual {best_res:.3g}); click closer to an island centre or try "
+            f"from {1 + 2 * n_starts} starts at most (best residual {best_res:.3g}); click closer to an island centre or try "
             f"another k", best_res)
     d, x, res, it = min(found, key=lambda f: f[0])
     return level_orbit(section, float(x[0]), float(x[1]), k, residual=res, iterations=it)
