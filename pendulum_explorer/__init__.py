@@ -38,6 +38,14 @@ if TYPE_CHECKING:
     from . import section
     from .poincare import PoincareSection, chart_from_sphere, paper_initial_state, sphere_from_chart
     from .section import Level, PoincareMap
+    from . import orbit_families
+    from .orbit_families import (Bifurcation, LevelOrbit, OrbitFamily, continue_periodic_orbit,
+                                 continue_periodic_orbit_in_mu, find_periodic_orbit, find_periodic_orbits,
+                                 switch_branch)
+    from . import manifolds
+    from .manifolds import Manifolds, invariant_manifolds
+    from .spectrum import LyapunovSpectrum, MapConvergence, chaos_map_convergence, lyapunov_spectrum
+    from .invariant_measure import section_density
 
 #: names of the modules imported on first use (``pendulum_explorer.X``): the dashboard's first view (the Body
 #: tab) needs none of them, and its kernel does not import them before the page is drawn
@@ -50,6 +58,17 @@ _LAZY = {
     "lyapunov_exponent": ("chaos", "lyapunov_exponent"), "megno": ("chaos", "megno"),
     "PoincareSection": ("poincare", "PoincareSection"), "chart_from_sphere": ("poincare", "chart_from_sphere"),
     "paper_initial_state": ("poincare", "paper_initial_state"), "sphere_from_chart": ("poincare", "sphere_from_chart"),
+    "orbit_families": ("orbit_families", None), "find_periodic_orbit": ("orbit_families", "find_periodic_orbit"),
+    "find_periodic_orbits": ("orbit_families", "find_periodic_orbits"),
+    "continue_periodic_orbit": ("orbit_families", "continue_periodic_orbit"),
+    "continue_periodic_orbit_in_mu": ("orbit_families", "continue_periodic_orbit_in_mu"),
+    "OrbitFamily": ("orbit_families", "OrbitFamily"), "Bifurcation": ("orbit_families", "Bifurcation"),
+    "LevelOrbit": ("orbit_families", "LevelOrbit"), "switch_branch": ("orbit_families", "switch_branch"),
+    "manifolds": ("manifolds", None), "invariant_manifolds": ("manifolds", "invariant_manifolds"),
+    "Manifolds": ("manifolds", "Manifolds"),
+    "lyapunov_spectrum": ("spectrum", "lyapunov_spectrum"), "LyapunovSpectrum": ("spectrum", "LyapunovSpectrum"),
+    "section_density": ("invariant_measure", "section_density"),
+    "chaos_map_convergence": ("spectrum", "chaos_map_convergence"), "MapConvergence": ("spectrum", "MapConvergence"),
 }
 
 
@@ -77,4 +96,8 @@ __all__ = [
     "geometric_phase", "elliptic_cylinder", "box", "ellipsoid", "build_body", "attitude_from_gamma", "lr_from_lp", "lp_from_lr",
     "PendulumError", "InvalidPendulumError", "BalancedPendulumError", "InaccessibleError",
     "InvalidStateError", "InvalidIntegrationError", "IntegrationFailedError",
+    "find_periodic_orbit", "find_periodic_orbits", "continue_periodic_orbit", "continue_periodic_orbit_in_mu",
+    "OrbitFamily", "Bifurcation", "LevelOrbit", "switch_branch", "invariant_manifolds", "Manifolds",
+    "lyapunov_spectrum", "LyapunovSpectrum", "section_density", "chaos_map_convergence",
+    "MapConvergence",
 ]

@@ -180,8 +180,10 @@ def geometric_phase(pendulum: Pendulum, loop: ArrayLike, order: int = 12) -> flo
     loop : (n, 3) array
         Points of the closed curve on S^2 (unit vectors to 1e-6; the last point may repeat the first; an open
         curve, whose closing gap exceeds 3 times its largest step, is refused).  The surface is the fan of
-        spherical triangles from the normalised mean of the points, so the loop must lie in an open
-        hemisphere around that point.
+        spherical triangles from the normalised mean of the points when the loop lies in the open hemisphere
+        around it; any other simple closed loop (e.g. one crossing the equator) is spanned by the smaller of the
+        two regions it bounds, by a fan of geodesic triangles from a point far from the loop's antipodes
+        (:func:`_phase_any_loop`).
     order : int
         Gauss-Legendre points per direction in each triangle (Duffy map), 1 ... 200.
 
@@ -221,7 +223,7 @@ def geometric_phase(pendulum: Pendulum, loop: ArrayLike, order: int = 12) -> flo
             f"or pass the whole loop")
     c = L.mean(axis=0)
     if np.linalg.norm(c) < 1e-6 or np.min(L @ c) <= 0:
-        raise InvalidStateError("the loop must lie in an open hemisphere (around its mean direction)")
+        return _phase_any_loop(np.asarray(pendulum.J), L, order)
     c /= np.linalg.norm(c)
     return _fan_integral(np.asarray(pendulum.J, dtype=float), c, L, order)
 
@@ -250,3 +252,66 @@ def _fan_integral(J: NDArray[np.float64], c: NDArray[np.float64], L: NDArray[np.
         X /= nX[..., None]  # the points on the sphere
         total += float(np.sum(W[None] * jac * _phase_density(J, X)))
     return total
+
+
+def _geodesic_fan(J: NDArray[np.float64], L: NDArray[np.float64], p: NDArray[np.float64], order: int,
+                  density: bool = True) -> float:
+    """The signed integral of the phase density (or of 1: the solid angle) over the fan of geodesic triangles
+    (p, L_i, L_i+1): each triangle cut into strips along the geodesics from p (sides below pi/8 rad) whose flat
+    triangles are projected radially (Duffy-mapped Gauss-Legendre, as in :func:`geometric_phase`)."""
+    A, B = L, np.roll(L, -1, axis=0)
+    ang = np.arccos(np.clip(np.concatenate([A @ p, B @ p]), -1.0, 1.0))
+    m = max(1, int(np.ceil(float(ang.max()) / (np.pi / 8))))
+    tt = np.linspace(0.0, 1.0, m + 1)
+
+    def slerp(q):  # (n, 3) end points -> (n, m + 1, 3) points on the geodesics from p
+        om = np.arccos(np.clip(q @ p, -1.0, 1.0))[:, None]
+        so = np.sin(om)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            a = np.where(so > 1e-12, np.sin((1 - tt)[None, :] * om) / so, 1 - tt[None, :])
+            b = np.where(so > 1e-12, np.sin(tt[None, :] * om) / so, tt[None, :])
+        return a[..., None] * p + b[..., None] * q[:, None, :]
+
+    PA, PB = slerp(A), slerp(B)
+    # the strips' flat triangles (a, b, d), oriented like (p, A, B): (PA_j, PA_j+1, PB_j+1) and (PA_j, PB_j+1, PB_j)
+    tri_a = np.concatenate([PA[:, :-1], PA[:, 1:-1]], axis=1).reshape(-1, 3)
+    tri_b = np.concatenate([PA[:, 1:], PB[:, 2:]], axis=1).reshape(-1, 3)
+    tri_d = np.concatenate([PB[:, 1:], PB[:, 1:-1]], axis=1).reshape(-1, 3)
+    x, w = np.polynomial.legendre.leggauss(order)
+    S, Tt = np.meshgrid(0.5 * (x + 1), 0.5 * (x + 1), indexing="ij")
+    W = np.outer(0.5 * w, 0.5 * w) * (1 - S)
+    U, V = S, Tt * (1 - S)
+    total = 0.0
+    for i0 in range(0, len(tri_a), 2048):
+        a, b, d = tri_a[i0:i0 + 2048], tri_b[i0:i0 + 2048], tri_d[i0:i0 + 2048]
+        X = a[:, None, None, :] + U[None, :, :, None] * (b - a)[:, None, None, :] + V[None, :, :, None] * (d - a)[
+            :, None, None, :]
+        nX = np.linalg.norm(X, axis=-1)
+        jac = np.einsum("tijk,tk->tij", X, np.cross(b - a, d - a)) / nX ** 3
+        f = _phase_density(J, X / nX[..., None]) if density else 1.0
+        total += float(np.sum(W[None] * jac * f))
+    return total
+
+
+def _phase_any_loop(J: NDArray[np.float64], L: NDArray[np.float64], order: int) -> float:
+    """Prop 18 for a simple closed loop in no open hemisphere: the phase density integrated over the smaller of
+    the two regions bounded by the loop, oriented by it (the region containing the fan's apex p counts with the
+    loop's winding about p; its complement gives the same minus the whole sphere's integral)."""
+    k = np.arange(400)
+    zz = 1 - (2 * k + 1) / len(k)
+    ph = k * np.pi * (3 - np.sqrt(5))
+    cand = np.stack([np.sqrt(1 - zz * zz) * np.cos(ph), np.sqrt(1 - zz * zz) * np.sin(ph), zz], -1)
+    # the apex whose antipode is farthest from the loop's points (the fan is singular at -p)
+    p = cand[int(np.argmax(np.min(np.linalg.norm(L[None, :, :] + cand[:, None, :], axis=2), axis=1)))]
+    omega = _geodesic_fan(J, L, p, order, density=False)  # signed solid angle of the region around p
+    if abs(abs(omega) - 2 * np.pi) < 1e-6:
+        raise InvalidStateError(
+            f"the loop splits the sphere into two regions of equal area 2 pi (solid angle {omega:.9g}; a great circle "
+            f"lies in no open hemisphere): the phase of Prop 18 depends on which one spans it; perturb the loop")
+    val = _geodesic_fan(J, L, p, order)
+    if abs(omega) <= 2 * np.pi:
+        return val
+    octa = np.array([[1.0, 0, 0], [0, 1.0, 0], [-1.0, 0, 0], [0, -1.0, 0]])
+    whole = _geodesic_fan(J, octa, np.array([0.0, 0.0, 1.0]), order) + _geodesic_fan(
+        J, octa[::-1], np.array([0.0, 0.0, -1.0]), order)  # the whole sphere, outward
+    return val - np.sign(omega) * whole

@@ -1,0 +1,381 @@
+"""Stable and unstable manifolds of a hyperbolic periodic orbit of the section map (issue 21, item 2).
+
+A branch ``W^u_+`` of the unstable manifold of a fixed point x* of ``f = P^k`` (``P^{2k}`` when the multiplier
+is negative, so a branch stays on its side) is grown from a fundamental domain on the eigenvector,
+``x0(tau) = x* + eps v Lambda^tau``, tau in [0, 1] (Lambda the expanding multiplier, so ``f(x0(0)) ~ x0(1)``):
+level n of the branch is ``f^n(x0(tau))``, consecutive levels join end to end.  Each level is refined where two
+consecutive points are farther apart than ``max_gap`` or the polyline turns by more than ``max_angle`` at a point:
+a point at the middle tau is inserted and carried to that level (n maps).  The stable manifold is the unstable
+manifold of ``f^-1``: by the reversing symmetry ``P^-1 = s P s`` when the body has one (time reversal
+``omega -> -omega`` composed with a mirror ``Gamma_1 -> -Gamma_1`` (s: phi -> pi - phi) or ``Gamma_2 -> -Gamma_2``
+(s: phi -> -phi); the Fig. 2 body has both), else by Newton's method on ``P^k(x) = y`` point by point.
+
+Work is bounded: at most ``max_points`` points per branch and ``max_maps`` return maps in all.  The homoclinic
+points are the crossings of the stable and unstable polylines away from x*.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import _validate as _v
+from .errors import InvalidIntegrationError, InvalidStateError, PeriodicOrbitNotFoundError
+from .orbit_families import LevelOrbit, _lm_solve, as_level_orbit
+from .poincare import PeriodicOrbit, PoincareSection, chart_from_sphere, sphere_from_chart
+
+TWO_PI = 2.0 * math.pi
+BRANCHES = ("both", "unstable", "stable")
+
+
+@dataclass(frozen=True)
+class Manifolds:
+    """The invariant manifolds of a hyperbolic fixed point of ``P^k`` (:func:`invariant_manifolds`).
+
+    Attributes
+    ----------
+    orbit : LevelOrbit
+    unstable, stable : lists of (n, 2) chart polylines (phi, z), one per branch side (+v, -v), each starting at
+        the orbit; phi is unwrapped along the polyline (take it modulo 2 pi to draw on (-pi, pi]); a NaN row
+        marks a jump of the map (where the branch passes a discontinuity of the return map: a pole, a grazing
+        crossing), as plotly draws a gap
+    homoclinic : (m, 2) chart points where a stable and an unstable branch cross (away from the orbit)
+    multipliers : (lambda_u, lambda_s) and eigenvectors (2, 2) columns (v_u, v_s)
+    n_maps : return maps used;  truncated : True when a branch stopped before ``length``: on the work bound, off
+        the section, or at a jump of the map (a branch running into a pole or a grazing crossing)
+    inverse : "reversor phi -> pi - phi", "reversor phi -> -phi" or "newton": how P^-1 was evaluated
+    """
+
+    orbit: LevelOrbit
+    unstable: list[NDArray[np.float64]]
+    stable: list[NDArray[np.float64]]
+    homoclinic: NDArray[np.float64]
+    multipliers: tuple[float, float]
+    eigenvectors: NDArray[np.float64]
+    n_maps: int
+    truncated: bool
+    inverse: str
+
+
+class _Maps:
+    """Forward and inverse k-th return maps on many chart points at once (NaN where a point is off the section
+    or does not return), counting the work."""
+
+    def __init__(self, sec: PoincareSection, k: int, max_maps: int, inverse: str = "auto") -> None:
+        self.sec, self.k, self.max_maps, self.n = sec, k, max_maps, 0
+        P = sec.pendulum
+        J, rho = np.asarray(P.J), np.asarray(P.rho)
+        if inverse == "newton":
+            self.inverse, self._s = "newton", None
+        elif abs(J[0, 1]) + abs(J[0, 2]) == 0.0 and rho[0] == 0.0:
+            self.inverse = "reversor phi -> pi - phi"
+            self._s = lambda x: np.stack([math.pi - x[:, 0], x[:, 1]], -1)
+        elif abs(J[0, 1]) + abs(J[1, 2]) == 0.0 and rho[1] == 0.0:
+            self.inverse = "reversor phi -> -phi"
+            self._s = lambda x: np.stack([-x[:, 0], x[:, 1]], -1)
+        else:
+            self.inverse, self._s = "newton", None
+
+    def budget(self, m: int) -> bool:
+        return self.n + m <= self.max_maps
+
+    def forward(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
+        out = np.full_like(x, np.nan)
+        good = np.all(np.isfinite(x), axis=1) & (np.abs(x[:, 1]) < 1.0)
+        if not good.any():
+            return out
+        Y, ok = self.sec.states_at(sphere_from_chart(x[good, 0], x[good, 1]))
+        idx = np.nonzero(good)[0][ok]
+        if len(idx):
+            self.n += len(idx)
+            for j, c in zip(idx, self.sec.batch(Y[ok], self.k)):
+                if c.n_found >= self.k:
+                    ph, z = chart_from_sphere(c.Gamma[self.k - 1])
+                    out[j] = [float(ph), float(z)]
+        return out
+
+    def inverse_map(self, y: NDArray[np.float64], guess: NDArray[np.float64] | None) -> NDArray[np.float64]:
+        """``P^-k`` of the points y (m, 2); ``guess`` (m, 2) the preimages' guesses for Newton's method (None: each
+        point's guess is the previous point's preimage, the first's ``y[0]``)."""
+        if self._s is not None:
+            x = self._s(self.forward(self._s(y)))
+            x[:, 0] = np.remainder(x[:, 0] + math.pi, TWO_PI) - math.pi
+            return x
+        out = np.full_like(y, np.nan)
+        prev = y[0]
+        for j in range(len(y)):
+            g = guess[j] if guess is not None else prev
+            if not np.all(np.isfinite(y[j])) or not np.all(np.isfinite(g)):
+                continue
+            out[j] = self._newton_inverse(y[j], g)
+            if np.all(np.isfinite(out[j])):
+                prev = out[j]
+        return out
+
+    def _newton_inverse(self, y, x0):
+        x = np.array(x0, dtype=float)
+        for _ in range(20):
+            self.n += 1
+            try:
+                phi1, z1, _T, M = self.sec.return_map(float(x[0]), float(x[1]), self.k)
+            except ValueError:  # off the section (InaccessibleError, InvalidStateError) or no return
+                return np.nan
+            r = np.array([math.remainder(phi1 - y[0], TWO_PI), z1 - y[1]])
+            x[0] = math.remainder(x[0], TWO_PI)
+            if float(np.linalg.norm(r)) < 1e-11:
+                return x
+            dx = np.linalg.solve(M, -r)
+            n = float(np.linalg.norm(dx))
+            x = x + (dx if n < 0.05 else dx * (0.05 / n))
+        return np.nan
+
+
+def _eigen(M: NDArray[np.float64]) -> tuple[float, float, NDArray[np.float64], NDArray[np.float64]]:
+    ev, V = np.linalg.eig(M)
+    if np.iscomplexobj(ev) and np.any(np.abs(ev.imag) > 0):
+        raise InvalidStateError(f"the orbit is not hyperbolic (multipliers {ev}): it has no invariant manifolds")
+    ev, V = ev.real, V.real
+    iu = int(np.argmax(np.abs(ev)))
+    lu, ls = float(ev[iu]), float(ev[1 - iu])
+    if not abs(lu) > 1.0 + 1e-9:
+        raise InvalidStateError(f"the orbit is not hyperbolic (multipliers {ev}): it has no invariant manifolds")
+    return lu, ls, V[:, iu] / np.linalg.norm(V[:, iu]), V[:, 1 - iu] / np.linalg.norm(V[:, 1 - iu])
+
+
+def _d(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Chart differences b - a (rows), phi modulo 2 pi."""
+    d = b - a
+    d[..., 0] = np.remainder(d[..., 0] + math.pi, TWO_PI) - math.pi
+    return d
+
+
+def _turn(a: NDArray[np.float64], b: NDArray[np.float64], c: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Turning angle at b of the polyline a-b-c (rows)."""
+    u, w = _d(a, b), _d(b, c)
+    cr = u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0]
+    return np.abs(np.arctan2(cr, np.einsum("ij,ij->i", u, w)))
+
+
+def _mid(a, b):
+    return a + 0.5 * _d(a, b)
+
+
+def _branch(maps: _Maps, x_star: NDArray[np.float64], v: NDArray[np.float64], lam: float, sign: float,
+            backward: bool, length: float, eps: float, max_gap: float, max_angle: float,
+            max_points: int) -> tuple[NDArray[np.float64], bool]:
+    """One branch as a polyline, level by level (see the module docstring); returns (points (n, 2), complete)."""
+    Lam = abs(lam) if not backward else 1.0 / abs(lam)
+
+    def x0(tau):
+        return x_star + sign * eps * np.outer(Lam ** tau, v)
+
+    def step(y, guess):
+        return maps.inverse_map(y, guess) if backward else maps.forward(y)
+
+    taus = np.linspace(0.0, 1.0, 9)  # tau = 1 of level n is tau = 0 of level n + 1 (to O(eps^2)): no gap
+    levels = [x0(taus)]  # every level n of the current taus (levels[n][j] = f^n(x0(taus[j])))
+    brk = np.zeros(len(taus) - 1, dtype=bool)  # tau-segments across a jump of the map (broken on every later level)
+    pts = [x_star[None, :], levels[0]]
+    total = float(np.sum(np.linalg.norm(_d(np.vstack(pts)[:-1], np.vstack(pts)[1:]), axis=1)))
+    n_pts = len(taus) + 1
+    while total < length:
+        if not maps.budget(len(taus)) or n_pts >= max_points:
+            return _unwrap(np.vstack(pts)), False
+        new = step(levels[-1], None)
+        for _ in range(12):  # refine the new level: segment (j - 1, j) too long, or a sharp turn at its ends
+            gap = np.linalg.norm(_d(new[:-1], new[1:]), axis=1)
+            ang = np.zeros(len(new))
+            ang[1:-1] = _turn(new[:-2], new[1:-1], new[2:])
+            ang[np.r_[False, brk] | np.r_[brk, False]] = 0.0
+            sharp = np.maximum(ang[:-1], ang[1:])
+            bad = 1 + np.nonzero(np.isfinite(gap) & ~brk & ((gap > max_gap) | (sharp > max_angle)))[0]
+            bad = bad[taus[bad] - taus[bad - 1] > 1e-12]
+            if len(bad) == 0 or n_pts + len(bad) > max_points or not maps.budget(len(bad) * len(levels)):
+                break
+            tm = 0.5 * (taus[bad - 1] + taus[bad])
+            lv = [x0(tm)]
+            for j in range(1, len(levels) + 1):  # carry the midpoints up to the new level
+                above = levels[j] if j < len(levels) else new
+                lv.append(step(lv[-1], _mid(above[bad - 1], above[bad])))
+            taus = np.insert(taus, bad, tm)
+            brk = np.insert(brk, bad - 1, False)
+            levels = [np.insert(L, bad, lv[j], axis=0) for j, L in enumerate(levels)]
+            new = np.insert(new, bad, lv[-1], axis=0)
+            n_pts += len(bad)
+        gap = np.linalg.norm(_d(new[:-1], new[1:]), axis=1)
+        # a jump the refinement could not close: the map is discontinuous there (a branch point passing a pole,
+        # a grazing crossing); the polyline gets a break (a NaN row) and the images of that tau-gap stay broken
+        # points whose image is off the section or does not return are NaN (kept, as holes, on later levels)
+        hole = ~np.all(np.isfinite(new), axis=1) | (np.abs(new[:, 1]) >= 1.0 - 1e-9)
+        new[hole] = np.nan
+        brk |= ~(gap <= 10 * max_gap) | hole[:-1] | hole[1:]
+        if hole.all():
+            return _unwrap(np.vstack(pts)), False
+        seg = np.where(brk | ~np.isfinite(gap), 0.0, gap)
+        cum = total + np.cumsum(seg)
+        if cum[-1] >= length:  # the last level: up to the first point past ``length``
+            cut = 2 + int(np.searchsorted(cum, length))
+            pts.append(_with_breaks(new[:cut], brk[:cut - 1])[1:])
+            return _unwrap(np.vstack(pts)), True
+        total = float(cum[-1])
+        levels.append(new)
+        pts.append(_with_breaks(new, brk)[1:])
+    return _unwrap(np.vstack(pts)), True
+
+
+def _with_breaks(P: NDArray[np.float64], brk: NDArray[np.bool_]) -> NDArray[np.float64]:
+    """P with a NaN row after each point j whose segment (j, j + 1) is broken."""
+    if not brk.any():
+        return P
+    return np.insert(P, 1 + np.nonzero(brk)[0], np.nan, axis=0)
+
+
+def _unwrap(P: NDArray[np.float64]) -> NDArray[np.float64]:
+    """phi unwrapped along each piece of P (pieces separated by NaN rows)."""
+    P = P.copy()
+    cuts = np.r_[-1, np.nonzero(np.isnan(P[:, 0]))[0], len(P)]
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        if b - a > 2:
+            P[a + 1:b, 0] = np.unwrap(P[a + 1:b, 0])
+    return P
+
+
+def _intersections(A: NDArray[np.float64], B: NDArray[np.float64], skip: float) -> NDArray[np.float64]:
+    """Crossing points of the polylines A and B (chart, phi unwrapped per polyline; compared modulo 2 pi),
+    leaving out both polylines' first ``skip`` of arclength (the common start at the orbit)."""
+    def segs(P):
+        s = np.concatenate([[0.0], np.cumsum(np.nan_to_num(np.linalg.norm(np.diff(P, axis=0), axis=1)))])
+        p, q = P[:-1].copy(), P[1:].copy()
+        keep = (np.nan_to_num(s[1:], nan=0.0) > skip) & np.all(np.isfinite(p), axis=1) & np.all(np.isfinite(q), axis=1)
+        shift = np.round(p[:, 0] / TWO_PI) * TWO_PI
+        return p[keep] - np.c_[shift[keep], 0 * shift[keep]], q[keep] - np.c_[shift[keep], 0 * shift[keep]]
+    p, r = segs(A)
+    q, s = segs(B)
+    out = []
+    for i0 in range(0, len(p), 512):
+        pa, ra = p[i0:i0 + 512, None, :], (r - p)[i0:i0 + 512, None, :]
+        for sh in (-TWO_PI, 0.0, TWO_PI):
+            qb = q[None, :, :] + [sh, 0.0]
+            sb = (s - q)[None, :, :]
+            den = ra[..., 0] * sb[..., 1] - ra[..., 1] * sb[..., 0]
+            d = qb - pa
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = (d[..., 0] * sb[..., 1] - d[..., 1] * sb[..., 0]) / den
+                u = (d[..., 0] * ra[..., 1] - d[..., 1] * ra[..., 0]) / den
+            hit = (t >= 0) & (t < 1) & (u >= 0) & (u < 1)
+            ii, jj = np.nonzero(hit)
+            for a, b in zip(ii, jj):
+                x = pa[a, 0] + t[a, b] * ra[a, 0]
+                out.append([math.remainder(float(x[0]), TWO_PI), float(x[1])])
+    return np.array(out).reshape(-1, 2)
+
+
+def invariant_manifolds(orbit: PeriodicOrbit, *, length: float = 2.0, branches: str = "both",
+                        section: PoincareSection | None = None, eps: float = 1e-6, max_gap: float = 0.01,
+                        max_angle: float = 0.3, max_points: int = 4000, max_maps: int = 400_000,
+                        inverse: str = "auto") -> Manifolds:
+    """The stable and unstable manifolds of the hyperbolic periodic orbit ``orbit`` as chart polylines.
+
+    Parameters
+    ----------
+    orbit : LevelOrbit, or a PeriodicOrbit with its ``section``; hyperbolic
+    length : float in (0, 100], chart arclength of each branch
+    branches : {"both", "unstable", "stable"}
+    eps : float in [1e-10, 1e-2], the fundamental domain's distance from the orbit along the eigenvector
+    max_gap : float in [1e-5, 1], max_angle : float in [1e-3, 1.5] (rad): refinement tolerances
+    max_points : int in [10, 10^6] per branch;  max_maps : int in [100, 10^8] in all
+    inverse : {"auto", "newton"}: ``P^-1`` by the body's reversing symmetry when it has one ("auto"), or by
+        Newton's method on ``P^k(x) = y`` (every body; about 3 return maps with their Jacobian per point)
+
+    Returns
+    -------
+    Manifolds
+
+    Raises
+    ------
+    InvalidStateError
+        The orbit is not hyperbolic (complex or unit multipliers).
+    """
+    orbit = as_level_orbit(orbit, section)
+    length = _v.real("length", length, exc=InvalidIntegrationError, low=1e-6, high=100.0)
+    branches = _v.choice("branches", branches, BRANCHES, exc=InvalidIntegrationError)
+    eps = _v.real("eps", eps, exc=InvalidIntegrationError, low=1e-10, high=1e-2)
+    max_gap = _v.real("max_gap", max_gap, exc=InvalidIntegrationError, low=1e-5, high=1.0)
+    max_angle = _v.real("max_angle", max_angle, exc=InvalidIntegrationError, low=1e-3, high=1.5)
+    max_points = _v.integer("max_points", max_points, low=10, high=1_000_000)
+    max_maps = _v.integer("max_maps", max_maps, low=100, high=100_000_000)
+    inverse = _v.choice("inverse", inverse, ("auto", "newton"), exc=InvalidIntegrationError)
+    lu, ls, vu, vs = _eigen(orbit.jacobian)
+    sec = section if isinstance(section, PoincareSection) else orbit.section()
+    k = orbit.k * (2 if lu < 0 else 1)  # a negative multiplier flips sides: use P^{2k}
+    if lu < 0:
+        lu, ls = lu * lu, ls * ls
+    maps = _Maps(sec, k, max_maps, inverse)
+    x_star = np.array([orbit.phi, orbit.z])
+    # refine the fixed point to the map's own precision (orbit.residual <= tol of the finder)
+    try:
+        x_star, _res, _it = _lm_solve(sec, x_star, k, 1e-12, 20, 1e-3)
+    except PeriodicOrbitNotFoundError:
+        pass
+    out: dict[str, list[NDArray[np.float64]]] = {"unstable": [], "stable": []}
+    complete = True
+    for which, v, lam, back in (("unstable", vu, lu, False), ("stable", vs, ls, True)):
+        if branches not in ("both", which):
+            continue
+        for sign in (1.0, -1.0):
+            pts, ok = _branch(maps, x_star, v, lam, sign, back, length, eps, max_gap, max_angle, max_points)
+            out[which].append(pts)
+            complete &= ok
+    hom = [np.zeros((0, 2))]
+    for U in out["unstable"]:
+        for S in out["stable"]:
+            hom.append(_intersections(U, S, skip=min(0.05, 0.1 * length)))
+    H = np.vstack(hom)
+    return Manifolds(orbit, out["unstable"], out["stable"], H, (lu, ls), np.column_stack([vu, vs]), maps.n,
+                     not complete, maps.inverse)
+
+
+def distance_to_polyline(points: NDArray[np.float64], polyline: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Chart distance of each point (m, 2) to the polyline (n, 2) (phi compared modulo 2 pi)."""
+    pts = np.asarray(points, dtype=float).reshape(-1, 2)
+    a, b = polyline[:-1], polyline[1:]
+    fin = np.all(np.isfinite(a), axis=1) & np.all(np.isfinite(b), axis=1)
+    a, b = a[fin], b[fin]
+    out = np.empty(len(pts))
+    for i, p in enumerate(pts):
+        q = p.copy()
+        best = np.inf
+        for sh in np.unique(np.round((a[:, 0] - p[0]) / TWO_PI)) * TWO_PI:
+            q[0] = p[0] + sh
+            d = b - a
+            w = np.clip(np.einsum("ij,ij->i", q - a, d) / np.maximum(np.einsum("ij,ij->i", d, d), 1e-300), 0, 1)
+            best = min(best, float(np.min(np.linalg.norm(a + w[:, None] * d - q, axis=1))))
+        out[i] = best
+    return out
+
+
+def invariance_error(manifolds: Manifolds, n: int = 200, z_max: float = 0.99) -> float:
+    """The largest chart distance between the image under ``P^k`` of ``n`` points of the unstable branches (edge
+    midpoints, spread along them, the last level left out) and the branches: the manifold's invariance error
+    (the linear interpolation between vertices included), at the points with ``|Gamma_3| <= z_max`` (the chart
+    stretches phi near the poles, where a chord is far from the curve)."""
+    o = manifolds.orbit
+    sec = o.section()
+    worst = 0.0
+    for U in manifolds.unstable:
+        m = len(U) - 1
+        if m < 4:
+            continue
+        idx = np.linspace(1, int(0.6 * m), min(n, int(0.6 * m))).astype(int)
+        mid = 0.5 * (U[idx] + U[idx + 1])
+        mid = mid[np.all(np.isfinite(mid), axis=1) & (np.abs(mid[:, 1]) <= z_max)]
+        Y, ok = sec.states_at(sphere_from_chart(mid[:, 0], mid[:, 1]))
+        img = []
+        for c in sec.batch(Y[ok], o.k):
+            if c.n_found >= o.k:
+                img.append(np.array(chart_from_sphere(c.Gamma[o.k - 1]), dtype=float))
+        if img:
+            worst = max(worst, float(distance_to_polyline(np.array(img), U).max()))
+    return worst
