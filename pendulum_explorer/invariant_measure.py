@@ -48,7 +48,7 @@ def section_density(section: PoincareSection, phi: float, z: float) -> float:
     G, w = st.Gamma, st.omega
     S = _chart_tangent(G, w, J, mgr)
     to_pi = np.block([[np.eye(3), np.zeros((3, 3))], [np.zeros((3, 3)), J]])  # (dGamma, domega) -> (dGamma, dPi)
-    f = to_pi @ np.array(lp_field(*G, *w, section._p))
+    f = to_pi @ np.array(lp_field(*G, *w, section.level.p))
     Jinv = np.linalg.inv(J)
     Pi = J @ w
     # gradients in (Gamma, Pi): C = |Gamma|^2 / 2, mu = Pi . Gamma, E = Pi . J^-1 Pi / 2 - m g rho . Gamma

@@ -24,7 +24,7 @@ from ._core import dop853 as _dop
 from ._core.fields import LP_TAN
 from .bodies import Pendulum
 from .errors import IntegrationFailedError, InvalidIntegrationError
-from .trajectory import MAX_OMEGA, MIN_SPAN
+from .integrators import MAX_OMEGA, MIN_SPAN
 
 MAX_RENORMS = 1_000_000
 
