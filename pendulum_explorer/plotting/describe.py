@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import plotly.graph_objects as go
 
-from ..equilibria import EquilibriumSet, Family
-from ..poincare import AccessibleRegion, ChaosMap, PoincareSection
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: the body preview's text needs no section or equilibria module
+    from ..equilibria import EquilibriumSet, Family
+    from ..poincare import AccessibleRegion, ChaosMap, PoincareSection
     from ..bodies import Body
     from ..trajectory import Trajectory
 
@@ -36,7 +36,7 @@ def _plural(n: int, word: str, plural: str | None = None) -> str:
 def crossing_counts(crossings: Any) -> list[int]:
     """The number of crossings of each trajectory drawn (what :func:`~.section.section_chart_figure` accepts:
     Crossings, BatchCrossings, an (n, 3) array of Gamma or a list of those); empty trajectories are not drawn."""
-    from .section import _as_list
+    from .labels import _as_list
 
     return [len(G) for G in _as_list(crossings) if len(G)]
 
@@ -77,7 +77,7 @@ def _families(eq: EquilibriumSet, families: Collection[str] | None) -> list[Fami
 
 
 def _point_words(eq: EquilibriumSet) -> str:
-    from .sphere import POINT_LABELS
+    from .labels import POINT_LABELS
 
     out = []
     for name in ("hanging", "inverted", "eq38"):
@@ -93,7 +93,7 @@ def describe_equilibria(eq: EquilibriumSet, families: Collection[str] | None = N
     isolated points, e.g. "Relative equilibria on the sphere: 4 families: L1 unstable, L2 stable on 35 % of it, …;
     points: hanging (stable), inverted (unstable)."  A family's stability is the share of its samples that are
     elliptic–elliptic (``Family.stable``)."""
-    from .sphere import family_name
+    from .labels import family_name
 
     fams = _families(eq, families)
     words = "; ".join(f"{family_name(f.label)} {_family_stability(f)}" for f in fams)
@@ -104,8 +104,8 @@ def describe_equilibria(eq: EquilibriumSet, families: Collection[str] | None = N
 def describe_energy_momentum(eq: EquilibriumSet, marker: tuple[float, float] | None = None) -> str:
     """What the energy–momentum diagram shows: the families in the (μ, E) plane, the stability classes drawn (one
     line style each), and the current level if marked."""
-    from .diagrams import STABILITY_DASH
-    from .sphere import family_name
+    from .labels import STABILITY_DASH
+    from .labels import family_name
 
     fams = _families(eq, None)
     classes = sorted({str(s) for f in eq.families for s in f.stability if s}, key=list(STABILITY_DASH).index)

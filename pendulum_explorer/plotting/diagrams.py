@@ -20,6 +20,7 @@ from ..equilibria import STABILITY_CLASSES, EquilibriumSet, energy_momentum_data
 from .colours import (BLACK, BLUE, BLUISH_GREEN, DARK_GREY, LABEL_BOX, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION,
                       label_colour)
 from .describe import describe_energy_momentum, with_description
+from .labels import STABILITY_DASH  # noqa: F401  (re-exported)
 from .sphere import (POINT_LABELS, default_e_max, family_colours, family_label_index, family_name,
                      stack_labels)
 
@@ -32,10 +33,6 @@ STABILITY_COLOURS = {  # Okabe-Ito and a dark grey: >= 10 CIEDE2000 apart under 
     "": DARK_GREY,
 }
 #: one line style per stability class (not by colour alone, WCAG 1.4.1)
-STABILITY_DASH = {"elliptic-elliptic": "solid", "saddle-centre": "dash", "saddle-saddle": "dot",
-                  "focus-focus": "dashdot", "degenerate": "longdash", "": "longdashdot"}
-
-
 def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, float] | None = None,
                            e_max: float | None = None, height: int = 460, labels: bool = True,
                            label_px: int = 13) -> go.Figure:

@@ -23,6 +23,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..poincare import (AccessibleRegion, BatchCrossings, ChaosMap, Crossings, PeriodicOrbit, PoincareSection,
                         chart_from_sphere, sphere_from_chart)
 from .colours import BLACK, BLUE, PALETTE, VERMILLION, trajectory_symbol
+from .labels import CrossingsLike, _as_list, _gammas  # noqa: F401  (re-exported)
 from .describe import describe_section, describe_section_sphere, with_description
 
 SHADE = "rgba(120,120,120,0.55)"
@@ -31,28 +32,6 @@ SHADE_HOVER = "φ = %{x:.3f}<br>Γ₃ = %{y:.3f}<br>V_μ = %{customdata:.4g} J"
 CLICK_HINT = "click in the white region"
 
 #: what the figures accept as the crossings of one or several trajectories
-CrossingsLike = Union[Crossings, BatchCrossings, NDArray[np.float64], Sequence[Union[Crossings, ArrayLike]], None]
-
-
-def _gammas(c: Crossings | ArrayLike | None) -> NDArray[np.float64]:
-    """Gamma at the crossings, (n, 3): from a Crossings or an array of Gammas."""
-    if c is None:
-        return np.zeros((0, 3))
-    if isinstance(c, Crossings):
-        return np.asarray(c.Gamma, float).reshape(-1, 3)[: c.n_found]
-    return np.asarray(c, float).reshape(-1, 3)
-
-
-def _as_list(crossings: CrossingsLike) -> list[NDArray[np.float64]]:
-    """One (n, 3) array of Gammas per trajectory: from Crossings, BatchCrossings, a (n, 3) array or a list of
-    Crossings / arrays."""
-    if crossings is None:
-        return []
-    if isinstance(crossings, (Crossings, np.ndarray)):
-        return [_gammas(crossings)]
-    return [_gammas(c) for c in crossings]
-
-
 def _colour(k: int, colours: Sequence[str] | None) -> str:
     c = colours or PALETTE
     return c[k % len(c)]

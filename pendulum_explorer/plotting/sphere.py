@@ -37,6 +37,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..equilibria import EquilibriumPoint, EquilibriumSet, Family
 from .colours import BLACK, BLUE, FAMILY_LABEL_COLOURS, LABEL_BOX, VERMILLION, alpha_colour_value, label_colour
 from .describe import describe_equilibria, with_description
+from .labels import FAMILY_NAMES, POINT_LABELS, family_name  # noqa: F401  (re-exported)
 
 HANGING_COLOUR = BLUE        # Okabe-Ito blue
 INVERTED_COLOUR = VERMILLION  # Okabe-Ito vermillion
@@ -60,24 +61,6 @@ CAMERAS = {
 
 
 #: what the isolated points are called in the figures' labels
-POINT_LABELS = {"hanging": "hanging", "inverted": "inverted", "eq38": "Eq. 38 spin"}
-
-#: the words for the families of the non-generic bodies (rho on a principal axis): spins about the rho axis
-FAMILY_NAMES = {"axis-hanging": "hanging spin", "axis-inverted": "inverted spin", "eq7a": "ring"}
-
-
-def family_name(label: str) -> str:
-    """What a family is called on the page: ``L1`` … ``L4`` as in the paper's Fig. 1; the non-generic families in
-    words ("hanging spin", "inverted spin": spins about the pivot–centre-of-mass line; "ring", "ring 1", … for the
-    rings of steady spins at one alpha, paper Eqs 41 and 7a) instead of the library's labels ("axis-hanging",
-    "eq41-p1", "eq7a")."""
-    if label in FAMILY_NAMES:
-        return FAMILY_NAMES[label]
-    if label.startswith("eq41-p"):
-        return "ring " + label.removeprefix("eq41-p")
-    return label
-
-
 def family_colours(eq: EquilibriumSet) -> dict[str, str]:
     """The label colour of every family of ``eq`` (sorted labels take :data:`FAMILY_LABEL_COLOURS` in turn)."""
     labels = sorted(set(eq.labels))
