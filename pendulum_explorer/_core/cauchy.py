@@ -49,16 +49,8 @@ def _finish_py(pairs, width, X, k, T):
     return tuple(S)
 
 
-def _intrinsics(pairs, width):
-    from llvmlite import ir
-    from numba import types
-    from numba.core import cgutils
-    from numba.extending import intrinsic
-
-    nvec = len(pairs)
-    vt = ir.VectorType(ir.DoubleType(), W)
-    i32 = ir.IntType(32)
-
+def _row_access(ir, types, cgutils, vt, i32, width):
+    """The vector row access and the lane extraction the Cauchy-sum intrinsics build their IR from."""
     class _Rows:
         """Vector access to the rows of a C-ordered 2-d float64 array."""
 
@@ -91,6 +83,21 @@ def _intrinsics(pairs, width):
         """The scalars of ``vecs`` (each W lanes), zero-padded to ``width``."""
         out = [builder.extract_element(v, ir.Constant(i32, i)) for v in vecs for i in range(W)]
         return out + [ir.Constant(ir.DoubleType(), 0.0)] * (width - len(out))
+
+    return _Rows, lanes
+
+
+def _intrinsics(pairs, width):
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    nvec = len(pairs)
+    vt = ir.VectorType(ir.DoubleType(), W)
+    i32 = ir.IntType(32)
+
+    _Rows, lanes = _row_access(ir, types, cgutils, vt, i32, width)
 
     @intrinsic
     def sums(typingctx, X, n):
