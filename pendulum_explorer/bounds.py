@@ -118,6 +118,7 @@ BOUNDS: dict[str, Bound] = dict([
     _b("report_unit_tol", "|Γ| − 1 of a reported state", "", 0.0, 1e-3),
     # --- sections
     _b("n_crossings", "crossings per trajectory", "", 1, 1_000_000, 100, 5000, integer=True),
+    _b("session_crossings", "crossings per trajectory of a session", "", 1, 1_000_000, 1, 5000, integer=True),
     _b("n_fill", "fill seeds", "", 1, 20_000, 2, 60, integer=True),
     _b("launches", "trajectories", "", 1, 20_000, 1, 1000, integer=True),
     _b("launch_link", "launch points of a link", "", 0, 20, integer=True),

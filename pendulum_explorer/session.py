@@ -41,6 +41,8 @@ MAX_SEEDS = int(BOUNDS["launches"].range(plausible=True)[1])
 MAX_MAP_CELLS = int(BOUNDS["map_cells"].range(plausible=True)[1])
 MAX_ORBITS = int(BOUNDS["orbits"].range(plausible=True)[1])
 MAX_TEXT = int(BOUNDS["session_chars"].high)
+#: lists and records ([ and {) a session file may hold: ~10 per launch or orbit, one per chaos-map row
+MAX_CONTAINERS = 100_000
 #: largest |value| of a stored chaos-map cell (MEGNO, or lambda in 1/s)
 MAX_MAP_VALUE = 1e9
 #: a stored map belongs to the file's level when its cells on the section agree with the level's but for this
@@ -122,7 +124,7 @@ def session_json(body: Body, E: float | None, mu: float, n_crossings: int, launc
     if E is not None:
         E = float(BOUNDS["E"].check(E, name="E", exc=PendulumError))
     mu = float(BOUNDS["mu"].check(mu, name="mu", exc=PendulumError))
-    n_crossings = int(BOUNDS["n_crossings"].check(n_crossings, name="n_crossings", exc=PendulumError))
+    n_crossings = int(BOUNDS["session_crossings"].check(n_crossings, name="n_crossings", exc=PendulumError))
     if chaos is not None and chaos.values.size > MAX_MAP_CELLS:
         raise PendulumError(f"chaos has {chaos.values.size} cells; a session file holds at most {MAX_MAP_CELLS}")
     if len(orbits) > MAX_ORBITS:
@@ -197,6 +199,10 @@ def parse_session(text: str, n_default: int = 500) -> Session:
     if len(text) > MAX_TEXT:
         raise PendulumError(f"the session file has {len(text)} characters; at most {MAX_TEXT} are read")
     n_default = _v.integer("n_default", n_default, low=1, high=MAX_CROSSINGS)
+    containers = text.count("[") + text.count("{")  # a 64 MiB file of empty lists parsed into 1.7 GB of objects
+    if containers > MAX_CONTAINERS:
+        raise PendulumError(f"the session file has {containers} lists and records; a session holds at most "
+                            f"{MAX_CONTAINERS} (its launches, chaos-map rows and periodic orbits)")
     try:
         d = json.loads(text)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # ValueError: also an over-long integer

@@ -57,7 +57,7 @@ def session_schema() -> dict[str, Any]:
                                    "m": _number("m"), "pivot": _vector(3, {"type": "number"}, "numbers")}}],
                           "description": "null or a builder shape {kind, dims (3 numbers), m, pivot (3 numbers)}"}}},
             "E": _number("E"), "mu": _number("mu"),
-            "n_crossings": _number("n_crossings"),
+            "n_crossings": _number("session_crossings"),
             "launches": {"type": "array", "maxItems": MAX_SEEDS, "description": f"a list of at most {MAX_SEEDS} "
                          "launches", "items": {
                              "type": "object", "required": ["Gamma0", "omega0"], "description": "a launch record",

@@ -26,6 +26,8 @@ from .parallel import N_THREADS, run_chunks
 from .results import BatchCrossings, Crossings, Seed
 
 DEFAULT_RTOL = 1e-11
+#: seeds of one batch (checked one by one before any is integrated)
+MAX_SEEDS = 100_000
 DEFAULT_ATOL = 1e-11
 
 
@@ -119,6 +121,9 @@ class PoincareMap:
                 raise ShapeError(f"seeds must be a sequence of seeds; got {type(seeds).__name__}") from exc
         if len(seed_list) == 0:
             raise ShapeError("seeds is empty; give at least one seed")
+        if len(seed_list) > MAX_SEEDS:  # each seed is checked in Python (~30 us): 2e6 seeds took over a minute
+            raise ShapeError(f"seeds has {len(seed_list)} seeds; a batch takes at most {MAX_SEEDS} (split it into "
+                             f"several batches)")
         n, t_max, max_gap, max_steps = self.level.limits(n, t_max, max_gap, max_steps)
         _v.result_memory(10.0 * n * len(seed_list), f"{len(seed_list)} seeds x {n} crossings", "reduce n or the seeds")
         if executor is not None and not hasattr(executor, "submit"):
