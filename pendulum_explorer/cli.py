@@ -13,16 +13,20 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, Address, ServeError, check_address, new_token,
-                     write_dashboard_notebook)
+from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, POOL_SIZE, Address, ServeError, check_address,
+                     check_pool_size, new_token, query_host, write_dashboard_notebook)
 
 PAGE_KERNEL_MANAGER = "pendulum_explorer._page_kernels.PageKernelManager"
 
 
 def voila_command(notebook: str | Path, host: str = "127.0.0.1", port: int = 8866, open_browser: bool = False,
                   token: str | None = None, cull_idle_timeout: int = CULL_IDLE_TIMEOUT,
-                  cull_interval: int = CULL_INTERVAL) -> list[str]:
+                  cull_interval: int = CULL_INTERVAL, pool_size: int = 0) -> list[str]:
     """The argument list that starts Voila on the dashboard notebook ``notebook``.
+
+    ``pool_size`` > 0: that many preheated kernels wait for the next pages (Voila's ``preheat_kernel``; the
+    notebook waits for the page's request before it reads the link, see :func:`.app.shell_links.page_query`);
+    0 (this function's default): every page starts its own kernel.  ``serve`` passes :data:`.server.POOL_SIZE`.
 
     Voila never moves to another port (``port_retries=0``: the URL printed is the one served).  With ``token``,
     the token itself goes to Voila through the environment (``JUPYTER_TOKEN``, see :func:`serve`), not argv.
@@ -36,6 +40,8 @@ def voila_command(notebook: str | Path, host: str = "127.0.0.1", port: int = 886
            "--MappingKernelManager.cull_connected=True",
            "--VoilaConfiguration.show_tracebacks=False",
            f"--Voila.root_dir={nb.parent}"]
+    if check_pool_size(pool_size):
+        cmd += ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool_size}"]
     if token:
         cmd.append("--Voila.auto_token=True")
     if not open_browser:
@@ -61,12 +67,15 @@ def _warn(msg: str) -> None:
 
 def serve(host: str = "127.0.0.1", port: int = 8866, open_browser: bool = True, no_token: bool = False,
           do_warmup: bool = True, cull_idle_timeout: int = CULL_IDLE_TIMEOUT,
-          cull_interval: int = CULL_INTERVAL) -> int:
+          cull_interval: int = CULL_INTERVAL, pool_size: int = POOL_SIZE) -> int:
     """Serve the dashboard with Voila until Ctrl-C; returns the exit code.
+
+    ``pool_size`` kernels are preheated (started, the dashboard imported) for the next pages; 0: none.
 
     A host that is not loopback gets a token (generated, printed in the URL) unless ``no_token``; either way a
     warning says who can reach the server.
     """
+    check_pool_size(pool_size)
     addr: Address = check_address(host, port)
     token = None
     if not addr.loopback:
@@ -84,10 +93,11 @@ def serve(host: str = "127.0.0.1", port: int = 8866, open_browser: bool = True, 
         env["JUPYTER_TOKEN"] = token
     else:
         env.pop("JUPYTER_TOKEN", None)
+    env["VOILA_APP_IP"] = query_host(addr)  # where a preheated kernel asks for its page's request
     with tempfile.TemporaryDirectory(prefix="pendulum-explorer-") as tmp:
         nb = write_dashboard_notebook(tmp)
         cmd = voila_command(nb, host, port, open_browser, token=token, cull_idle_timeout=cull_idle_timeout,
-                            cull_interval=cull_interval)
+                            cull_interval=cull_interval, pool_size=pool_size)
         print(f"Pendulum Explorer dashboard: {addr.url(token)}", flush=True)
         if addr.wildcard:
             # tornado binds "::" as IPv6 only (IPV6_V6ONLY): this machine reaches it at [::1], not 127.0.0.1
@@ -352,6 +362,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help=f"shut down kernels idle this many seconds (default {CULL_IDLE_TIMEOUT})")
     s.add_argument("--cull-interval", type=int, default=CULL_INTERVAL,
                    help=f"how often to look for idle kernels, seconds (default {CULL_INTERVAL})")
+    s.add_argument("--pool-size", type=int, default=POOL_SIZE,
+                   help=f"kernels kept started for the next pages (preheated: a page opens in about a second "
+                        f"instead of starting its kernel), ~150 MB each; 0: none (default {POOL_SIZE})")
     sub.add_parser("warmup", help="compile the numba kernels into the on-disk cache")
     f = sub.add_parser("figure", help="write the paper's Fig. 1 (b)-(d) or Fig. 2 panels to a file",
                        description="Fig. 1 (b)-(d) or the Fig. 2 Poincaré sections as one standalone HTML page, "
@@ -374,7 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.error(f"--{name.replace('_', '-')} must be at least 1 second, got {getattr(args, name)}")
         try:
             return serve(args.host, args.port, not args.no_browser, args.no_token, not args.no_warmup,
-                         args.cull_idle_timeout, args.cull_interval)
+                         args.cull_idle_timeout, args.cull_interval, args.pool_size)
         except ServeError as exc:
             parser.error(str(exc))
     return 2  # pragma: no cover - argparse requires a command
