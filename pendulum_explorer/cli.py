@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, POOL_SIZE, Address, ServeError, check_address,
+from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, POOL_FILL_DELAY, POOL_SIZE, Address, ServeError, check_address,
                      check_pool_size, new_token, query_host, write_dashboard_notebook)
 
 PAGE_KERNEL_MANAGER = "pendulum_explorer._page_kernels.PageKernelManager"
@@ -41,7 +41,8 @@ def voila_command(notebook: str | Path, host: str = "127.0.0.1", port: int = 886
            "--VoilaConfiguration.show_tracebacks=False",
            f"--Voila.root_dir={nb.parent}"]
     if check_pool_size(pool_size):
-        cmd += ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool_size}"]
+        cmd += ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool_size}",
+                f"--VoilaKernelManager.fill_delay={POOL_FILL_DELAY}"]
     if token:
         cmd.append("--Voila.auto_token=True")
     if not open_browser:

@@ -31,6 +31,9 @@ DISCONNECT_GRACE = 5.0
 #: while they wait (``benchmarks/bench_class_load.py``).  0: a page starts its own kernel when it is opened.
 POOL_SIZE = 4
 POOL_SIZE_MAX = 64
+#: seconds after a page takes a preheated kernel before Voila starts its replacement (Voila's default: 1 s):
+#: starting a kernel costs ~2 CPU seconds, which the pages just opened need for their first view
+POOL_FILL_DELAY = 3.0
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
