@@ -113,6 +113,8 @@ def run_mode(pool: int, n: int, window: float, timeout: float) -> dict:
         pool_pids = server.kernel_pids()
         pool_rss = [pb.rss_bytes(p) for p in pool_pids]
         load0 = os.getloadavg()
+        cpu0 = {"kernels": sum(cpu_seconds(p) for p in pool_pids), "server": cpu_seconds(server.pid),
+                "chromium": 0.0}
         loop = asyncio.new_event_loop()
         times, handles = loop.run_until_complete(open_pages(server.url, n, window, timeout))
         time.sleep(5.0)  # let the last pages' kernels finish their first view's work before memory is read
@@ -120,6 +122,9 @@ def run_mode(pool: int, n: int, window: float, timeout: float) -> dict:
         mems = [pb.memory(p) for p in pids]
         cpus = [cpu_seconds(p) for p in pids]
         load1 = os.getloadavg()
+        chromium = [p for p in pb.descendants(os.getpid()) if "chrom" in pb.cmdline(p)]
+        cpu = {"kernels": sum(cpus) - cpu0["kernels"], "server": cpu_seconds(server.pid) - cpu0["server"],
+               "chromium": sum(cpu_seconds(p) for p in chromium)}
         loop.run_until_complete(close_all(handles))
         loop.close()
         preheated = server.log_text().count("Using pre-heated kernel")
@@ -134,7 +139,7 @@ def run_mode(pool: int, n: int, window: float, timeout: float) -> dict:
             "pool_kernel_rss": statistics.median(pool_rss) if pool_rss else None, "kernels": len(pids),
             "kernel_rss": rss, "kernel_pss": statistics.median(m["pss"] for m in mems) if mems else 0,
             "kernel_cpu_s": statistics.median(cpus) if cpus else 0.0, "total_rss": sum(m["rss"] for m in mems),
-            "load_before": load0, "load_after": load1}
+            "load_before": load0, "load_after": load1, "cpu": cpu}
 
 
 def _mb(b: float | None) -> str:
@@ -182,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for pool in pools:
         r = run_mode(pool, a.pages, a.window, a.timeout)
-        print(f"# pool {pool}: median {r['median']:.1f} s, p95 {r['p95']:.1f} s, {r['drawn']}/{r['pages']} drawn",
+        print(f"# pool {pool}: median {r['median']:.1f} s, p95 {r['p95']:.1f} s, {r['drawn']}/{r['pages']} drawn; "
+              "CPU seconds while the pages opened: " + ", ".join(f"{k} {v:.0f}" for k, v in r["cpu"].items()),
               flush=True)
         rows.append(r)
     print(table(rows, a.window))
