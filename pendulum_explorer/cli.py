@@ -13,16 +13,21 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, MAX_KERNELS, TEMPLATE, Address, ServeError, check_address,
-                     new_token, write_dashboard_notebook)
+from .server import (CULL_IDLE_TIMEOUT, CULL_INTERVAL, MAX_KERNELS, POOL_FILL_DELAY, POOL_SIZE, TEMPLATE, Address,
+                     ServeError, check_address, check_pool_size, new_token, query_host, write_dashboard_notebook)
 
 PAGE_KERNEL_MANAGER = "pendulum_explorer._page_kernels.PageKernelManager"
 
 
 def voila_command(notebook: str | Path, host: str = "127.0.0.1", port: int = 8866, open_browser: bool = False,
                   token: str | None = None, cull_idle_timeout: int = CULL_IDLE_TIMEOUT,
-                  cull_interval: int = CULL_INTERVAL, max_kernels: int = MAX_KERNELS) -> list[str]:
+                  cull_interval: int = CULL_INTERVAL, max_kernels: int = MAX_KERNELS,
+                  pool_size: int = 0) -> list[str]:
     """The argument list that starts Voila on the dashboard notebook ``notebook``.
+
+    ``pool_size`` > 0: that many preheated kernels wait for the next pages (Voila's ``preheat_kernel``; the
+    notebook waits for the page's request before it reads the link, see :func:`.app.shell_links.page_query`);
+    0 (this function's default): every page starts its own kernel.  ``serve`` passes :data:`.server.POOL_SIZE`.
 
     Voila never moves to another port (``port_retries=0``: the URL printed is the one served).  With ``token``,
     the token itself goes to Voila through the environment (``JUPYTER_TOKEN``, see :func:`serve`), not argv.
@@ -40,6 +45,9 @@ def voila_command(notebook: str | Path, host: str = "127.0.0.1", port: int = 886
            "--MappingKernelManager.cull_connected=False",
            "--VoilaConfiguration.show_tracebacks=False",
            f"--Voila.root_dir={nb.parent}"]
+    if check_pool_size(pool_size):
+        cmd += ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool_size}",
+                f"--VoilaKernelManager.fill_delay={POOL_FILL_DELAY}"]
     if token:
         cmd.append("--Voila.auto_token=True")
     if not open_browser:
@@ -65,12 +73,15 @@ def _warn(msg: str) -> None:
 
 def serve(host: str = "127.0.0.1", port: int = 8866, open_browser: bool = True, no_token: bool = False,
           do_warmup: bool = True, cull_idle_timeout: int = CULL_IDLE_TIMEOUT,
-          cull_interval: int = CULL_INTERVAL, max_kernels: int = MAX_KERNELS) -> int:
+          cull_interval: int = CULL_INTERVAL, max_kernels: int = MAX_KERNELS, pool_size: int = POOL_SIZE) -> int:
     """Serve the dashboard with Voila until Ctrl-C; returns the exit code.
+
+    ``pool_size`` kernels are preheated (started, the dashboard imported) for the next pages; 0: none.
 
     A host that is not loopback gets a token (generated, printed in the URL) unless ``no_token``; either way a
     warning says who can reach the server.
     """
+    check_pool_size(pool_size)
     addr: Address = check_address(host, port)
     token = None
     if not addr.loopback:
@@ -88,10 +99,11 @@ def serve(host: str = "127.0.0.1", port: int = 8866, open_browser: bool = True, 
         env["JUPYTER_TOKEN"] = token
     else:
         env.pop("JUPYTER_TOKEN", None)
+    env["VOILA_APP_IP"] = query_host(addr)  # where a preheated kernel asks for its page's request
     with tempfile.TemporaryDirectory(prefix="pendulum-explorer-") as tmp:
         nb = write_dashboard_notebook(tmp)
         cmd = voila_command(nb, host, port, open_browser, token=token, cull_idle_timeout=cull_idle_timeout,
-                            cull_interval=cull_interval, max_kernels=max_kernels)
+                            cull_interval=cull_interval, max_kernels=max_kernels, pool_size=pool_size)
         print(f"Pendulum Explorer dashboard: {addr.url(token)}", flush=True)
         if addr.wildcard:
             # tornado binds "::" as IPv6 only (IPV6_V6ONLY): this machine reaches it at [::1], not 127.0.0.1
@@ -360,6 +372,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     s.add_argument("--max-kernels", type=int, default=MAX_KERNELS,
                    help=f"open pages (kernels) served at most; beyond them a page says the server is full and to "
                         f"try again (default {MAX_KERNELS}; 0: no limit)")
+    s.add_argument("--pool-size", type=int, default=POOL_SIZE,
+                   help=f"kernels kept started for the next pages (preheated: a page opens in about a second "
+                        f"instead of starting its kernel), ~150 MB each; 0: none (default {POOL_SIZE})")
     sub.add_parser("warmup", help="compile the numba kernels into the on-disk cache")
     f = sub.add_parser("figure", help="write the paper's Fig. 1 (b)-(d) or Fig. 2 panels to a file",
                        description="Fig. 1 (b)-(d) or the Fig. 2 Poincaré sections as one standalone HTML page, "
@@ -384,7 +399,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--max-kernels must be in 0..10000 (0: no limit), got {args.max_kernels}")
         try:
             return serve(args.host, args.port, not args.no_browser, args.no_token, not args.no_warmup,
-                         args.cull_idle_timeout, args.cull_interval, args.max_kernels)
+                         args.cull_idle_timeout, args.cull_interval, args.max_kernels, args.pool_size)
         except ServeError as exc:
             parser.error(str(exc))
     return 2  # pragma: no cover - argparse requires a command

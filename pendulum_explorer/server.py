@@ -32,6 +32,14 @@ MAX_KERNELS = 20
 #: seconds a kernel may stay without any websocket before it is shut down (a reconnecting page comes back
 #: well within this)
 DISCONNECT_GRACE = 5.0
+#: preheated kernels (Voila's pool, ``--pool-size``): this many kernels wait, started and with the dashboard's
+#: modules imported, for the next pages; each page takes one and Voila starts its replacement.  ~150 MB each
+#: while they wait (``benchmarks/bench_class_load.py``).  0: a page starts its own kernel when it is opened.
+POOL_SIZE = 4
+POOL_SIZE_MAX = 64
+#: seconds after a page takes a preheated kernel before Voila starts its replacement (Voila's default: 1 s):
+#: starting a kernel costs ~2 CPU seconds, which the pages just opened need for their first view
+POOL_FILL_DELAY = 3.0
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
@@ -140,6 +148,29 @@ def check_address(host: str, port: int, probe: bool = True) -> Address:
                         from None
                 raise ServeError(f"cannot listen on --host {host!r} --port {port}: {exc.strerror}") from None
     return Address(host, port, loopback, family)
+
+
+def query_host(addr: Address) -> str:
+    """The address a preheated kernel reaches this server at, for Voila's request-info websocket
+    (``VOILA_APP_IP``; :func:`voila.utils.wait_for_request` defaults to 127.0.0.1, which a server bound to
+    ``::`` or to a named host does not answer).  IPv6 literals in brackets, as in a URL."""
+    host = addr.host
+    if addr.wildcard:
+        host = "::1" if addr.family == socket.AF_INET6 else "127.0.0.1"
+    else:
+        try:
+            host = str(socket.getaddrinfo(host, addr.port, addr.family, socket.SOCK_STREAM)[0][4][0])
+        except (socket.gaierror, UnicodeError, IndexError):  # pragma: no cover - check_address resolved it
+            pass
+    return f"[{host}]" if ":" in host else host
+
+
+def check_pool_size(pool_size: int) -> int:
+    """``--pool-size``: an integer in 0..:data:`POOL_SIZE_MAX` (0: no preheated kernels)."""
+    if isinstance(pool_size, bool) or not isinstance(pool_size, int) or not 0 <= pool_size <= POOL_SIZE_MAX:
+        raise ServeError(f"--pool-size must be an integer in 0..{POOL_SIZE_MAX} (0: no preheated kernels), "
+                         f"got {pool_size!r}")
+    return pool_size
 
 
 def new_token() -> str:

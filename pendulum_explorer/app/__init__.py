@@ -9,7 +9,6 @@ plotly.js.
 """
 from __future__ import annotations
 
-import os
 import threading
 
 import ipywidgets as w
@@ -20,7 +19,7 @@ from .links import ViewLink
 from .pagebridge import PageBridge
 from .plotview import figure_bundle, plotly_loader
 from .shell_header import Header
-from .shell_links import LinkActions, read_link
+from .shell_links import LinkActions, page_query, read_link
 from .shell_text import TAB_TITLES, TABS  # noqa: F401 - part of this module's offer (tests, links)
 from .state import AppState
 
@@ -225,12 +224,12 @@ class Dashboard(w.VBox):
 def build_app(body=None, prewarm=True, query=None):
     """The dashboard widget (default body: the paper's Fig. 1 elliptic cylinder).
 
-    ``query``: a link's query string (see :mod:`.links`); default: the ``QUERY_STRING`` environment variable,
-    which Voila sets to the page's query string in the kernel it starts.
+    ``query``: a link's query string (see :mod:`.links`); default: the page's (:func:`.shell_links.page_query`:
+    Voila's ``QUERY_STRING``; a preheated kernel waits for its page's request before it reads it).
     """
     limit_memory_arenas()
     if query is None:
-        query = os.environ.get("QUERY_STRING", "")
+        query = page_query()
     dash = Dashboard(body, prewarm=prewarm, query=query)
     dash.autosave.start()
     return dash

@@ -4,14 +4,83 @@ this view".  Parsing and writing query strings is :mod:`.links`', the body of a 
 :mod:`.link_view`'s, the wording :mod:`.shell_text`'s."""
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
 from . import shell_text as say
-from .common import body_title, guarded, report_error
+from .common import body_title, guarded, log, report_error
 from .link_view import body_from_link, link_of_view
 from .links import ViewLink, build_query, parse_query
 from .shell_text import TAB_TITLES, TABS
+
+
+def preheated() -> bool:
+    """This kernel is one of Voila's preheated kernels (``VOILA_PREHEAT``): it ran the notebook before any page
+    asked for it, so its ``QUERY_STRING`` is not the page's until the request arrives."""
+    return os.environ.get("VOILA_PREHEAT") == "True"
+
+
+def page_query() -> str:
+    """The query string of the page this kernel serves (Voila puts it in ``QUERY_STRING``).
+
+    A preheated kernel imports what the first view needs, then waits here for its page's request
+    (:func:`wait_for_request`), so a link opened on a preheated server still opens its view.  If the request
+    cannot be read (the server unreachable at ``VOILA_APP_IP``), the page shows the start view and the server log
+    says why.
+    """
+    if not preheated():
+        return os.environ.get("QUERY_STRING", "")
+    from . import body_panel, section_panel  # noqa: F401 - imported while no page waits
+    if not wait_for_request():
+        log.warning("a preheated kernel did not receive its page's request from %s; the start view is shown",
+                    request_info_url())
+    return os.environ.get("QUERY_STRING", "")
+
+
+def request_info_url() -> str:
+    """Voila's request-info websocket for this kernel (``/voila/query/<kernel id>``), built from the variables
+    Voila gives its kernels, as :func:`voila.utils.wait_for_request` builds it."""
+    env = os.environ
+    base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
+    return (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
+            f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env.get('VOILA_KERNEL_ID', '')}")
+
+
+def wait_for_request(timeout: float | None = None) -> bool:
+    """Block until Voila sends this preheated kernel its page's request, then put the request's variables
+    (``QUERY_STRING``, ``SCRIPT_NAME``, ...) into ``os.environ``; False if they could not be read.
+
+    Voila's protocol (:func:`voila.utils.wait_for_request`: a websocket that receives one JSON message when a
+    page takes the kernel), without importing the ``voila`` package into every kernel (3 s and 44 MB each here:
+    it imports the Jupyter server).  The websocket is read in a thread with its own event loop: the cell runs
+    inside the kernel's.  ``timeout``: seconds to wait for the request (None: until it comes).
+    """
+    import asyncio
+    import json
+
+    import websockets
+
+    if not os.environ.get("VOILA_KERNEL_ID"):
+        return False
+    url = request_info_url()
+    found: dict[str, str] = {}
+
+    async def receive() -> None:
+        async with websockets.connect(url, open_timeout=10) as ws:
+            found.update(json.loads(await asyncio.wait_for(ws.recv(), timeout)))
+
+    def run() -> None:
+        try:
+            asyncio.new_event_loop().run_until_complete(receive())
+        except (OSError, asyncio.TimeoutError, ValueError, websockets.WebSocketException) as exc:
+            log.warning("reading the page's request from %s: %s", url, exc)
+
+    thread = threading.Thread(target=run, name="pe-request", daemon=True)
+    thread.start()
+    thread.join()
+    os.environ.update({str(k): str(v) for k, v in found.items()})
+    return bool(found)
 
 
 def read_link(query: str | None) -> tuple[ViewLink, Any, str | None]:
