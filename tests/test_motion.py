@@ -179,20 +179,21 @@ def test_motion_plots_figure():
 
 
 def test_presenter_view_enlarges_the_motion(planar_panel):
-    """The presenter view: the views take a larger share of the window, their text and markers and the plots'
-    fonts are larger; switching back restores them."""
+    """The presenter view: the views fill the rest of the first screen (``fit``, the animation above its
+    controls), their text and markers and the plots' fonts are larger; switching back restores them."""
     panel = planar_panel
     state = panel.state
-    assert (panel.out.scale, panel.out.fill) == (1.0, 0.56)
+    assert (panel.out.scale, panel.out.fill, panel.out.fit) == (1.0, 0.56, False)
     state.set_presenter(True)
     try:
-        assert panel.out.scale == pytest.approx(1.6) and panel.out.fill > 0.56
+        assert panel.out.scale == pytest.approx(1.6) and panel.out.fit
+        assert panel.widget.children[0] is panel.out  # the animation first, its controls below it
         lay = panel.out.fig.layout
         assert lay.font.size == 18 and lay.legend.font.size == 16 and lay.legend2.font.size == 16
         # the plots' titles grow too (they stayed at 16 px under 18 px tick labels)
         assert [a.font.size for a in lay.annotations] == [20, 20]
     finally:
         state.set_presenter(False)
-    assert (panel.out.scale, panel.out.fill) == (1.0, 0.56)
+    assert (panel.out.scale, panel.out.fill, panel.out.fit) == (1.0, 0.56, False)
     assert panel.out.fig.layout.legend2.font.size == 12 and panel.out.fig.layout.font.size is None
     assert [a.font.size for a in panel.out.fig.layout.annotations] == [16, 16]

@@ -165,15 +165,15 @@ class PoincareSection:
         return self.level.check_seed(seed, name)
 
     def level_errors(self, Gamma: ArrayLike, omega: ArrayLike) -> tuple[NDArray[np.float64], ...]:
-        """:meth:`.Level.level_errors`: relative E and mu errors of LP states and their section residuals."""
+        """:meth:`~pendulum_explorer.section.level.Level.level_errors`: relative E and mu errors of LP states and their section residuals."""
         return self.level.level_errors(Gamma, omega)
 
     def critical_energies(self, eq: Any = None) -> list[float]:
-        """The energies of the relative equilibria at this mu (:meth:`.Level.critical_energies`)."""
+        """The energies of the relative equilibria at this mu (:meth:`~pendulum_explorer.section.level.Level.critical_energies`)."""
         return self.level.critical_energies(eq)
 
     def relative_equilibria(self) -> list[NDArray[np.float64]]:
-        """Relative equilibria at this mu with energy <= E (:meth:`.Level.relative_equilibria`)."""
+        """Relative equilibria at this mu with energy <= E (:meth:`~pendulum_explorer.section.level.Level.relative_equilibria`)."""
         return self.level.relative_equilibria()
 
     # --- the chart ------------------------------------------------------------------------------
