@@ -165,18 +165,20 @@ class PoincareSection:
         return self.level.check_seed(seed, name)
 
     def level_errors(self, Gamma: ArrayLike, omega: ArrayLike) -> tuple[NDArray[np.float64], ...]:
-        """:meth:`~pendulum_explorer.section.level.Level.level_errors`: relative E and mu errors of LP states and their section residuals."""
+        """Relative E and mu errors of LP states and their section residuals
+        (:meth:`~pendulum_explorer.section.level.Level.level_errors`)."""
         return self.level.level_errors(Gamma, omega)
 
     def critical_energies(self, eq: Any = None) -> list[float]:
-        """The energies of the relative equilibria at this mu (:meth:`~pendulum_explorer.section.level.Level.critical_energies`)."""
+        """The energies of the relative equilibria at this mu
+        (:meth:`~pendulum_explorer.section.level.Level.critical_energies`)."""
         return self.level.critical_energies(eq)
 
     def relative_equilibria(self) -> list[NDArray[np.float64]]:
-        """Relative equilibria at this mu with energy <= E (:meth:`~pendulum_explorer.section.level.Level.relative_equilibria`)."""
+        """Relative equilibria at this mu with energy <= E
+        (:meth:`~pendulum_explorer.section.level.Level.relative_equilibria`)."""
         return self.level.relative_equilibria()
 
-    # --- the chart ------------------------------------------------------------------------------
     def accessible_region(self, n_phi: int = 181, n_z: int = 121) -> AccessibleRegion:
         """The accessible set ``{V_mu <= E}`` on the whole chart (:func:`.region.accessible_region`)."""
         return _reg.accessible_region(self.level, n_phi, n_z)
