@@ -25,18 +25,7 @@ from numpy.typing import NDArray
 
 from ._core.fields import lp_field
 from .poincare import ChaosMap, PoincareSection, sphere_from_chart
-
-
-def _chart_tangent(G: NDArray[np.float64], w: NDArray[np.float64], J: NDArray[np.float64],
-                   mgr: NDArray[np.float64]) -> NDArray[np.float64]:
-    """(6, 2) d(Gamma, omega) / d(phi, z) of the section state (dE = dmu = d(e3 . Gammadot) = 0)."""
-    r = math.hypot(G[0], G[1])
-    c, s = G[0] / r, G[1] / r
-    dG = np.array([[-G[1], -G[2] * c / r], [G[0], -G[2] * s / r], [0.0, 1.0]])
-    Jw = J @ w
-    A = np.array([Jw, J @ G, [-G[1], G[0], 0.0]])
-    B = np.array([-mgr, Jw, [w[1], -w[0], 0.0]])
-    return np.vstack([dG, np.linalg.solve(A, -B @ dG)])
+from .section.chart import chart_tangent
 
 
 def section_density(section: PoincareSection, phi: float, z: float) -> float:
@@ -46,7 +35,7 @@ def section_density(section: PoincareSection, phi: float, z: float) -> float:
     J = np.asarray(P.J, dtype=float)
     mgr = P.m * P.g * np.asarray(P.rho, dtype=float)
     G, w = st.Gamma, st.omega
-    S = _chart_tangent(G, w, J, mgr)
+    S = chart_tangent(G, w, section.level.p)
     to_pi = np.block([[np.eye(3), np.zeros((3, 3))], [np.zeros((3, 3)), J]])  # (dGamma, domega) -> (dGamma, dPi)
     f = to_pi @ np.array(lp_field(*G, *w, section.level.p))
     Jinv = np.linalg.inv(J)

@@ -23,9 +23,10 @@ from scipy.optimize import brentq
 from . import _validate as _v
 from .bodies import Pendulum
 from .errors import (InaccessibleError, IntegrationFailedError, InvalidIntegrationError, InvalidStateError,
-                     PeriodicOrbitNotFoundError, ShapeError)
+                     PeriodicOrbitNotFoundError)
 from .poincare import (MAX_RETURN_POWER, PeriodicOrbit, PoincareSection, SectionState, chart_from_sphere,
                        orbit_kind, sphere_from_chart)
+from .section.orbits import chart_seed
 
 Vec = NDArray[np.float64]
 _OFF = (InaccessibleError, InvalidStateError, IntegrationFailedError)
@@ -152,19 +153,8 @@ def _lm_solve(sec: PoincareSection, x0: NDArray[np.float64], k: int, tol: float,
 
 
 def _chart_seed(sec: PoincareSection, seed: ArrayLike | SectionState) -> NDArray[np.float64]:
-    if isinstance(seed, SectionState):
-        return np.array(chart_from_sphere(seed.Gamma), dtype=float)
-    a = np.asarray(seed, dtype=float)
-    if a.shape == (2,):
-        x = a.copy()
-    elif a.shape == (3,):
-        x = np.array(chart_from_sphere(_v.unit_vector("seed", a)), dtype=float)
-    else:
-        raise ShapeError(f"seed must be chart coordinates (phi, z), a Gamma (3,) or a SectionState; got shape "
-                         f"{a.shape}")
-    if not np.all(np.isfinite(x)) or abs(x[1]) > 1.0:
-        raise InvalidStateError(f"seed chart coordinates must be finite with |z| <= 1; got {x.tolist()}")
-    return x
+    """The seed's chart coordinates, as :meth:`PoincareSection.periodic_orbit` reads them."""
+    return chart_seed(seed)
 
 
 def _primitive(sec: PoincareSection, x: NDArray[np.float64], k: int) -> bool:

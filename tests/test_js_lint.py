@@ -23,24 +23,27 @@ def _npm():
     return npm
 
 
-def test_javascript_passes_eslint():
+def _eslint():
+    """ESLint from node_modules, installed from package-lock.json the first time."""
     npm = _npm()
-    if not (ROOT / "node_modules" / ".bin" / "eslint").exists():
+    eslint = ROOT / "node_modules" / ".bin" / "eslint"
+    if not eslint.exists():
         subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=ROOT, check=True,
                        timeout=600)
-    r = subprocess.run([str(ROOT / "node_modules" / ".bin" / "eslint"), "--max-warnings", "0",
+    return str(eslint)
+
+
+def test_javascript_passes_eslint():
+    r = subprocess.run([_eslint(), "--max-warnings", "0",
                         "pendulum_explorer/app/js"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, f"ESLint found problems:\n{r.stdout}{r.stderr}"
 
 
 def test_eslint_catches_a_lint_error():
     """The configuration lints the app's modules (a file with an undefined name and == fails)."""
-    npm = _npm()
-    if not (ROOT / "node_modules" / ".bin" / "eslint").exists():
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=ROOT, check=True,
-                       timeout=600)
+    eslint = _eslint()
     # linted as if it were a module of the app (stdin: nothing is written into the package)
-    r = subprocess.run([str(ROOT / "node_modules" / ".bin" / "eslint"), "--stdin", "--stdin-filename",
+    r = subprocess.run([eslint, "--stdin", "--stdin-filename",
                         "pendulum_explorer/app/js/zz_lint_probe.js"], input="export const a = undefinedName == 3;\n",
                        cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and "no-undef" in r.stdout and "eqeqeq" in r.stdout, r.stdout
