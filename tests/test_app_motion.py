@@ -1,0 +1,119 @@
+"""The Motion tab: the animation sent once, the integrators offered, what a too fast or drifting motion says."""
+import base64
+import csv
+import io
+import json
+import numpy as np
+import pytest
+from pendulum_explorer import presets
+from pendulum_explorer.app import build_app
+from pendulum_explorer.app.common import Messages, figure_bundle
+from pendulum_explorer.poincare import PoincareSection, chart_from_sphere, sphere_from_chart
+
+from app_helpers import (_accessible_point, _contrast_on_white, _dash, _decode, _fig, _fresh_process_lines, _level_snapshot, app, build_query_of)  # noqa: F401
+
+
+def test_motion_animation_is_sent_once(app):
+    """The motion panel sends the attitude samples (quaternions) and the mesh once; the browser plays them
+    (tests/test_motion.py checks what it plays)."""
+    mot = app.panel("motion")
+    mot.on_show()
+    anim = mot.out.animation
+    assert anim["n"] == len(mot.trajectory.t[::mot.stride]) and len(anim["quaternions"]) == 16 * anim["n"]
+    assert "frames" not in _fig(mot.out)
+    tr = mot.trajectory
+    assert tr.energy_error < 1e-6
+    mot.method.value = "lgvi"
+    mot._on_run()
+    assert mot.trajectory.method == "lgvi" and mot.msg.kind == "ok"
+
+
+def test_motion_too_fast_says_what_to_change(app, monkeypatch):
+    """An ω₀ the integrator cannot follow: a message naming what the user can change; the last motion stays.
+    An ω₀ outside the box's range (±1000 rad/s, the link's) is refused before anything runs."""
+    from pendulum_explorer import playback
+
+    mot = app.panel("motion")
+    mot._on_run()
+    good = mot.trajectory
+    assert mot.msg.kind == "ok"
+    for t in mot.omega0:
+        t.value = 10000.0
+    mot.method.value = "lgvi"
+    mot._on_run()
+    assert mot.trajectory is good and mot.msg.kind == "error"
+    assert mot.msg.text.startswith("ω₀₁ = 10000 rad/s is outside the dashboard's range -1000 … 1000 rad/s")
+    # within the range, an integrator that gives up (LGVI at 10000 rad/s: the implicit step has no solution)
+    real = playback.compute_motion
+
+    def gives_up(*a, **kw):
+        raise ValueError("LGVI: the implicit step equation has no solution")
+
+    for t in mot.omega0:
+        t.value = 900.0
+    monkeypatch.setattr(playback, "compute_motion", gives_up)
+    mot._on_run()
+    monkeypatch.setattr(playback, "compute_motion", real)
+    assert mot.trajectory is good and mot.msg.kind == "error"
+    assert mot.msg.text.startswith("LGVI: the implicit step equation has no solution")
+    assert "ω₀ = [900, 900, 900] rad/s is too fast" in mot.msg.text
+    assert "try a smaller ω₀" in mot.msg.text and "previous motion stays shown" in mot.msg.text
+    # the next feasible input computes and replaces the motion
+    for t in mot.omega0:
+        t.value = 1.0
+    mot._on_run()
+    assert mot.trajectory is not good and mot.trajectory.method == "lgvi" and mot.msg.kind == "ok"
+
+
+def test_motion_offers_the_taylor_method(app):
+    mot = app.panel("motion")
+    assert ("Taylor (machine precision)", "taylor") in mot.method.options
+    mot.method.value = "taylor"
+    mot._on_run()
+    tr = mot.trajectory
+    assert tr.method == "taylor" and mot.msg.kind == "ok"
+    assert tr.energy_error < 1e-12 * max(1.0, abs(float(tr.energy[0])))
+
+
+def test_link_opens_a_given_motion():
+    """omega0 and T in a link: the Motion tab opens with that motion computed (R0 = I); "copy link" in the Motion
+    tab writes them back.  Before, a link could not say which motion to show: a lesson's link to the planar swing
+    opened the rod tumbling with the default omega0 = (1, 1, 1)."""
+    d = _dash("preset=planar&omega0=5.42,0,0&T=6")
+    mot = d.panels["motion"]
+    mot.task.wait()
+    assert d.tabs.selected_index == 3 and mot.choice.value == 0
+    tr = mot.trajectory
+    np.testing.assert_allclose(tr.omega[0], [5.42, 0.0, 0.0], atol=1e-12)
+    assert tr.t[-1] == pytest.approx(6.0)
+    assert "ω₀ = (5.42, 0, 0) rad/s for 6 s" in d.msg.text
+    q = build_query_of(d)
+    assert "omega0=5.42,0,0" in q and "T=6" in q and "tab=motion" in q and "preset=planar" in q
+
+
+def test_motion_with_drifted_invariants_says_so(app, monkeypatch):
+    """The library's InvariantDriftWarning of a motion (e.g. the Lagrange top's Routh run over 200 s: energy drift
+    1.1e-8 against a bound of 9.7e-9) reached only stderr; the Motion tab shows the motion with a note."""
+    import warnings
+
+    from pendulum_explorer import playback
+    from pendulum_explorer.errors import InvariantDriftWarning
+
+    real = playback.compute_motion
+
+    def drifting(*a, **kw):
+        traj = real(*a, **kw)
+        warnings.warn(InvariantDriftWarning("DOP853: the invariants drifted beyond what the tolerance implies "
+                                            "(tol 1e-10 x sqrt(90 steps) = 9.7e-09): energy 1.1e-08 (stats['drift']);"
+                                            " tighten the tolerance"))
+        return traj
+
+    mot = app.panel("motion")
+    monkeypatch.setattr(playback, "compute_motion", drifting)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InvariantDriftWarning)  # none escapes the panel
+        mot._on_run()
+    assert mot.trajectory is not None and mot.msg.kind == "info"
+    assert mot.msg.text.startswith("Note: the integration's check of the invariants says DOP853: the invariants "
+                                   "drifted beyond what the tolerance implies")
+    assert "energy 1.1e-08" in mot.msg.text and "The motion is shown" in mot.msg.text
