@@ -43,7 +43,17 @@ function enable(h) {
   });
 }
 
-function scan(root) { root.querySelectorAll(HEADERS).forEach(enable); }
+function scan(root) {
+  root.querySelectorAll(HEADERS).forEach(enable);
+  // a slider's handle is its keyboard control: it gets the slider's label as its name (screen readers said
+  // "slider" alone)
+  root.querySelectorAll(".widget-slider .noUi-handle:not([aria-label])").forEach((h) => {
+    const box = h.closest(".widget-slider");
+    const label = box && box.querySelector(".widget-label");
+    const text = ((label && label.textContent) || "").trim();
+    if (text) h.setAttribute("aria-label", text);
+  });
+}
 
 // the Tab key enters a tab bar on its current tab (lumino gave the first one, "Body", whichever was shown); the
 // arrow keys then move along the bar as lumino has them
@@ -161,6 +171,9 @@ function watchKernel(model) {
 function render({ model, el }) {
   el.style.display = "none";
   const root = document.body;
+  // the dashboard is the page's main landmark (screen readers jump to it; axe: all content in landmarks)
+  const app = el.closest(".pe-app");
+  if (app && !app.getAttribute("role")) { app.setAttribute("role", "main"); app.setAttribute("aria-label", "Pendulum Explorer"); }
   scan(root);
   const mo = new MutationObserver(() => scan(root));
   mo.observe(root, { childList: true, subtree: true });

@@ -12,6 +12,9 @@ CSS = """<style>
 .pe-app { font-size: 14px; }
 .pe-app .widget-tab > .p-TabBar .p-TabBar-tab, .pe-app .lm-TabBar-tab { min-width: 150px; font-size: 14px; }
 .pe-app .pe-about .widget-htmlmath { font-size: 14px; line-height: 1.4; }
+.pe-app .lm-TabBar-tab, .pe-app .p-TabBar-tab, .pe-app .lm-TabBar-tabLabel, .pe-app .p-TabBar-tabLabel,
+.pe-app .jupyter-widget-Collapse-header, .pe-app .jupyter-widget-Collapse-header span { color: #3b3b3b; }
+.pe-app .jupyter-button.mod-warning { background-color: #b35900; }
 .pe-app .jupyter-widget-Collapse-header:focus-visible, .pe-app button:focus-visible, .pe-app input:focus-visible,
 .pe-app select:focus-visible { outline: 3px solid #0072B2; outline-offset: 1px; }
 .pe-app.pe-presenter { font-size: 20px; --jp-widgets-font-size: 20px; --jp-widgets-inline-height: 38px;
