@@ -10,6 +10,8 @@ const PACE = 2;
 // (StreamLayer) and handed to Plotly in one redraw when Python says the stream has ended (``settle``), or when it
 // has been quiet for STREAM_QUIET_MS (the kernel sends a growing trace about once a second)
 const STREAM_QUIET_MS = 3000;
+// a touch tap's emulated mouse click follows the tap within this time, at its position
+const DOUBLE_MS = 800;
 
 // the meta of a trace drawn only once its figure has been shown (see draw)
 const AFTER_PAINT = "pe-after-paint";
@@ -113,7 +115,7 @@ export class PlotView {
     const gd = this.gd, model = this.model;
     // a new size or layout moves the points: the layer paints them again at the new geometry
     gd.on("plotly_afterplot", () => { if (this.layer && this.layer.active) this.layer.paint(model.get("figure").data); });
-    let lastPress = -1;
+    let lastPress = -1, lastAt = -1e9, lastXY = [NaN, NaN];
     // a finger never leaves the chart: the hover label of a tap (and of the mouse events the browser emulates
     // after it) would stay over the chart.  Hover labels show while a finger is down, not after
     const touchUnhover = () => {
@@ -126,9 +128,12 @@ export class PlotView {
       if (!model.get("clicks") || !ev || !ev.points || !ev.points.length) return;
       // one click per press: a touch tap reaches Plotly twice (the touch, then the mouse click the browser
       // emulates after it), and launched two trajectories
-      const press = HOOKS.pressSeq;
-      if (press === lastPress) { touchUnhover(); return; }
-      lastPress = press;
+      // (the same press, within DOUBLE_MS and 4 px: a press whose pointerdown the page did not see, e.g. on a
+      // layer being redrawn, is a new click)
+      const press = HOOKS.pressSeq, e = ev.event || {}, now = performance.now();
+      const near = Math.abs((e.clientX ?? NaN) - lastXY[0]) <= 4 && Math.abs((e.clientY ?? NaN) - lastXY[1]) <= 4;
+      if (press === lastPress && now - lastAt < DOUBLE_MS && near) { touchUnhover(); return; }
+      lastPress = press; lastAt = now; lastXY = [e.clientX, e.clientY];
       const p = ev.points[0];
       // the pointer's own position in data coordinates, not the data of the point Plotly hovers (a cell of the
       // background grid, or a crossing within the hover radius: a click continued an old trajectory)
