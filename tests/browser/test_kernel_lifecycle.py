@@ -90,7 +90,10 @@ def test_ended_kernel_is_announced_and_reconnect_restores_the_work(cull_server, 
         select.select_option(label=other)
         page.wait_for_function("() => { const s = document.querySelector('.pe-section .pe-saved-levels select');"
                                " return !!s && s.options[0].textContent.includes('(1)'); }", timeout=60_000)
-        _wait_done(page)
+        # the message of trajectory #1 still matches DONE: wait for what the chart draws, #2's 500 crossings
+        page.wait_for_function("""() => { const gd = document.querySelector('.pe-section-chart .js-plotly-plot');
+            return !!gd && gd.data.some(t => t.name === '#2' && t.x && t.x.length >= 500); }""",
+                               timeout=120_000, polling=200)
         before = _crossing_traces(page)
         saved_before = _saved_levels(page)
         key = page.evaluate("() => Object.keys(localStorage).find(k => k.startsWith('pendulum-explorer:autosave'))")
