@@ -227,6 +227,75 @@ def make_horner(nvec, width):
     return _horner_intrinsic(nvec, width)
 
 
+def _horner_nodes_intrinsic(nvec, n_nodes):
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    vt = ir.VectorType(ir.DoubleType(), W)
+    i32 = ir.IntType(32)
+
+    @intrinsic
+    def horner_nodes(typingctx, X, order, taus, out):
+        sig = types.intp(X, order, taus, out)
+
+        def codegen(context, builder, signature, args):
+            intp = context.get_value_type(types.intp)
+            arr = context.make_array(signature.args[0])(context, builder, args[0])
+            ncol = cgutils.unpack_tuple(builder, arr.shape, 2)[1]
+            p = context.cast(builder, args[1], signature.args[1], types.intp)
+            tarr = context.make_array(signature.args[2])(context, builder, args[2])
+            ts = []
+            for k in range(n_nodes):
+                x = builder.load(builder.gep(tarr.data, [ir.Constant(intp, k)]))
+                t = builder.insert_element(ir.Constant(vt, ir.Undefined), x, ir.Constant(i32, 0))
+                ts.append(builder.shuffle_vector(t, t, ir.Constant(ir.VectorType(i32, W), [0] * W)))
+
+            def vec(r, v):
+                off = builder.add(builder.mul(r, ncol), ir.Constant(intp, W * v))
+                return builder.load(builder.bitcast(builder.gep(arr.data, [off]), vt.as_pointer()), align=8)
+
+            acc = [[cgutils.alloca_once(builder, vt) for _ in range(nvec)] for _ in range(n_nodes)]
+            for v in range(nvec):
+                top = vec(p, v)
+                for k in range(n_nodes):
+                    builder.store(top, acc[k][v])
+            with cgutils.for_range(builder, p) as loop:  # j = order-1 .. 0
+                j = builder.sub(builder.sub(p, loop.index), ir.Constant(intp, 1))
+                for v in range(nvec):
+                    xj = vec(j, v)
+                    for k in range(n_nodes):
+                        builder.store(builder.fadd(builder.fmul(builder.load(acc[k][v]), ts[k]), xj), acc[k][v])
+            oarr = context.make_array(signature.args[3])(context, builder, args[3])
+            ocol = cgutils.unpack_tuple(builder, oarr.shape, 2)[1]
+            for k in range(n_nodes):
+                for v in range(nvec):
+                    off = builder.add(builder.mul(ir.Constant(intp, k), ocol), ir.Constant(intp, W * v))
+                    builder.store(builder.load(acc[k][v]),
+                                  builder.bitcast(builder.gep(oarr.data, [off]), vt.as_pointer()), align=8)
+            return ir.Constant(intp, 0)
+
+        return sig, codegen
+
+    return horner_nodes
+
+
+def make_horner_nodes(nvec, n_nodes):
+    """``horner_nodes(X, order, taus, out)``: the columns c < 4 ``nvec`` of ``X`` (rows 0..order) as polynomials
+    at each of the ``n_nodes`` points of the 1-d array ``taus``, into ``out[k, c]`` (a C-ordered 2-d float64
+    array of at least ``n_nodes`` rows and ``4 nvec`` columns); returns 0.  The ``nvec n_nodes`` Horner chains are
+    independent and interleaved in one loop over the orders (throughput, not the latency of one chain, sets the
+    cost); each step as in :func:`make_horner`, so the values are the bits of ``make_horner``'s at each point."""
+    if JIT_DISABLED:
+        def horner_nodes(X, order, taus, out):
+            for k in range(n_nodes):
+                out[k, :W * nvec] = _horner_py(W * nvec, X, order, taus[k])
+            return 0
+        return horner_nodes
+    return _horner_nodes_intrinsic(nvec, n_nodes)
+
+
 def make_sums(pairs, width):
     """The kernels ``sums(X, n)`` and ``finish(X, k, T)`` for the column pairs ``pairs`` (each a 4-column
     block of left and right factors); sums are returned zero-padded to ``width`` values.
