@@ -157,3 +157,20 @@ def test_taylor_tangent_run_in_pieces_gives_the_bits_of_one_call(level):
     np.testing.assert_array_equal(outs[0][1], outs[1][1])
     np.testing.assert_array_equal(outs[0][2], outs[1][2])
     assert outs[0][2][0] == kst.OK and np.isfinite(outs[0][0]).all()
+
+
+def test_horner_at_the_nodes_equals_horner_at_each_point():
+    """cauchy.make_horner_nodes (the N_GAUSS interleaved Horner chains of the MEGNO quadrature, LLVM IR) gives at
+    every node the bits of the plain-Python Horner loop (the scalar expression, no contraction)."""
+    from pendulum_explorer._core import cauchy
+    from pendulum_explorer._jit import njit
+
+    run = njit(lambda X, p, taus, out: tt._horner_nodes_t(X, p, taus, out))
+    rng = np.random.default_rng(11)
+    order = 15
+    X = rng.standard_normal((order + 1, tt.NCOL_T)) * 0.5 ** np.arange(order + 1)[:, None]
+    taus = 0.13 * tt.GX - 0.02
+    out = np.full((tt.N_GAUSS, 12), np.nan)
+    assert run(X, order, taus, out) == 0
+    for k in range(tt.N_GAUSS):
+        np.testing.assert_array_equal(out[k], np.array(cauchy._horner_py(12, X, order, taus[k])))
