@@ -30,11 +30,20 @@ def _sums_py(pairs, width, X, n):
     T = [0.0] * width
     for v, (ca, cb) in enumerate(pairs):
         for i in range(W):
-            s = X[0, ca + i] * X[n, cb + i]
+            s = 0.0
             t = 0.0
-            for l in range(1, n + 1):
+            for l in range(1, n):  # the middle terms, then the end terms (the order of the vector kernel)
                 s += X[l, ca + i] * X[n - l, cb + i]
-                t += X[l, ca + i] * X[n + 1 - l, cb + i]
+                if l >= 2:
+                    t += X[l, ca + i] * X[n + 1 - l, cb + i]
+            if n >= 1:
+                s += X[n, ca + i] * X[0, cb + i]
+                s += X[0, ca + i] * X[n, cb + i]
+                t += X[1, ca + i] * X[n, cb + i]
+                if n >= 2:
+                    t += X[n, ca + i] * X[1, cb + i]
+            else:
+                s = X[0, ca + i] * X[0, cb + i]
             S[W * v + i] = s
             T[W * v + i] = t
     return tuple(S), tuple(T)
@@ -75,7 +84,7 @@ def _row_access(ir, types, cgutils, vt, i32, width):
             # vector load of fresh scalar stores waits for them to reach the cache: no store forwarding)
             out = ir.Constant(vt, ir.Undefined)
             for i in range(W):
-                x = self.b.load(self.b.gep(self.data, [self.off(r, c + i)]))
+                x = self.b.load_atomic(self.b.gep(self.data, [self.off(r, c + i)]), "unordered", 8)
                 out = self.b.insert_element(out, x, ir.Constant(i32, i))
             return out
 
@@ -110,29 +119,48 @@ def _intrinsics(pairs, width):
             fma_fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(vt, [vt, vt, vt]),
                                                     f"llvm.fma.v{W}f64")
             one = rows.const(1)
+            two = rows.const(2)
             zero = rows.const(0)
+            vzero = ir.Constant(vt, [0.0] * W)
+
+            def fma(a, b, c):
+                return builder.call(fma_fn, [a, b, c])
             acc_s = [cgutils.alloca_once(builder, vt) for _ in range(nvec)]
             acc_t = [cgutils.alloca_once(builder, vt) for _ in range(nvec)]
             prev = [cgutils.alloca_once(builder, vt) for _ in range(nvec)]  # b_{n+1-l}: the b of l - 1
-            a_n = [rows.built(nn, ca) for ca, _cb in pairs]
-            for v, (ca, cb) in enumerate(pairs):
-                b_n = rows.built(nn, cb)
-                builder.store(builder.fmul(rows.vec(zero, ca), b_n), acc_s[v])
-                builder.store(ir.Constant(vt, [0.0] * W), acc_t[v])
-                builder.store(b_n, prev[v])
-
-            def term(v, a, b):
-                builder.store(builder.call(fma_fn, [a, b, builder.load(acc_s[v])]), acc_s[v])
-                builder.store(builder.call(fma_fn, [a, builder.load(prev[v]), builder.load(acc_t[v])]), acc_t[v])
-                builder.store(b, prev[v])
-
-            with cgutils.for_range(builder, nn, start=one) as loop:  # l = 1 .. n-1
-                m = builder.sub(nn, loop.index)
-                for v, (ca, cb) in enumerate(pairs):
-                    term(v, rows.vec(loop.index, ca), rows.vec(m, cb))
-            with builder.if_then(builder.icmp_signed(">=", nn, one)):  # l = n, row n from registers
-                for v, (_ca, cb) in enumerate(pairs):
-                    term(v, a_n[v], rows.vec(zero, cb))
+            for v in range(nvec):
+                builder.store(vzero, acc_s[v])
+                builder.store(vzero, acc_t[v])
+            # the middle terms first (rows 1 .. n-1, known before row n: the chain overlaps the end of order n)
+            with builder.if_then(builder.icmp_signed(">=", nn, two)):
+                n1 = builder.sub(nn, one)
+                for v, (ca, cb) in enumerate(pairs):  # l = 1: S only (T's l = 1 term needs row n)
+                    b = rows.vec(n1, cb)
+                    builder.store(fma(rows.vec(one, ca), b, vzero), acc_s[v])
+                    builder.store(b, prev[v])
+                with cgutils.for_range(builder, nn, start=two) as loop:  # l = 2 .. n-1
+                    m = builder.sub(nn, loop.index)
+                    for v, (ca, cb) in enumerate(pairs):
+                        a = rows.vec(loop.index, ca)
+                        b = rows.vec(m, cb)
+                        builder.store(fma(a, b, builder.load(acc_s[v])), acc_s[v])
+                        builder.store(fma(a, builder.load(prev[v]), builder.load(acc_t[v])), acc_t[v])
+                        builder.store(b, prev[v])
+            # then the end terms with row n (from scalar loads: the row was just written element by element)
+            with builder.if_else(builder.icmp_signed(">=", nn, one)) as (then, otherwise):
+                with then:
+                    for v, (ca, cb) in enumerate(pairs):
+                        a_n = rows.built(nn, ca)
+                        b_n = rows.built(nn, cb)
+                        s = fma(a_n, rows.vec(zero, cb), builder.load(acc_s[v]))  # l = n
+                        builder.store(fma(rows.vec(zero, ca), b_n, s), acc_s[v])  # l = 0
+                        t = fma(rows.vec(one, ca), b_n, builder.load(acc_t[v]))  # l = 1
+                        builder.store(t, acc_t[v])
+                        with builder.if_then(builder.icmp_signed(">=", nn, two)):
+                            builder.store(fma(a_n, rows.vec(one, cb), t), acc_t[v])  # l = n
+                with otherwise:
+                    for v, (ca, cb) in enumerate(pairs):
+                        builder.store(builder.fmul(rows.built(zero, ca), rows.built(zero, cb)), acc_s[v])
             half = signature.return_type.types[0]
             return context.make_tuple(builder, signature.return_type, [
                 context.make_tuple(builder, half, lanes(builder, [builder.load(a) for a in acc]))
