@@ -14,9 +14,10 @@ so the chain overlaps the computation of row n) and the terms with row n last (S
 then l = n), i.e. the bits of the scalar loop of ``_sums_py`` compiled with contraction; row n is read with
 scalar loads kept scalar (atomic "unordered" loads, which LLVM does not merge into a vector load: a vector load
 of a row just written element by element cannot be store-forwarded and stalled every order: the order-20 LP
-jet took 457 ns with the merged loads, 351 ns without, 489 ns before the reordering).  ``finish(X, n + 1, T)`` adds the two end terms once row n + 1 is known, so each
-loaded coefficient enters two orders.  ``S`` and ``T`` are returned as tuples (in registers: a vector store read
-back as scalars cannot be store-forwarded and would stall the chain from one order to the next).
+jet took 457 ns with the merged loads, 351 ns without, 489 ns before the reordering).  ``finish(X, n + 1, T)``
+adds the two end terms once row n + 1 is known, so each loaded coefficient enters two orders.  ``S`` and ``T``
+are returned as tuples (in registers: a vector store read back as scalars cannot be store-forwarded and would
+stall the chain from one order to the next).
 
 :func:`make_horner` and :func:`make_horner_nodes` evaluate the columns of ``X`` as polynomials by Estrin's split
 ``p(tau) = E(tau^2) + tau O(tau^2)``, the even and odd parts by Horner's rule in ``tau^2``: two independent
