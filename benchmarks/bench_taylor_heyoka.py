@@ -319,12 +319,56 @@ def part_b(n, T, repeats, hy_sample):
     return runs
 
 
+def part_c(n_seeds, n_cross):
+    """The fill: ``n_seeds`` seeds x ``n_cross`` crossings on the E = 0 section, crossings/s (1 thread)."""
+    from pendulum_explorer._core import lanes as ln
+    from pendulum_explorer._core.dop853_tableau import N_STAGES
+    sec, _ = PoincareSection.from_paper_ic(P, 0.0)
+    sec_t, _ = PoincareSection.from_paper_ic(P, 0.0, method="taylor")
+    cm = sec.chaos_map((24, 24), 1.0)  # a pool of accessible cell centres for the seeds
+    Jz, Iphi = np.nonzero(cm.accessible)
+    Y, _ = sec.states_at(sphere_from_chart(cm.phi[Iphi], cm.z[Jz]))
+    pick = np.random.default_rng(1).choice(Y.shape[0], size=min(n_seeds, Y.shape[0]), replace=False)
+    S0 = Y[pick]
+    S = np.array([sec.check_seed((y[:3], y[3:])) for y in S0])  # what crossings() integrates
+    lim = sec.level.limits(n_cross, None, None, None)
+    pl = sec.level.p
+    sec.crossings((S0[0, :3], S0[0, 3:]), 2)
+    sec_t.crossings((S0[0, :3], S0[0, 3:]), 2)
+    ln.crossings_all(S[:2], pl, 2, *lim[1:], sec.rtol, sec.atol)
+    rows = []
+    c, res = cpu_min(lambda: [sec.crossings((y[:3], y[3:]), n_cross) for y in S0], 1)
+    found_b = sum(len(r.t) for r in res)
+    rows.append((f"baseline: DOP853 crossings() one by one (rtol {sec.rtol:g})", c, found_b))
+    c, (Yc, Tc, info) = cpu_min(lambda: ln.crossings_all(S, pl, n_cross, *lim[1:], sec.rtol, sec.atol), 1)
+    rows.append(("DOP853 lanes (crossings_all, 8 lanes)", c, int(info[:, 0].sum())))
+    c, res_t = cpu_min(lambda: [sec_t.crossings((y[:3], y[3:]), n_cross) for y in S0], 1)
+    rows.append(("Taylor crossings() one by one (tol eps, order 20)", c, sum(len(r.t) for r in res_t)))
+    steps = info[:, 2] + info[:, 3]
+    loc = info[:, 4] - N_STAGES * steps  # the RHS evaluations of the crossing location (dense output, polishing)
+    print(f"\nC. Fill: {S.shape[0]} seeds x {n_cross} crossings, E = 0 section, 1 thread; CPU time, 1 run")
+    print(f"{'run':52s} {'cpu s':>7s} {'crossings':>9s} {'cross/s':>8s} {'x base':>7s}")
+    bc, bk = rows[0][1], rows[0][2]
+    for name, c, k in rows:
+        print(f"{name:52s} {c:7.2f} {k:9d} {k / c:8.0f} {(k / c) / (bk / bc):6.2f}x")
+    print(f"(per step, location included: scalar {bc / steps.sum() * 1e9:.0f} ns, lanes {rows[1][1] / steps.sum() * 1e9:.0f}"
+          f" ns per lane-step; Taylor {rows[2][1] / sum(r.stats['n_accepted'] for r in res_t) * 1e9:.0f} ns a step, "
+          f"{sum(r.stats['n_accepted'] for r in res_t) / rows[2][2]:.1f} steps a crossing)")
+    print(f"(DOP853 at rtol {sec.rtol:g}: {steps.sum() / max(info[:, 0].sum(), 1):.1f} steps a crossing; the location "
+          f"takes {loc.sum() / info[:, 4].sum() * 100:.0f} % of the right-hand-side evaluations, scalar in the lanes; "
+          f"first crossing, Taylor vs DOP853: max |dGamma| "
+          f"{max(float(np.max(np.abs(a.Gamma[0] - b.Gamma[0]))) for a, b in zip(res, res_t)):.1e})")
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=15)
     ap.add_argument("--n", type=int, default=30)
     ap.add_argument("--t-map", type=float, default=200.0)
     ap.add_argument("--heyoka-sample", type=int, default=40)
+    ap.add_argument("--seeds", type=int, default=60)
+    ap.add_argument("--crossings", type=int, default=1000)
     args = ap.parse_args()
     load0 = os.getloadavg()
     print(f"numba {numba.__version__}, numpy {np.__version__}" + (f", heyoka {hy.__version__}" if hy else
@@ -332,6 +376,7 @@ def main():
           + f"; {os.cpu_count()} CPUs, load average {load0[0]:.2f}\n")
     rows, base = part_a(args.repeats)
     runs = part_b(args.n, args.t_map, max(1, args.repeats // 7), args.heyoka_sample)
+    fill = part_c(args.seeds, args.crossings) if args.seeds else None
     print("\ntargets (issue 22)")
     if base:
         sim, k2 = rows[3][1], rows[1][1]
@@ -344,6 +389,10 @@ def main():
     (bc, bk, *_), (tc, tk, *_) = runs[names[0]], runs[names[2]]
     print(f"{'PASS' if tc / tk < bc / bk else 'MISS'}  MEGNO with Taylor at tol 1e-12 costs less per cell than DOP853 "
           f"at 1e-10: {(tk / tc) / (bk / bc):.2f}x the cells/s")
+    if fill:
+        (bc, bk), (lc, lk), (tc, tk) = [(r[1], r[2]) for r in fill]
+        print(f"{'PASS' if lk / lc >= 4 * bk / bc else 'MISS'}  fill in lanes >= 4x crossings/s of crossings() one by "
+              f"one: {(lk / lc) / (bk / bc):.2f}x (Taylor one by one: {(tk / tc) / (bk / bc):.2f}x)")
     load1 = os.getloadavg()
     print(f"(load average before {load0[0]:.2f}, after {load1[0]:.2f})")
 
