@@ -203,7 +203,7 @@ _horner_all = make_horner(3, 12)  # columns 0-11 (Gamma, omega, r and three unus
 def horner(X, order, tau, ncol, out):
     """``out[i] = sum_j X[j, i] tau^j`` for i < ncol (6: Gamma, omega; 9: and the first row of R).
 
-    The independent Horner chains run side by side in vector lanes (:func:`.cauchy.make_horner`).
+    The columns run side by side in vector lanes, each by Estrin's even/odd split (:func:`.cauchy.make_horner`).
     """
     if ncol > 6:
         v = _horner_all(X, order, tau)
