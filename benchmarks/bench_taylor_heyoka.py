@@ -351,8 +351,8 @@ def part_c(n_seeds, n_cross):
     bc, bk = rows[0][1], rows[0][2]
     for name, c, k in rows:
         print(f"{name:52s} {c:7.2f} {k:9d} {k / c:8.0f} {(k / c) / (bk / bc):6.2f}x")
-    print(f"(per step, location included: scalar {bc / steps.sum() * 1e9:.0f} ns, lanes {rows[1][1] / steps.sum() * 1e9:.0f}"
-          f" ns per lane-step; Taylor {rows[2][1] / sum(r.stats['n_accepted'] for r in res_t) * 1e9:.0f} ns a step, "
+    print(f"(per step, location included: scalar {bc / steps.sum() * 1e9:.0f} ns, lanes "
+          f"{rows[1][1] / steps.sum() * 1e9:.0f} ns per lane-step; Taylor {rows[2][1] / sum(r.stats['n_accepted'] for r in res_t) * 1e9:.0f} ns a step, "
           f"{sum(r.stats['n_accepted'] for r in res_t) / rows[2][2]:.1f} steps a crossing)")
     print(f"(DOP853 at rtol {sec.rtol:g}: {steps.sum() / max(info[:, 0].sum(), 1):.1f} steps a crossing; the location "
           f"takes {loc.sum() / info[:, 4].sum() * 100:.0f} % of the right-hand-side evaluations, scalar in the lanes; "
