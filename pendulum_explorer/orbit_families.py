@@ -65,10 +65,11 @@ class OrbitFamily:
     orbits : list of LevelOrbit, in order along the family (arclength ``s``)
     parameter : "E" (at fixed mu) or "mu" (at fixed E)
     bifurcations : list of Bifurcation, in order along the family
-    stop : why the continuation stopped: "reached end", "max_points", "closed loop" (back on its earlier members:
-        an isola, or a loop reached through a bifurcation; the last member repeats an earlier one), "left the
-        section" (a member next along the family is off the section) or "return map not smooth" (the steps shrank below 1e-7 there: typically a
-        grazing crossing, where the k-th return of nearby points jumps to another crossing)
+    stop : why the continuation stopped: "reached end", "max_points", "cancelled", "closed loop" (back on its
+        earlier members: an isola, or a loop reached through a bifurcation; the last member repeats an earlier one),
+        "left the section" (a member next along the family is off the section) or "return map not smooth" (the
+        steps shrank below 1e-7 there: typically a grazing crossing, where the k-th return of nearby points jumps to
+        another crossing)
     s : (n,) arclength in (phi, z, parameter)
     """
 
@@ -104,6 +105,43 @@ class OrbitFamily:
 
     def __len__(self) -> int:
         return len(self.orbits)
+
+    def members_at(self, E: float, *, correct: bool = True, tol: float = 1e-10) -> list[LevelOrbit]:
+        """The family's members at energy ``E`` (a family continued in E; several where it folds back): on each
+        segment between consecutive members whose energies bracket E, the chart point interpolated linearly in E,
+        then (``correct``) corrected by trust-region Newton at fixed E (:func:`_lm_solve`, from that point, steps
+        of at most 0.02); a point whose correction fails is kept as interpolated (its ``residual`` says how far
+        from a fixed point it is).  Empty when E is outside the family's span or the points are off the section."""
+        if self.parameter != "E":
+            raise ValueError("members_at needs a family continued in E (parameter 'E')")
+        E = _v.real("E", E, exc=InvalidStateError, low=-1e100, high=1e100)
+        Es, o0 = self.E, self.orbits[0]
+        try:
+            sec = PoincareSection(o0.pendulum, E, o0.mu)
+        except ValueError:
+            return []
+        out: list[LevelOrbit] = []
+        for i in range(len(self.orbits) - 1):
+            a, b = self.orbits[i], self.orbits[i + 1]
+            if not (min(Es[i], Es[i + 1]) <= E <= max(Es[i], Es[i + 1])) or (out and E == Es[i]):
+                continue
+            w = 0.0 if Es[i + 1] == Es[i] else (E - Es[i]) / (Es[i + 1] - Es[i])
+            x = np.array([a.phi + w * math.remainder(b.phi - a.phi, TWO_PI), a.z + w * (b.z - a.z)])
+            x[0] = math.remainder(float(x[0]), TWO_PI)
+            res, it = math.inf, 0
+            if correct:
+                try:
+                    x, res, it = _lm_solve(sec, x, a.k, tol, 30, 0.02)
+                except (PeriodicOrbitNotFoundError, *_OFF):
+                    res = math.inf
+            try:
+                o = level_orbit(sec, float(x[0]), float(x[1]), a.k, residual=0.0 if res == math.inf else res,
+                                iterations=it)
+            except _OFF:
+                continue
+            if not any(math.hypot(math.remainder(o.phi - q.phi, TWO_PI), o.z - q.z) < SAME_POINT for q in out):
+                out.append(o)
+        return out
 
 
 class _Problem:
@@ -258,7 +296,8 @@ def _bifurcations(prob: _Problem, ua: Vec, ta: Vec, tra: float, ub: Vec, tb: Vec
 
 
 def _continue(orbit: LevelOrbit, parameter: str, end: float, max_step: float, max_points: int, tol: float,
-              progress: Callable[[int, float], object] | None) -> OrbitFamily:
+              progress: Callable[[int, float], object] | None,
+              cancel: Callable[[], bool] | None = None) -> OrbitFamily:
     c0 = orbit.E if parameter == "E" else orbit.mu
     prob = _Problem(orbit.pendulum, orbit.k, parameter, orbit.mu if parameter == "E" else orbit.E)
     u = np.array([orbit.phi, orbit.z, c0])
@@ -272,6 +311,9 @@ def _continue(orbit: LevelOrbit, parameter: str, end: float, max_step: float, ma
     orbits, s, bifs = [prob.orbit(u, res)], [0.0], []
     ds, stop = min(max_step, 0.01), "max_points"
     while len(orbits) < max_points:
+        if cancel is not None and cancel():
+            stop = "cancelled"
+            break
         if ds < 1e-7:
             stop = "step too small"
             break
@@ -349,7 +391,8 @@ def _check_family_args(orbit: PeriodicOrbit, section: PoincareSection | None, en
 def continue_periodic_orbit(orbit: PeriodicOrbit, E_end: float, *, mu: float | None = None,
                             section: PoincareSection | None = None, max_step: float = 0.05,
                             max_points: int = 2000, tol: float = 1e-10,
-                            progress: Callable[[int, float], object] | None = None) -> OrbitFamily:
+                            progress: Callable[[int, float], object] | None = None,
+                            cancel: Callable[[], bool] | None = None) -> OrbitFamily:
     """The family of the periodic orbit ``orbit`` as the energy goes from the orbit's E towards ``E_end`` at
     fixed mu: pseudo-arclength continuation of ``P^k(x; E) = x`` in (phi, z, E) (steps of chart-and-energy
     arclength at most ``max_step``; a fold is gone round, so the family may come back in E), with its
@@ -364,6 +407,8 @@ def continue_periodic_orbit(orbit: PeriodicOrbit, E_end: float, *, mu: float | N
         (:func:`continue_periodic_orbit_in_mu`).
     max_step : float in [1e-6, 1];  max_points : int in [2, 100000];  tol : float in [1e-13, 1e-6]
     progress : callable (n_orbits, E), optional, called after each new member
+    cancel : callable () -> bool, optional, asked before each step: True stops the continuation (``stop`` is
+        "cancelled"; the members so far are kept)
 
     Returns
     -------
@@ -380,7 +425,7 @@ def continue_periodic_orbit(orbit: PeriodicOrbit, E_end: float, *, mu: float | N
                     f"the orbit's family at E = {orbit.E:.6g} does not reach mu = {mu:.6g} (it stops at mu = "
                     f"{fam.orbits[-1].mu:.6g}: {fam.stop})", fam.orbits[-1].residual)
             orbit = fam.orbits[-1]
-    return _continue(orbit, "E", E_end, max_step, max_points, tol, progress)
+    return _continue(orbit, "E", E_end, max_step, max_points, tol, progress, cancel)
 
 
 def continue_periodic_orbit_in_mu(orbit: PeriodicOrbit, mu_end: float, *, section: PoincareSection | None = None,

@@ -192,3 +192,31 @@ def test_branch_switching_at_the_period_doubling(P, sec):
     assert len(folds) == 1 and folds[0].E == pytest.approx(b.E, abs=1e-7)
     with pytest.raises(ValueError, match="period-doubling"):
         of.switch_branch(fam)
+
+
+def test_members_at_an_energy_are_the_fixed_points_there(P, sec):
+    """OrbitFamily.members_at(E) (what the dashboard draws as E moves): the member interpolated between the
+    family's points and corrected at fixed E is the fixed point the finder gets at that level from a click 0.05
+    away (to 1e-8); outside the family's span there is none; a family in mu refuses."""
+    po = of.find_periodic_orbit(sec, ELL)
+    fam = pe.continue_periodic_orbit(po, 6.0, max_step=0.1)
+    assert fam.stop == "reached end"
+    (m,) = fam.members_at(8.0)
+    ref = of.find_periodic_orbit(PoincareSection(P, 8.0, sec.mu), (m.phi + 0.05, m.z - 0.02))
+    assert m.E == 8.0 and m.mu == sec.mu and m.kind == "elliptic" and m.residual <= 1e-10
+    assert abs(math.remainder(m.phi - ref.phi, 2 * math.pi)) < 1e-8 and abs(m.z - ref.z) < 1e-8
+    raw = fam.members_at(8.0, correct=False)[0]  # the linear interpolation alone: near, not on, the fixed point
+    assert 1e-9 < math.hypot(raw.phi - ref.phi, raw.z - ref.z) < 1e-2
+    assert fam.members_at(5.0) == [] and fam.members_at(12.5) == []
+    with pytest.raises(ValueError, match="continued in E"):
+        pe.continue_periodic_orbit_in_mu(po, sec.mu + 0.01, max_step=0.01).members_at(11.95)
+
+
+def test_continuation_can_be_cancelled(sec):
+    """cancel() True stops the continuation with stop == "cancelled", keeping the members so far (the
+    dashboard's cancel button)."""
+    po = of.find_periodic_orbit(sec, ELL)
+    seen = []
+    fam = pe.continue_periodic_orbit(po, 3.0, progress=lambda n, E: seen.append(n), cancel=lambda: len(seen) >= 5)
+    assert fam.stop == "cancelled" and len(fam) == 6 and seen == [2, 3, 4, 5, 6]
+    assert np.all(np.diff(fam.E) < 0)
