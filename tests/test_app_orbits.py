@@ -112,9 +112,14 @@ def test_draw_manifolds_of_the_hyperbolic_orbit_and_refused_for_an_elliptic_one(
     assert pe.manifolds.invariance_error(m, n=40) < 1e-4
     x = np.array(un["x"], dtype=float)
     assert np.nanmax(np.abs(x)) <= math.pi
-    assert np.isfinite(x).sum() == sum(np.isfinite(b[:, 0]).sum() for b in m.unstable)
+    assert np.isfinite(x).sum() == sum((np.isfinite(b[:, 0]) & (np.abs(b[:, 1]) <= 0.99)).sum()
+                                   for b in m.unstable)  # all the points but those in the polar caps
     assert math.hypot(st["x"][0] - hyp.phi, st["y"][0] - hyp.z) < 1e-5
-    assert sec.orbit_layers.note.kind == "ok" and "homoclinic points" in sec.orbit_layers.note.text
+    (hom,) = _chart_traces(sec, "homoclinic points")
+    inside = m.homoclinic[np.abs(m.homoclinic[:, 1]) <= 0.99]
+    assert len(hom["x"]) == len(inside) > 0 and np.max(np.abs(hom["y"])) <= 0.99
+    assert sec.orbit_layers.note.kind == "ok" and f"{len(inside)} homoclinic points off the poles" in \
+        sec.orbit_layers.note.text
     assert f"{m.multipliers[0]:.4g}" in sec.orbit_layers.note.text
     # a new level: the manifolds belong to the old one
     sec.E.value = 11.9

@@ -128,7 +128,10 @@ def test_progress_cancel_and_the_chart_traces(hyp):
     assert tr[0].line.color == MANIFOLD_COLOURS["stable"] and tr[1].line.color == MANIFOLD_COLOURS["unstable"]
     x = np.asarray(tr[1].x, dtype=float)
     assert np.nanmax(np.abs(x)) <= math.pi and np.isnan(x).sum() >= 1  # the two branches, joined by a gap
-    assert np.isfinite(x).sum() == sum(np.isfinite(b[:, 0]).sum() for b in m.unstable)
+    assert np.isfinite(x).sum() == sum((np.isfinite(b[:, 0]) & (np.abs(b[:, 1]) <= 0.99)).sum()
+                                   for b in m.unstable)  # all the points but those in the polar caps
     w = wrapped_polyline(np.array([[3.0, 0.1], [3.2, 0.2], [3.4, 0.3]]))
     assert w.shape == (4, 2) and w[0, 0] == 3.0 and np.isnan(w[1]).all()
     np.testing.assert_allclose(w[2:], [[3.2 - 2 * math.pi, 0.2], [3.4 - 2 * math.pi, 0.3]], atol=1e-12)
+    cap = wrapped_polyline(np.array([[0.1, 0.99], [0.2, 0.9995], [2.0, 0.9996], [2.1, 0.99]]), z_max=0.999)
+    assert np.isnan(cap[1:3]).all() and np.isfinite(cap[[0, 3]]).all()  # no line along the chart's edge

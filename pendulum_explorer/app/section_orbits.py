@@ -245,6 +245,7 @@ class OrbitLayers:
         long, at most MANIFOLD_MAX_MAPS return maps), in the panel's task; an orbit that is not hyperbolic is
         refused next to the button.  A cancel draws what was grown."""
         from ..manifolds import invariant_manifolds
+        from ..plotting.bifurcation import shown_homoclinic
 
         p, sec = self.panel, self.panel.section
         o = self.target()
@@ -278,8 +279,8 @@ class OrbitLayers:
             m = got[0] if got else None
             if m is not None:
                 self.note.ok(_("stable and unstable manifolds of the period-{k} orbit (multipliers {lu} and {ls}): "
-                               "{h} homoclinic points{cut}").format(
-                    k=o.k, lu=f"{m.multipliers[0]:.4g}", ls=f"{m.multipliers[1]:.4g}", h=len(m.homoclinic),
+                               "{h} homoclinic points off the poles{cut}").format(
+                    k=o.k, lu=f"{m.multipliers[0]:.4g}", ls=f"{m.multipliers[1]:.4g}", h=len(shown_homoclinic(m)),
                     cut=_("; stopped short (work bound, or a jump of the return map)") if m.truncated else ""))
 
         self.note.info(_("growing the manifolds of the period-{k} orbit…").format(k=o.k))
