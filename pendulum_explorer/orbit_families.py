@@ -71,6 +71,10 @@ class OrbitFamily:
         steps shrank below 1e-7 there: typically a grazing crossing, where the k-th return of nearby points jumps to
         another crossing)
     s : (n,) arclength in (phi, z, parameter)
+    stopped_because : where and why it stopped, in a sentence; for "return map not smooth" the jump of the k-th
+        return located by bisection along the family past the last member (:func:`_diagnose_jump`): where the
+        return time drops a crossing of the section has appeared along the orbit (the orbit grazed the section
+        there), where it grows one has vanished
     """
 
     orbits: list[LevelOrbit]
@@ -78,6 +82,7 @@ class OrbitFamily:
     bifurcations: list[Bifurcation]
     stop: str
     s: NDArray[np.float64]
+    stopped_because: str = ""
 
     @property
     def E(self) -> NDArray[np.float64]:
@@ -354,7 +359,61 @@ def _continue(orbit: LevelOrbit, parameter: str, end: float, max_step: float, ma
         stop = "max_points"
     if stop == "step too small":
         stop = "left the section" if _leaves(prob, u, t, ds) else "return map not smooth"
-    return OrbitFamily(orbits, parameter, bifs, stop, np.array(s))
+    why = _why(prob, u, t, stop, end, max_points) if stop != "return map not smooth" else _diagnose_jump(prob, u, t)
+    return OrbitFamily(orbits, parameter, bifs, stop, np.array(s), why)
+
+
+def _where(prob: _Problem, u: Vec) -> str:
+    return f"{prob.parameter} = {float(u[2]):.10g}, (phi, Gamma_3) = ({float(u[0]):.6f}, {float(u[1]):.6f})"
+
+
+def _why(prob: _Problem, u: Vec, t: Vec, stop: str, end: float, max_points: int) -> str:
+    """The sentence of OrbitFamily.stopped_because for the stops other than a jump of the map."""
+    at = _where(prob, u)
+    return {"reached end": f"reached {prob.parameter} = {end:.10g}",
+            "max_points": f"max_points = {max_points} members computed; the last at {at}",
+            "cancelled": f"cancelled; the last member at {at}",
+            "closed loop": f"back on its earlier members at {at} (a closed loop)",
+            "left the section": f"at {at} the next member along the family is off the section (the accessible "
+                                f"region's boundary, or no {prob.k}-th return)"}.get(stop, stop)
+
+
+def _diagnose_jump(prob: _Problem, u: Vec, t: Vec) -> str:
+    """Why the steps shrank to nothing at the member u (tangent t): the k-th return time T along u + h t for
+    h = 1e-8 ... 1e-2; a jump of T (more than 10 % of it) is located by bisection in h to 1e-12 and named: T
+    drops (a crossing appeared: the orbit grazed the section) or grows (a crossing vanished)."""
+    _F, T0, _M = prob.F(u)
+    prev_h, prev_T = 0.0, T0
+    for h in 10.0 ** np.arange(-8, -1.5, 0.5):
+        try:
+            T = prob.F(u + h * t)[1]
+        except _OFF:
+            return (f"at {_where(prob, u)} the {prob.k}-th return map stops being defined within {h:.1g} along "
+                    f"the family (a point there has no {prob.k}-th return)")
+        if abs(T - prev_T) > 0.1 * abs(prev_T):
+            break
+        prev_h, prev_T = h, T
+    else:
+        return (f"at {_where(prob, u)} the steps shrank below 1e-7 without a jump of the {prob.k}-th return time "
+                f"within 1e-2 along the family (a sharp turn or a singular point of the map)")
+    lo, hi, T_hi = prev_h, h, T
+    while hi - lo > 1e-12:
+        mid = 0.5 * (lo + hi)
+        try:
+            Tm = prob.F(u + mid * t)[1]
+        except _OFF:
+            hi = mid
+            continue
+        if abs(Tm - prev_T) > 0.1 * abs(prev_T):
+            hi, T_hi = mid, Tm
+        else:
+            lo, prev_T = mid, Tm
+    x = u + hi * t
+    what = (f"a new crossing of the section appears along the orbit (it grazes the section there; past it the "
+            f"periodic orbit is a fixed point of a higher power than P^{prob.k})" if T_hi < prev_T
+            else "a crossing of the section along the orbit vanishes (it grazes the section there)")
+    return (f"the {prob.k}-th return map jumps at {_where(prob, x)}: the return time goes from {prev_T:.6g} s to "
+            f"{T_hi:.6g} s: {what}")
 
 
 def _revisits(us: list[Vec], ts: list[Vec], u: Vec, t: Vec) -> bool:

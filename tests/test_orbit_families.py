@@ -220,3 +220,35 @@ def test_continuation_can_be_cancelled(sec):
     fam = pe.continue_periodic_orbit(po, 3.0, progress=lambda n, E: seen.append(n), cancel=lambda: len(seen) >= 5)
     assert fam.stop == "cancelled" and len(fam) == 6 and seen == [2, 3, 4, 5, 6]
     assert np.all(np.diff(fam.E) < 0)
+
+
+def test_a_family_that_stops_at_a_grazing_crossing_says_where_and_why(P, sec):
+    """The hyperbolic family from E = 11.95 down stops at E = 4.1084 ("return map not smooth"): stopped_because
+    locates the jump of the first return (time 1.678 s -> 0.839 s: a new crossing half-way round, the orbit grazing
+    the section) and the independent scipy return map agrees on both sides of it; past it the same orbit is a
+    fixed point of P^2 with the same period.  Before: only stop = "return map not smooth", no place, no reason."""
+    po = of.find_periodic_orbit(sec, HYP)
+    fam = pe.continue_periodic_orbit(po, 3.0)
+    assert fam.stop == "return map not smooth" and fam.E[-1] == pytest.approx(4.1084275, abs=1e-6)
+    why = fam.stopped_because
+    assert "a new crossing of the section appears" in why and "from 1.67804 s to 0.839" in why, why
+    import re
+    E_j, phi_j, z_j = (float(v) for v in re.search(r"E = (\S+), \(phi, Gamma_3\) = \((\S+), (\S+)\)", why).groups())
+    last = fam.orbits[-1]
+    assert 0 < abs(E_j - last.E) < 1e-5 and abs(z_j - last.z) < 1e-5
+    # scipy on the two sides of the jump (1e-6 of arclength before and after along the family's last chord)
+    a, b = fam.orbits[-2], fam.orbits[-1]
+    d = np.array([b.phi - a.phi, b.z - a.z, b.E - a.E])
+    d /= np.linalg.norm(d)
+    u_j = np.array([phi_j, z_j, E_j])
+    T_side = []
+    for h in (-2e-6, 2e-6):
+        x = u_j + h * d
+        st = PoincareSection(P, x[2], sec.mu).state_at(pe.sphere_from_chart(x[0], x[1]))
+        T_side.append(scipy_return(P, st.Gamma, st.omega, 1)[2])
+    assert T_side[0] == pytest.approx(1.678, abs=2e-3) and T_side[1] == pytest.approx(0.839, abs=2e-3)
+    # past the jump: the same periodic orbit, as a fixed point of P^2 (two crossings now), with the same period
+    past = of.find_periodic_orbit(PoincareSection(P, last.E - 1e-3, sec.mu), (last.phi, last.z), 2, radius=0.02)
+    assert past.period == pytest.approx(last.period, abs=2e-3) and abs(past.z - last.z) < 2e-3
+    # every stop has its sentence
+    assert pe.continue_periodic_orbit(po, 12.0).stopped_because == "reached E = 12"
