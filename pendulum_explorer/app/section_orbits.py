@@ -189,8 +189,8 @@ class OrbitLayers:
         seg = (f"<div style='position:absolute;left:{pct(a):.2f}%;width:{max(pct(b) - pct(a), 0.5):.2f}%;top:1px;"
                f"height:6px;background:#0072B2'></div>") if b >= lo and a <= hi else ""
         tip = html.escape(_("the family exists for {a} ≤ E ≤ {b} J").format(a=f"{a:.4g}", b=f"{b:.4g}"), quote=True)
-        self.band.value = (f"<div title='{tip}' aria-label='{tip}' style='position:relative;width:100%;height:8px;"
-                           f"background:#ddd;border-radius:2px'>{seg}{ticks}</div>")
+        self.band.value = (f"<div role='img' title='{tip}' aria-label='{tip}' style='position:relative;width:100%;"
+                           f"height:8px;background:#ddd;border-radius:2px'>{seg}{ticks}</div>")
         self.band.layout.visibility = "visible"
 
     # ------------------------------------------------------------------ a new level
