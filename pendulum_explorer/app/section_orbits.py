@@ -79,6 +79,12 @@ class OrbitLayers:
         self.follow_btn.on_click(lambda _b: panel.guard(self.follow, "follow in E"))
         self.manifold_btn.on_click(lambda _b: panel.guard(self.draw_manifolds, "draw manifolds"))
 
+    def slider_box(self, slider: w.Widget) -> w.VBox:
+        """The E slider with the band tucked under its track, in the height of the slider alone (the chart below
+        does not move when the band appears: it moved 11 px down with the band in a box of its own height)."""
+        self.band.layout.margin = "-9px 0 0 0"
+        return w.VBox([slider, self.band], layout=w.Layout(height="32px", overflow="visible"))
+
     # ------------------------------------------------------------------ which orbit
     def target(self) -> Any:
         """The orbit the buttons act on, as a LevelOrbit: the family's member at this level (the first), else the

@@ -86,7 +86,7 @@ class SectionPanel:
             self.maps.widget, self.orbit_layers.widget, self.inputs.keys, self.saved, self.ranges, *self.side.widgets],
             layout=w.Layout(width="40%", padding="0 0 0 10px"))
         self.widget = w.VBox([
-            w.HBox([self.E, w.VBox([self.E_slider, self.orbit_layers.band]), self.mu, self.mu_slider,
+            w.HBox([self.E, self.orbit_layers.slider_box(self.E_slider), self.mu, self.mu_slider,
                     self.files.paper], layout=w.Layout(**row)),
             w.HBox([w.VBox([self.chart, self.orbit_layers.diagram], layout=w.Layout(width="60%")), controls]),
             self.files.downloads, about(ABOUT, "About: the Poincaré section")])

@@ -1,7 +1,9 @@
 """The section tab's periodic-orbit layers in the browser (issue 21): on the Fig. 2 body at E = 11.95, "find
 periodic orbit" and a click 0.03 from the hyperbolic orbit (π/2, 0.5118), then "draw manifolds": the page's
 chart holds the stable and the unstable manifold (one line trace each, the colours of plotting.bifurcation) and
-the hyperbolic orbit's mark; a screenshot at 1280x720 (test-artifacts/section-manifolds.png)."""
+the hyperbolic orbit's mark; then "follow in E" draws the bifurcation diagram and the band under the E slider.
+Screenshots at 1280x720: test-artifacts/section-manifolds-1280x720.png (the viewport), section-manifolds.png and
+section-family.png (the section tab)."""
 from __future__ import annotations
 
 import math
@@ -79,6 +81,9 @@ def test_find_the_hyperbolic_orbit_and_draw_its_manifolds(dashboard_server, brow
                                            "manifold_points": [st["n"], un["n"]]})
         page.locator(".pe-section").first.scroll_into_view_if_needed()
         pb.element_screenshot(page, ".pe-section", "section-manifolds.png")
+        plot.scroll_into_view_if_needed()
+        pb.ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(pb.ARTIFACTS / "section-manifolds-1280x720.png"))  # the viewport, as seen
         pb.assert_no_traceback(page, "after drawing the manifolds")
         # "follow in E" on the same orbit: the diagram under the chart and the band under the E slider
         page.locator(".pe-section button.pe-follow-e").first.click()
