@@ -36,7 +36,7 @@ Corrected = tuple[Vec, Vec, Vec, float]
 BIFURCATION_KINDS = ("fold", "tangent", "period-doubling")
 __all__ = ["LevelOrbit", "level_orbit", "as_level_orbit", "find_periodic_orbit", "find_periodic_orbits", "Bifurcation",
            "OrbitFamily", "continue_periodic_orbit", "continue_periodic_orbit_in_mu", "BIFURCATION_KINDS",
-           "SAME_POINT", "_lm_solve", "switch_branch"]
+           "SAME_POINT", "_lm_solve", "switch_branch", "continue_across"]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -83,6 +83,9 @@ class OrbitFamily:
     stop: str
     s: NDArray[np.float64]
     stopped_because: str = ""
+    #: at a jump of the return map ("return map not smooth"): (phi, z, parameter) just past it and the k-th return
+    #: times (before, after) there; None otherwise
+    jump: tuple[float, float, float, float, float] | None = None
 
     @property
     def E(self) -> NDArray[np.float64]:
@@ -359,8 +362,12 @@ def _continue(orbit: LevelOrbit, parameter: str, end: float, max_step: float, ma
         stop = "max_points"
     if stop == "step too small":
         stop = "left the section" if _leaves(prob, u, t, ds) else "return map not smooth"
-    why = _why(prob, u, t, stop, end, max_points) if stop != "return map not smooth" else _diagnose_jump(prob, u, t)
-    return OrbitFamily(orbits, parameter, bifs, stop, np.array(s), why)
+    jump = None
+    if stop == "return map not smooth":
+        why, jump = _diagnose_jump(prob, u, t)
+    else:
+        why = _why(prob, u, t, stop, end, max_points)
+    return OrbitFamily(orbits, parameter, bifs, stop, np.array(s), why, jump)
 
 
 def _where(prob: _Problem, u: Vec) -> str:
@@ -378,7 +385,7 @@ def _why(prob: _Problem, u: Vec, t: Vec, stop: str, end: float, max_points: int)
                                 f"region's boundary, or no {prob.k}-th return)"}.get(stop, stop)
 
 
-def _diagnose_jump(prob: _Problem, u: Vec, t: Vec) -> str:
+def _diagnose_jump(prob: _Problem, u: Vec, t: Vec) -> tuple[str, tuple[float, float, float, float, float] | None]:
     """Why the steps shrank to nothing at the member u (tangent t): the k-th return time T along u + h t for
     h = 1e-8 ... 1e-2; a jump of T (more than 10 % of it) is located by bisection in h to 1e-12 and named: T
     drops (a crossing appeared: the orbit grazed the section) or grows (a crossing vanished)."""
@@ -389,13 +396,13 @@ def _diagnose_jump(prob: _Problem, u: Vec, t: Vec) -> str:
             T = prob.F(u + h * t)[1]
         except _OFF:
             return (f"at {_where(prob, u)} the {prob.k}-th return map stops being defined within {h:.1g} along "
-                    f"the family (a point there has no {prob.k}-th return)")
+                    f"the family (a point there has no {prob.k}-th return)"), None
         if abs(T - prev_T) > 0.1 * abs(prev_T):
             break
         prev_h, prev_T = h, T
     else:
         return (f"at {_where(prob, u)} the steps shrank below 1e-7 without a jump of the {prob.k}-th return time "
-                f"within 1e-2 along the family (a sharp turn or a singular point of the map)")
+                f"within 1e-2 along the family (a sharp turn or a singular point of the map)"), None
     lo, hi, T_hi = prev_h, h, T
     while hi - lo > 1e-12:
         mid = 0.5 * (lo + hi)
@@ -413,7 +420,42 @@ def _diagnose_jump(prob: _Problem, u: Vec, t: Vec) -> str:
             f"periodic orbit is a fixed point of a higher power than P^{prob.k})" if T_hi < prev_T
             else "a crossing of the section along the orbit vanishes (it grazes the section there)")
     return (f"the {prob.k}-th return map jumps at {_where(prob, x)}: the return time goes from {prev_T:.6g} s to "
-            f"{T_hi:.6g} s: {what}")
+            f"{T_hi:.6g} s: {what}"), (float(x[0]), float(x[1]), float(x[2]), float(prev_T), float(T_hi))
+
+
+def continue_across(family: OrbitFamily, end: float, *, max_k: int = 8, **kw: object) -> OrbitFamily:
+    """The family on the other side of the jump ``family`` stopped at (``family.jump``: a crossing of the section
+    appeared along the orbit), continued towards ``end``: the same periodic orbit of the flow, now a fixed point
+    of a higher power ``P^k'`` (the k' whose k'-th return time equals the period before the jump, to 1e-3), found
+    by :func:`find_periodic_orbit` within 0.02 of the jump at 1e-6 past it, then :func:`continue_periodic_orbit`
+    (or ``_in_mu``) with ``kw``.
+
+    Raises
+    ------
+    ValueError
+        The family did not stop at a jump where a crossing appeared.
+    PeriodicOrbitNotFoundError
+        No fixed point of ``P^k'``, k' <= max_k, with that period past the jump.
+    """
+    if family.jump is None or family.jump[4] >= family.jump[3]:
+        raise ValueError("family did not stop where a crossing appeared (family.jump is None or its return time "
+                         "grew): there is nothing to continue across")
+    phi, z, c, T_before, _T_after = family.jump
+    last = family.orbits[-1]
+    c_past = c + 1e-6 * math.copysign(1.0, c - (last.E if family.parameter == "E" else last.mu))
+    E, mu = (c_past, last.mu) if family.parameter == "E" else (last.E, c_past)
+    sec = PoincareSection(last.pendulum, E, mu)
+    for k2 in range(last.k + 1, max_k + 1):
+        try:
+            o = find_periodic_orbit(sec, (phi, z), k2, radius=0.02, n_grid=5, n_starts=4)
+        except (PeriodicOrbitNotFoundError, *_OFF):
+            continue
+        if abs(o.period - T_before) <= 1e-3 * T_before:
+            if family.parameter == "E":
+                return continue_periodic_orbit(o, end, **kw)  # type: ignore[arg-type]
+            return continue_periodic_orbit_in_mu(o, end, **kw)  # type: ignore[arg-type]
+    raise PeriodicOrbitNotFoundError(f"no fixed point of P^k', k' in {last.k + 1}...{max_k}, with period "
+                                     f"{T_before:.6g} s just past the jump at {family.parameter} = {c:.10g}", math.inf)
 
 
 def _revisits(us: list[Vec], ts: list[Vec], u: Vec, t: Vec) -> bool:

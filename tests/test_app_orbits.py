@@ -121,6 +121,19 @@ def test_draw_manifolds_of_the_hyperbolic_orbit_and_refused_for_an_elliptic_one(
     assert sec.orbit_layers.note.kind == "ok" and f"{len(inside)} homoclinic points off the poles" in \
         sec.orbit_layers.note.text
     assert f"{m.multipliers[0]:.4g}" in sec.orbit_layers.note.text
+    # follow in E from the hyperbolic orbit: down, the family stops at a grazing crossing (E = 4.1084) and goes on
+    # as a fixed point of P^2 (the library's continue_across), which turns at a fold at E = 3.75008, where the
+    # elliptic family period-doubles (test_follow_in_E_...: 3.7500808581)
+    sec.orbit_layers.follow()
+    fams = sec.orbit_layers.families
+    assert [f.orbits[0].k for f in fams] == [1, 2, 1] and fams[0].stop == "return map not smooth"
+    ref = pe.orbit_families.continue_across(fams[0], sec.region.energy_min, max_step=so.FOLLOW_STEP,
+                                            max_points=so.FOLLOW_POINTS)
+    folds = [b.E for b in ref.bifurcations if b.kind == "fold"]
+    assert folds and folds[0] == pytest.approx(3.75008, abs=1e-5)
+    drawn = [x for t in _fig(sec.orbit_layers.diagram)["data"] if t.get("name") == "fold" for x in t["x"]]
+    np.testing.assert_allclose(drawn, folds, atol=1e-9)
+    assert "across a grazing crossing at E = 4.108 J it goes on as a fixed point of P^2" in sec.orbit_layers.note.text
     # a new level: the manifolds belong to the old one
     sec.E.value = 11.9
     assert not _chart_traces(sec, "unstable manifold of the period-1 orbit")

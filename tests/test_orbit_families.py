@@ -250,5 +250,16 @@ def test_a_family_that_stops_at_a_grazing_crossing_says_where_and_why(P, sec):
     # past the jump: the same periodic orbit, as a fixed point of P^2 (two crossings now), with the same period
     past = of.find_periodic_orbit(PoincareSection(P, last.E - 1e-3, sec.mu), (last.phi, last.z), 2, radius=0.02)
     assert past.period == pytest.approx(last.period, abs=2e-3) and abs(past.z - last.z) < 2e-3
-    # every stop has its sentence
-    assert pe.continue_periodic_orbit(po, 12.0).stopped_because == "reached E = 12"
+    # continue_across: the same orbit past the jump as a fixed point of P^2, continued further down in E
+    assert fam.jump is not None and fam.jump[2] == pytest.approx(E_j, abs=1e-9)
+    fam2 = of.continue_across(fam, 3.9, max_step=0.05)
+    o2 = fam2.orbits[0]
+    assert o2.k == 2 and 0 < last.E - o2.E < 1e-5 and o2.period == pytest.approx(last.period, abs=2e-3)
+    assert fam2.E.min() < 4.0 and fam2.stop in ("reached end", "return map not smooth")
+    G2, _w2, T2 = scipy_return(P, o2.Gamma, o2.omega, 2)  # scipy: its second return is itself
+    assert np.linalg.norm(G2 - o2.Gamma) < 1e-8 and T2 == pytest.approx(o2.period, rel=1e-8)
+    # every stop has its sentence; nothing to continue across where the family did not jump
+    fam12 = pe.continue_periodic_orbit(po, 12.0)
+    assert fam12.stopped_because == "reached E = 12" and fam12.jump is None
+    with pytest.raises(ValueError, match="nothing to continue across"):
+        of.continue_across(fam12, 15.0)

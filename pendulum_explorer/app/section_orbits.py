@@ -26,6 +26,8 @@ from .i18n import _, ngettext
 
 #: the most family members computed each way from the orbit (bounded work: ~1 s per 100 on this machine)
 FOLLOW_POINTS = 400
+#: how many times a family is continued across a grazing crossing each way (as a fixed point of a higher power)
+MAX_ACROSS = 2
 #: the largest continuation step (chart and energy arclength)
 FOLLOW_STEP = 0.05
 #: how far above the level's min V_mu the family is followed, in units of m g |rho| (the E slider's top knot:
@@ -106,7 +108,8 @@ class OrbitLayers:
         """Continue the target orbit's family in E at this μ, down towards min V_μ and up to the top of the E
         slider's knots (each way at most FOLLOW_POINTS members), in the panel's task; then the diagram, the band
         and the note.  A cancel keeps (and draws) the members so far."""
-        from ..orbit_families import continue_periodic_orbit
+        from ..errors import PeriodicOrbitNotFoundError
+        from ..orbit_families import continue_across, continue_periodic_orbit
 
         p, sec = self.panel, self.panel.section
         o = self.target()
@@ -124,9 +127,16 @@ class OrbitLayers:
                     task.progress((i + f) / 2, _("following the family: E = {E} J, {n} orbits").format(
                         E=f"{E:.5g}", n=n))
 
-                fams.append(continue_periodic_orbit(o, end, section=None, max_step=FOLLOW_STEP,
-                                                    max_points=FOLLOW_POINTS, progress=prog,
-                                                    cancel=lambda: task.cancelled))
+                kw: dict[str, Any] = dict(max_step=FOLLOW_STEP, max_points=FOLLOW_POINTS, progress=prog,
+                                          cancel=lambda: task.cancelled)
+                fams.append(continue_periodic_orbit(o, end, **kw))
+                for _jump in range(MAX_ACROSS):  # a grazing crossing: the same orbit goes on as a fixed point of P^k'
+                    if task.cancelled or fams[-1].jump is None or fams[-1].jump[4] >= fams[-1].jump[3]:
+                        break
+                    try:
+                        fams.append(continue_across(fams[-1], end, **kw))
+                    except PeriodicOrbitNotFoundError:
+                        break
                 if task.cancelled:
                     break
             with p.busy:
@@ -156,6 +166,10 @@ class OrbitLayers:
             k=o.k, mu=f"{o.mu:.4g}", a=f"{a:.4g}", b=f"{b:.4g}")
         text += _(" (followed to E = {lo} J: {why_lo}; to E = {hi} J: {why_hi})").format(
             lo=f"{min(ends):.4g}", why_lo=_(ends[min(ends)]), hi=f"{max(ends):.4g}", why_hi=_(ends[max(ends)]))
+        for f in self.families[1:]:
+            if f.orbits[0].k != o.k:
+                text += _("; across a grazing crossing at E = {E} J it goes on as a fixed point of P^{k}").format(
+                    E=f"{f.orbits[0].E:.4g}", k=f.orbits[0].k)
         bifs = [bf for f in self.families for bf in f.bifurcations]
         if bifs:
             text += "; " + ", ".join(_("{kind} at {E} J").format(kind=_(bf.kind), E=f"{bf.E:.8g}") for bf in bifs)
