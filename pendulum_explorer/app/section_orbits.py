@@ -2,7 +2,9 @@
 last with "find periodic orbit".
 
 * "follow in E" continues the orbit's family in E at the level's μ, down and up
-  (:func:`~pendulum_explorer.orbit_families.continue_periodic_orbit`, in the panel's task: progress, cancel), then
+  (:func:`~pendulum_explorer.orbit_families.continue_periodic_orbit`, in the panel's task: progress, cancel; past
+  a grazing crossing as a fixed point of a higher power, :func:`~pendulum_explorer.orbit_families.continue_across`,
+  at most MAX_ACROSS times each way), then
   draws the bifurcation diagram under the chart (:func:`~pendulum_explorer.plotting.bifurcation.bifurcation_figure`),
   shows on a band under the E slider where the family exists, and says so with its bifurcations; at every later
   level of that μ inside the family's span the members there
