@@ -163,11 +163,10 @@ class OrbitLayers:
             return ""
         a, b = self.span()
         o = self.families[0].orbits[0]
-        ends = {f.orbits[-1].E: _STOPS.get(f.stop, f.stop) for f in self.families}
         text = _("the period-{k} orbit's family (μ = {mu} kg m²/s) exists for {a} ≤ E ≤ {b} J").format(
             k=o.k, mu=f"{o.mu:.4g}", a=f"{a:.4g}", b=f"{b:.4g}")
-        text += _(" (followed to E = {lo} J: {why_lo}; to E = {hi} J: {why_hi})").format(
-            lo=f"{min(ends):.4g}", why_lo=_(ends[min(ends)]), hi=f"{max(ends):.4g}", why_hi=_(ends[max(ends)]))
+        text += " (" + "; ".join(_("P^{k} stops at E = {E} J: {why}").format(
+            k=f.orbits[0].k, E=f"{f.orbits[-1].E:.4g}", why=_(_STOPS.get(f.stop, f.stop))) for f in self.families) + ")"
         for f in self.families[1:]:
             if f.orbits[0].k != o.k:
                 text += _("; across a grazing crossing at E = {E} J it goes on as a fixed point of P^{k}").format(
