@@ -27,11 +27,14 @@ class SectionChart:
         self.state = state  # its presenter flag and figure sizes
         self.section: Any = None
 
-    def draw(self, sec: Any, region: Any, launches: list[Any], chaos: Any = None, orbits: list[Any] | None = None
-             ) -> None:
+    def draw(self, sec: Any, region: Any, launches: list[Any], chaos: Any = None, orbits: list[Any] | None = None,
+             overlays: list[Any] | None = None) -> None:
         """The whole chart in one update of the view: the region, the chaos map under the crossings (if any),
-        the given launches and the periodic orbits found (if any) on top."""
+        the given launches, the periodic orbits found (if any) and ``overlays`` (traces: the manifolds, a
+        followed family's members) on top."""
         fig = self.figure(sec, region, launches, chaos, orbits)
+        for tr in overlays or ():
+            fig.add_trace(tr)
         self.section = sec
         self.view.show(fig)
 
