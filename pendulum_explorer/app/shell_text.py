@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from ..bodies import Body
 from .common import body_title
+from .shell_style import RESPONSIVE_CSS
 
 CSS = """<style>
 .pe-app { font-size: 14px; }
@@ -50,7 +51,7 @@ moving along the last trajectory. Every tab has an “About” box below (Tab an
 TABS = [("body", "Body"), ("equilibria", "Equilibria"), ("section", "Poincaré section"), ("motion", "Motion")]
 TAB_TITLES = dict(TABS)
 
-TITLE = (CSS + "<div style='font-size:18px;font-weight:600;margin:2px 0 0 2px'>Pendulum Explorer <span "
+TITLE = (CSS + RESPONSIVE_CSS + "<div style='font-size:18px;font-weight:600;margin:2px 0 0 2px'>Pendulum Explorer <span "
          "style='font-weight:400;font-size:14px;color:#555'>— the 3D pendulum: a rigid body on a fixed pivot in "
          "gravity</span></div>")
 
