@@ -7,7 +7,7 @@ page does for users who ask for less motion: a style sheet, sent with the shell'
   layout cut "crossings (100–5000)" to "crossings (100–50"), buttons are as wide as their text, the tab labels
   wrap onto two lines instead of being cut ("Poincaré s"), the first-steps guide puts its button below it.
   The motion views (body and sphere) share one row, the plots below them at the full width.
-* **701–1100 px** (a tablet, a narrow window): the two columns stay, the control column's labels and buttons are
+* **701–1000 px** (a tablet, a narrow window): the two columns stay, the control column's labels and buttons are
   whole (they wrap within the column).
 * **A touch screen** (``pointer: coarse``): the tabs, the buttons and the Motion tab's controls (play, speed,
   the time slider's thumb) are at least 44 x 44 px (WCAG 2.5.5), the plotly mode bar's buttons too.
@@ -21,7 +21,7 @@ from __future__ import annotations
 #: the widest screen [CSS px] laid out as one column (a phone in portrait; 390 px is the common size)
 PHONE_MAX = 700
 #: the widest screen laid out as a tablet: two columns, their labels and buttons allowed to wrap
-TABLET_MAX = 1100
+TABLET_MAX = 1000
 
 # the panels' two-column rows (chart | controls), found by the widgets they hold
 _COLUMNS = ", ".join([
@@ -69,21 +69,31 @@ RESPONSIVE_CSS = f"""<style>
 }}
 @media (min-width: {PHONE_MAX + 1}px) and (max-width: {TABLET_MAX}px) {{
   {_each(_COLUMNS, " > .widget-vbox")} {{ min-width: 0 !important; }}
-  {_each(_COLUMNS, " .widget-inline-hbox")} {{ max-width: 100% !important; flex-wrap: wrap; }}
+  {_each(_COLUMNS, " .widget-inline-hbox:not(.widget-slider)")} {{ width: auto !important;
+    max-width: 100% !important; }}
+  {_each(_COLUMNS, " .widget-inline-hbox > input")} {{ flex: 1 1 70px; min-width: 70px; }}
   {_each(_COLUMNS, " .widget-inline-hbox > .widget-label")} {{ width: auto !important; min-width: 0 !important;
     max-width: 100% !important; flex: 0 0 auto; }}
   {_each(_COLUMNS, " .widget-button")} {{ width: auto !important; min-width: fit-content !important;
     max-width: 100%; }}
 }}
 @media (pointer: coarse) {{
-  .pe-app .lm-TabBar-tab, .pe-app .p-TabBar-tab {{ min-height: 44px; }}
+  .pe-app .lm-TabBar-tab, .pe-app .p-TabBar-tab {{ min-height: 44px !important; height: auto !important;
+    display: flex; align-items: center; }}
   .pe-app .lm-TabBar, .pe-app .p-TabBar {{ height: auto !important; min-height: 0 !important; }}
-  .pe-app .widget-button, .pe-app .widget-toggle-button {{ min-height: 44px; }}
+  .pe-app .widget-button, .pe-app .widget-toggle-button {{ min-height: 44px !important; }}
   .pe-app .pe-motion-bar .pe-play {{ min-height: 44px !important; min-width: 96px !important; }}
   .pe-app .pe-motion-bar .pe-speed {{ min-height: 44px !important; }}
-  .pe-app .pe-motion-bar .pe-time {{ height: 44px; }}
-  .pe-app .pe-motion-bar .pe-time::-webkit-slider-thumb {{ width: 44px; height: 44px; }}
-  .pe-app .pe-motion-bar .pe-time::-moz-range-thumb {{ width: 44px; height: 44px; }}
+  .pe-app .pe-motion-bar .pe-time {{ -webkit-appearance: none; appearance: none; height: 44px; min-height: 44px;
+    background: transparent; margin: 0; }}
+  .pe-app .pe-motion-bar .pe-time::-webkit-slider-runnable-track {{ height: 6px; background: #8a8a8a;
+    border-radius: 3px; }}
+  .pe-app .pe-motion-bar .pe-time::-webkit-slider-thumb {{ -webkit-appearance: none; width: 32px; height: 32px;
+    margin-top: -13px; border-radius: 50%; background: #0072B2; border: 3px solid #ffffff;
+    box-shadow: 0 0 0 1px #0072B2; }}
+  .pe-app .pe-motion-bar .pe-time::-moz-range-track {{ height: 6px; background: #8a8a8a; border-radius: 3px; }}
+  .pe-app .pe-motion-bar .pe-time::-moz-range-thumb {{ width: 28px; height: 28px; border-radius: 50%;
+    background: #0072B2; border: 3px solid #ffffff; }}
   .pe-app .modebar-btn {{ padding: 10px 6px !important; }}
 }}
 @media (prefers-reduced-motion: reduce) {{
