@@ -35,7 +35,7 @@ export function fitNarrow(layout, data, width) {
   // plot area (plotly's limit for a horizontal legend)
   const m = layout.margin || {};
   const avail = width - (m.l === undefined ? 80 : m.l) - (m.r === undefined ? 80 : m.r);
-  const perRow = Math.max(1, Math.floor(avail / 150));
+  const perRow = Math.max(1, Math.floor(avail / 140));
   const rows = Math.ceil(groups.size / perRow);
   const extra = 20 * rows + 6;
   return Object.assign({}, layout, {
