@@ -211,14 +211,19 @@ def test_touch_pinch_pan_tap_and_the_charts_name(dashboard_server, browser):
         page.wait_for_timeout(1500)
         pb.wait_plots_quiet(page)
         assert _crossing_names(page) == ["#1"], _crossing_names(page)
-        # the hover box of the crossing nearest the chart's right edge lies inside the chart
+        # the hover box of the crossing nearest the chart's right edge lies inside the chart (a mouse on the
+        # phone's page: a finger's hover box goes when the finger is lifted)
+        far = plot.evaluate("""el => { const gd = el.classList.contains('js-plotly-plot') ? el :
+            el.querySelector('.js-plotly-plot'); const t = gd.data.find(t => t.name === '#1');
+            let k = 0; for (let i = 0; i < t.x.length; i++) if (t.x[i] > t.x[k]) k = i;
+            window.__pe.pressType = 'mouse'; return [t.x[k], t.y[k]]; }""")
+        g = pb.axis_geometry(plot)
+        page.mouse.move(*pb.data_to_pixel(g, *far))
+        page.wait_for_function("""() => !!document.querySelector('.pe-section-chart .hoverlayer .hovertext')""",
+                               timeout=30_000)
         hover = plot.evaluate("""el => { const gd = el.classList.contains('js-plotly-plot') ? el :
             el.querySelector('.js-plotly-plot');
-            const c = gd.data.findIndex(t => t.name === '#1'), xs = gd.data[c].x;
-            let k = 0; for (let i = 0; i < xs.length; i++) if (xs[i] > xs[k]) k = i;
-            Plotly.Fx.hover(gd, [{curveNumber: c, pointNumber: k}]);
             const h = gd.querySelector('.hoverlayer .hovertext'), b = gd.getBoundingClientRect();
-            if (!h) return null;
             const r = h.getBoundingClientRect();
             return {box: [r.left, r.top, r.right, r.bottom], chart: [b.left, b.top, b.right, b.bottom],
                     text: h.textContent}; }""")
