@@ -50,8 +50,20 @@ function scan(root) {
   root.querySelectorAll(".widget-slider .noUi-handle:not([aria-label])").forEach((h) => {
     const box = h.closest(".widget-slider");
     const label = box && box.querySelector(".widget-label");
-    const text = ((label && label.textContent) || "").trim();
+    let text = ((label && label.textContent) || "").trim();
+    // a slider without a label of its own (the section's E and μ sliders) is named by the box before it
+    const prev = !text && box && box.previousElementSibling;
+    const prevLabel = prev && prev.querySelector(".widget-label");
+    if (prevLabel && prevLabel.textContent.trim()) text = prevLabel.textContent.trim() + " slider";
     if (text) h.setAttribute("aria-label", text);
+  });
+  // a menu without a label, whose first entry says what it holds ("paper Fig. 2 presets…"), is named by it
+  root.querySelectorAll(".widget-dropdown select:not([aria-label])").forEach((sel) => {
+    const label = sel.parentElement && sel.parentElement.querySelector(".widget-label");
+    const first = sel.options && sel.options[0];
+    if (!(label && label.textContent.trim()) && first && first.text.trim()) {
+      sel.setAttribute("aria-label", first.text.trim());
+    }
   });
 }
 

@@ -102,7 +102,7 @@ class PlotlyView(anywidget.AnyWidget):
     #: send plotly click events to Python
     clicks = traitlets.Bool(False).tag(sync=True)
     #: the figure's text alternative (its ``layout.meta["description"]``, set by :meth:`show`; :meth:`describe`
-    #: keeps it current as traces stream in): the page makes it the graph's accessible name (role "img")
+    #: keeps it current as traces stream in): the page makes it the graph's accessible name (role "figure")
     description = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, min_height="300px", **kw):

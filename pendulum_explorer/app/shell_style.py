@@ -11,6 +11,8 @@ page does for users who ask for less motion: a style sheet, sent with the shell'
   whole (they wrap within the column).
 * **A touch screen** (``pointer: coarse``): the tabs, the buttons and the Motion tab's controls (play, speed,
   the time slider's thumb) are at least 44 x 44 px (WCAG 2.5.5), the plotly mode bar's buttons too.
+* Focus: a 3 px outline on whatever has the keyboard focus (inputs, menus, tabs, slider handles, plotly's
+  mode bar buttons had none, the buttons a faint shadow).
 * ``prefers-reduced-motion: reduce``: no CSS transitions or animations (the progress bar's stripes, lumino's).
 
 The rows are found by what they hold (``:has()``), so the panels need no class for it.  The plotly side of the
@@ -44,7 +46,8 @@ RESPONSIVE_CSS = f"""<style>
   {_COLUMNS} {{ flex-direction: column !important; }}
   {_each(_COLUMNS, " > .widget-vbox")} {{ width: 100% !important; min-width: 0 !important; max-width: 100% !important;
     padding-left: 0 !important; padding-right: 0 !important; }}
-  .pe-app .widget-inline-hbox:not(.widget-slider) {{ width: auto !important; max-width: 100% !important; flex-wrap: wrap; }}
+  .pe-app .widget-inline-hbox:not(.widget-slider) {{ width: auto !important; max-width: 100% !important;
+    flex-wrap: wrap; }}
   .pe-app .widget-inline-hbox > .widget-label {{ width: auto !important; max-width: 100% !important;
     min-width: 0 !important; flex: 0 0 auto; white-space: normal; }}
   .pe-app .widget-inline-hbox > input, .pe-app .widget-inline-hbox > select, .pe-app .widget-inline-hbox > textarea
@@ -56,7 +59,8 @@ RESPONSIVE_CSS = f"""<style>
   .pe-app .widget-dropdown > select {{ max-width: 100%; }}
   .pe-app .lm-TabBar-tab, .pe-app .p-TabBar-tab {{ flex: 1 1 0 !important; min-width: 0 !important;
     max-width: none !important; height: auto !important; min-height: 44px; padding: 2px 4px !important; }}
-  .pe-app .lm-TabBar-tabLabel, .pe-app .p-TabBar-tabLabel {{ white-space: normal !important; overflow: visible !important;
+  .pe-app .lm-TabBar-tabLabel, .pe-app .p-TabBar-tabLabel {{ white-space: normal !important;
+    overflow: visible !important;
     text-overflow: clip !important; line-height: 1.2; text-align: center; }}
   .pe-app .lm-TabBar, .pe-app .p-TabBar {{ height: auto !important; min-height: 0 !important; }}
   .pe-app .lm-TabBar-content, .pe-app .p-TabBar-content {{ align-items: stretch; }}
@@ -96,6 +100,10 @@ RESPONSIVE_CSS = f"""<style>
     background: #0072B2; border: 3px solid #ffffff; }}
   .pe-app .modebar-btn {{ padding: 10px 6px !important; }}
 }}
+/* focus visible on every focusable element: text boxes (ipywidgets: "outline: none !important", outdone here by
+   specificity), menus, tabs, slider handles and plotly's mode bar buttons had none, the buttons a faint shadow */
+.pe-app.pe-app :focus-visible, .pe-app.pe-app .noUi-handle:focus {{ outline: 3px solid #0072B2 !important;
+  outline-offset: 1px !important; }}
 @media (prefers-reduced-motion: reduce) {{
   .pe-app *, .pe-app *::before, .pe-app *::after {{ animation: none !important; transition: none !important; }}
 }}

@@ -39,6 +39,7 @@ CSS = """<style>
 .pe-app.pe-presenter .pe-title div { font-size: 26px !important; }
 .pe-app.pe-presenter .pe-title span { font-size: 20px !important; }
 </style>"""
+CSS += RESPONSIVE_CSS  # the layout by screen width and pointer (phones, tablets, touch): shell_style.py
 
 GUIDE = """<div class='pe-guide' style='background:#f4f8fb;border:1px solid #c9dced;border-radius:4px;padding:4px 10px;
 line-height:1.45'><b>First steps.</b> ① <b>Body</b>: pick a preset (or your own shape) — the picture shows how it
@@ -51,7 +52,7 @@ moving along the last trajectory. Every tab has an “About” box below (Tab an
 TABS = [("body", "Body"), ("equilibria", "Equilibria"), ("section", "Poincaré section"), ("motion", "Motion")]
 TAB_TITLES = dict(TABS)
 
-TITLE = (CSS + RESPONSIVE_CSS + "<div style='font-size:18px;font-weight:600;margin:2px 0 0 2px'>Pendulum Explorer <span "
+TITLE = (CSS + "<div style='font-size:18px;font-weight:600;margin:2px 0 0 2px'>Pendulum Explorer <span "
          "style='font-weight:400;font-size:14px;color:#555'>— the 3D pendulum: a rigid body on a fixed pivot in "
          "gravity</span></div>")
 

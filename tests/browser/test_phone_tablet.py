@@ -9,7 +9,7 @@
 * Touch (``plot.js``): two fingers pinch and pan the section chart (its axis ranges change) and launch nothing;
   one tap then launches one trajectory; a crossing's hover box stays inside the chart; the Motion tab's play
   button, speed menu and time slider are at least 44 x 44 px.
-* The chart's text alternative: its accessible name (role "img") is the figure's description and counts the
+* The chart's text alternative: its accessible name (role "figure") is the figure's description and counts the
   trajectory and its crossings once the trajectory is done.
 * Keyboard (1280 x 720): Tab from the top of the page reaches the current tab's controls in document order, each
   with a visible focus outline; with ``prefers-reduced-motion`` the Motion tab does not play by itself.  The
@@ -201,7 +201,8 @@ def test_touch_pinch_pan_tap_and_the_charts_name(dashboard_server, browser):
             ("a two-finger drag by 60 px did not pan the chart by 60 px", shift, gestures)
         # back to the whole chart (as Python drew it), then one tap launches one trajectory
         plot.evaluate("""el => { const gd = el.classList.contains('js-plotly-plot') ? el :
-            el.querySelector('.js-plotly-plot'); return Plotly.relayout(gd, {'xaxis.range': %s, 'yaxis.range': %s}); }"""
+            el.querySelector('.js-plotly-plot');
+            return Plotly.relayout(gd, {'xaxis.range': %s, 'yaxis.range': %s}); }"""
                       % (x0, y0))
         pb.wait_plots_quiet(page)
         g = pb.axis_geometry(plot)
@@ -234,11 +235,11 @@ def test_touch_pinch_pan_tap_and_the_charts_name(dashboard_server, browser):
         n = page.evaluate("""() => document.querySelector('.pe-section-chart .js-plotly-plot').data
             .find(t => t.name === '#1').x.length""")
         page.wait_for_function("""(n) => { const gd = document.querySelector('.pe-section-chart .js-plotly-plot');
-            return gd.getAttribute('role') === 'img' &&
+            return gd.getAttribute('role') === 'figure' &&
                    (gd.getAttribute('aria-label') || '').includes('1 trajectory, ' + n + ' crossings'); }""",
                                arg=n, timeout=30_000)
         tree = page.locator(".pe-section-chart").aria_snapshot()
-        assert re.search(r'img "Poincaré section at E = 2\.03 J, μ = [0-9.]+ kg m²/s: 1 trajectory, '
+        assert re.search(r'figure "Poincaré section at E = 2\.03 J, μ = [0-9.]+ kg m²/s: 1 trajectory, '
                          + str(n) + r' crossings; \d+ % of the chart accessible\."', tree), tree
         # the Motion tab's controls: at least 44 x 44 px on a touch screen
         pb.show_panel(page, "pe-motion")
@@ -273,7 +274,8 @@ def test_keyboard_order_focus_reduced_motion_and_aria(dashboard_server, browser)
     try:
         page.emulate_media(reduced_motion="reduce")
         page.set_viewport_size(pb.VIEWPORT)
-        page.goto(dashboard_server.url + "?" + SECTION_QUERY, wait_until="commit", timeout=60_000)
+        page.goto(dashboard_server.url + "?" + SECTION_QUERY + "&launch=0.537,0.318", wait_until="commit",
+                  timeout=60_000)
         pb.wait_for_panels(page, timeout=150_000)
         _open_tab(page, "pe-section")
         page.wait_for_function(f"() => /trajectory #1: \\d+ crossings/.test(({pb.MESSAGES_JS})())", timeout=120_000)
@@ -319,7 +321,7 @@ def test_keyboard_order_focus_reduced_motion_and_aria(dashboard_server, browser)
             header = page.locator(".pe-app").first.aria_snapshot() if tab == "body" else ""
             (pb.ARTIFACTS / f"aria-{tab}.txt").write_text((header + "\n\n--- the tab alone ---\n" if header else "")
                                                           + trees[tab])
-        figures = {tab: re.findall(r'- img "([^"]+)"', tree) for tab, tree in trees.items()}
+        figures = {tab: re.findall(r'figure "([^"]+)"', tree) for tab, tree in trees.items()}
         pb.record_timings("aria", {"figures": figures})
         assert any(d.startswith("Poincaré section at E = 2.03 J") and "1 trajectory" in d
                    for d in figures["section"]), figures["section"]

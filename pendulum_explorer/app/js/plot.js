@@ -108,16 +108,21 @@ export class PlotView {
   }
 
   // the figure's text alternative (the model's ``description``: its layout.meta.description, kept current by
-  // Python as the figure changes) is the graph's accessible name: role "img" (plotly's SVG says nothing to a
-  // screen reader; the mode bar's buttons are not keyboard controls)
+  // Python as the figure changes) is the graph's accessible name, on role "figure" (plotly's SVG says nothing to
+  // a screen reader; not "img": its children would be hidden, and the mode bar's buttons are keyboard controls)
   describe() {
     const fig = this.model.get("figure") || {};
     const meta = (fig.layout && fig.layout.meta) || {};
     const title = fig.layout && fig.layout.title;
     const text = String(this.model.get("description") || meta.description ||
                         (title && (title.text || (typeof title === "string" ? title : ""))) || "").trim();
+    // plotly's SVG layers (axis ticks, legend, titles read out one after another) are left out of the
+    // accessibility tree of a described figure; its mode bar stays
+    for (const svg of this.gd.querySelectorAll(".main-svg")) {
+      if (text) svg.setAttribute("aria-hidden", "true"); else svg.removeAttribute("aria-hidden");
+    }
     if (text) {
-      this.gd.setAttribute("role", "img");
+      this.gd.setAttribute("role", "figure");
       this.gd.setAttribute("aria-label", text.replace(/<br\s*\/?>/gi, " ").replace(/<[^>]*>/g, ""));
     } else {
       this.gd.removeAttribute("role");
