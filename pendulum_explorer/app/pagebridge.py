@@ -2,6 +2,10 @@
 bar (the Tab key enters it on the current tab), the page's own address and the clipboard (the "copy link to this
 view" button).
 
+* Screen readers: a slider's handle is named by its label (or, without one, by the box before it: "E [J]
+  slider"), a menu without a label by its first entry ("paper Fig. 2 presets…"); every message area is a
+  ``status`` region (its new text is announced); a toggle button carries ``aria-pressed``.
+
 * Accordion headers ("custom shape", "custom J and ρ", every "About" box) are plain ``div`` elements in
   ipywidgets 8: the Tab key skips them.  The bridge gives every such header ``tabindex=0``, ``role=button`` and
   ``aria-expanded``, and opens/closes it with Enter or Space (a ``MutationObserver`` covers panels built later).
@@ -56,6 +60,17 @@ function scan(root) {
     const prevLabel = prev && prev.querySelector(".widget-label");
     if (prevLabel && prevLabel.textContent.trim()) text = prevLabel.textContent.trim() + " slider";
     if (text) h.setAttribute("aria-label", text);
+  });
+  // a panel's messages ("trajectory #1: 500 crossings", errors) are announced when they change (screen readers
+  // said nothing after a click or a key press)
+  root.querySelectorAll(".pe-message:not([role])").forEach((m) => m.setAttribute("role", "status"));
+  // a toggle button (presenter view, the equilibria's view, the motion's method) says whether it is on
+  root.querySelectorAll("button.widget-toggle-button").forEach((b) => {
+    if (b.dataset.pePressed) return;
+    b.dataset.pePressed = "1";
+    const sync = () => b.setAttribute("aria-pressed", String(b.classList.contains("mod-active")));
+    sync();
+    new MutationObserver(sync).observe(b, { attributes: true, attributeFilter: ["class"] });
   });
   // a menu without a label, whose first entry says what it holds ("paper Fig. 2 presets…"), is named by it
   root.querySelectorAll(".widget-dropdown select:not([aria-label])").forEach((sel) => {

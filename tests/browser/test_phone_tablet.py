@@ -330,6 +330,9 @@ def test_keyboard_order_focus_reduced_motion_and_aria(dashboard_server, browser)
         unnamed = {tab: re.findall(r"- (button|slider|combobox|textbox|spinbutton|checkbox)(?: \[[^\]]*\])?:?\s*$",
                                    tree, re.M) for tab, tree in trees.items()}
         assert not any(unnamed.values()), ("controls without an accessible name", unnamed)
+        # the section's message is announced (a status region); the motion's method says which one is chosen
+        assert re.search(r"- status:.*trajectory #1: \d+ crossings", trees["section"]), trees["section"][:3000]
+        assert len(re.findall(r'button "[^"]+" \[pressed\]', trees["motion"])) == 1, trees["motion"][:3000]
         pb.assert_no_traceback(page, "after the keyboard tour")
     finally:
         page.close()
