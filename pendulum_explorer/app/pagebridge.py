@@ -47,7 +47,16 @@ function enable(h) {
   });
 }
 
+function landmark(app) {
+  if (app && !app.getAttribute("role")) {
+    app.setAttribute("role", "main");
+    app.setAttribute("aria-label", "Pendulum Explorer");
+  }
+}
+
 function scan(root) {
+  // (again on every scan: the bridge's element may not be in the page yet when it renders)
+  landmark(root.querySelector(".pe-app"));
   root.querySelectorAll(HEADERS).forEach(enable);
   // a slider's handle is its keyboard control: it gets the slider's label as its name (screen readers said
   // "slider" alone)
@@ -199,8 +208,7 @@ function render({ model, el }) {
   el.style.display = "none";
   const root = document.body;
   // the dashboard is the page's main landmark (screen readers jump to it; axe: all content in landmarks)
-  const app = el.closest(".pe-app");
-  if (app && !app.getAttribute("role")) { app.setAttribute("role", "main"); app.setAttribute("aria-label", "Pendulum Explorer"); }
+  landmark(el.closest(".pe-app"));
   scan(root);
   const mo = new MutationObserver(() => scan(root));
   mo.observe(root, { childList: true, subtree: true });
