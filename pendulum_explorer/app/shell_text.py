@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from ..bodies import Body
 from .common import body_title
+from .shell_style import RESPONSIVE_CSS
 
 CSS = """<style>
 .pe-app { font-size: 14px; }
@@ -38,6 +39,7 @@ CSS = """<style>
 .pe-app.pe-presenter .pe-title div { font-size: 26px !important; }
 .pe-app.pe-presenter .pe-title span { font-size: 20px !important; }
 </style>"""
+CSS += RESPONSIVE_CSS  # the layout by screen width and pointer (phones, tablets, touch): shell_style.py
 
 GUIDE = """<div class='pe-guide' style='background:#f4f8fb;border:1px solid #c9dced;border-radius:4px;padding:4px 10px;
 line-height:1.45'><b>First steps.</b> ① <b>Body</b>: pick a preset (or your own shape) — the picture shows how it
