@@ -62,9 +62,16 @@ def warmup(verbose: bool = True) -> None:
 
     if _jit.CACHE and not _jit.JIT_DISABLED:
         _jit.prune_stale_caches()
-    _warmup.run()
+    _warmup.run(jobs=2 if _usable_cores() >= 2 else 1)  # two processes compile half each
     if verbose:
         print(f"pendulum-explorer: kernels ready in {time.perf_counter() - t0:.1f} s", flush=True)
+
+
+def _usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _warn(msg: str) -> None:
