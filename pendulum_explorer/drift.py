@@ -161,5 +161,6 @@ def report_drift(traj: Trajectory, tol: float | None, what: str, order: int | No
                                             f"shorten the time span"), stacklevel=3)
 
 
-__all__ = ["damped", "energy_balance_error", "DRIFT_FACTOR", "DRIFT_ROUNDOFF", "DRIFT_KEYS", "ATTITUDE_FACTOR", "invariant_drift", "attitude_step_bound",
+__all__ = ["damped", "energy_balance_error",
+           "DRIFT_FACTOR", "DRIFT_ROUNDOFF", "DRIFT_KEYS", "ATTITUDE_FACTOR", "invariant_drift", "attitude_step_bound",
            "angle_per_step", "report_drift"]

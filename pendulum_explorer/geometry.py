@@ -203,5 +203,6 @@ def from_quaternion(q: ArrayLike) -> NDArray[np.float64]:
     return M[0] if Q.ndim == 1 else M.reshape(Q.shape[:-1] + (3, 3))
 
 
-__all__ = ["hat", "vee", "rotation_about", "release_attitude", "RELEASE_FRAMES", "rotation_about_vertical", "expm", "logm", "cayley", "orthonormalize",
+__all__ = ["hat", "vee", "rotation_about", "release_attitude", "RELEASE_FRAMES",
+           "rotation_about_vertical", "expm", "logm", "cayley", "orthonormalize",
            "as_quaternion", "as_euler", "from_quaternion"]

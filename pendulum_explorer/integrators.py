@@ -187,6 +187,12 @@ def dop853_run(model: int, p: NDArray[np.float64], rtol: float, atol: float) -> 
 
 
 
+def damped_run(p: NDArray[np.float64], rtol: float, atol: float) -> Runner:
+    """:func:`_core.damped.integrate_uniform_damped` with its parameters bound (as :func:`dop853_run`)."""
+    return lambda y, span, rows, left, out: np.asarray(
+        _damped.integrate_uniform_damped(y, span, rows, p, rtol, atol, left, out))
+
+
 def run_chunked(run: Runner,
                 y0: NDArray[np.float64], t_final: float, n_out: int, budget: int, Y: NDArray[np.float64],
                 est_steps: float, chunk_steps: int | None = None) -> NDArray[np.int64]:
@@ -370,13 +376,8 @@ class Integrator:
 @dataclass(frozen=True)
 class DOP853(Integrator):
     """Adaptive Dormand-Prince 8(5,3) with relative and absolute tolerances ``rtol`` in [1e-15, 1e-3] and
-    ``atol`` in [1e-18, 1e-3].
-
-    ``damping`` = c >= 0 [N m s] adds a viscous torque ``-c omega`` at the pivot (OUTSIDE the paper's model, which
-    is conservative): ``J omega' = J omega x omega + m g rho x Gamma - c omega`` (:mod:`._core.damped`); the energy
-    then decreases at the rate ``dE/dt = -c omega^T omega``.  The default 0 is the paper's pendulum (the
-    conservative kernel).  Only this integrator takes damping: LGVI and Taylor are conservative schemes.
-    """
+    ``atol`` in [1e-18, 1e-3]; ``damping`` c >= 0 [N m s]: a viscous torque ``-c omega`` at the pivot, OUTSIDE the
+    paper's (conservative) model, ``dE/dt = -c omega^T omega`` (:mod:`._core.damped`; 0: the paper's pendulum)."""
 
     rtol: float = 1e-10
     atol: float = 1e-12
@@ -402,16 +403,10 @@ class DOP853(Integrator):
         y0 = np.concatenate([R0[2, :], omega0, R0[0, :]])
         est = expected_steps(pendulum, float(np.linalg.norm(omega0)), t_final)
         p = pendulum.params()
+        run = dop853_run(_f.LP_ROW, p, self.rtol, self.atol)
         if self.damping > 0.0:  # the damped kernel, with the dissipated work as a tenth component
-            y0 = np.concatenate([y0, [0.0]])
-            pd = _damped.damped_params(p, self.damping)
-            rtol, atol = self.rtol, self.atol
-
-            def run(y: NDArray[np.float64], span: float, rows: int, left: int,
-                    out: NDArray[np.float64]) -> NDArray[np.int64]:
-                return np.asarray(_damped.integrate_uniform_damped(y, span, rows, pd, rtol, atol, left, out))
-        else:
-            run = dop853_run(_f.LP_ROW, p, self.rtol, self.atol)
+            y0, run = np.concatenate([y0, [0.0]]), damped_run(_damped.damped_params(p, self.damping), self.rtol,
+                                                              self.atol)
         Y = np.empty((n_out, len(y0)))
         check_predicted_steps(run, y0, t_final, budget, est, max_steps is not None, what=self.label)
         st = run_chunked(run, y0, t_final, n_out, budget, Y, est)
@@ -429,9 +424,8 @@ class DOP853(Integrator):
 
     def crossing_runner(self, pendulum: Pendulum, p: NDArray[np.float64]) -> CrossingRunner:
         if self.damping > 0.0:
-            raise InvalidIntegrationError(
-                f"damping = {self.damping:g}: a damped motion has no energy level, so no Poincaré section; use "
-                f"DOP853 without damping for sections")
+            raise InvalidIntegrationError(f"damping = {self.damping:g}: a damped motion has no energy level, so no "
+                                          f"Poincaré section; use DOP853 without damping for sections")
         return CrossingRunner(_run_chunk, (p, self.rtol, self.atol))
 
 
@@ -530,24 +524,22 @@ def integrator(method: str | Integrator, *, dt: float | None = None, rtol: float
                tol: float | None = None, damping: float = 0.0) -> Integrator:
     """The integrator object of ``method``: an :class:`Integrator` as it is, or a name of :data:`METHODS` made with
     the flat options (``dt`` for LGVI, whose tolerances are checked as well; ``tol`` for Taylor; ``rtol``,
-    ``atol`` for DOP853).
-
-    ``damping`` (c >= 0, a viscous torque ``-c omega`` at the pivot, outside the paper's model): only DOP853
-    integrates it; with LGVI or Taylor a ``damping`` other than 0 is refused (:class:`InvalidIntegrationError`
-    naming ``damping``), as is a damping given both here and in a ``DOP853`` object."""
+    ``atol`` and ``damping`` for DOP853: LGVI and Taylor refuse a damping other than 0 by name, as does a DOP853
+    object with another damping of its own)."""
     c = BOUNDS["damping"].check(damping, name="damping", exc=InvalidIntegrationError)
+    name = method.name if isinstance(method, Integrator) else _v.choice("method", method, METHODS)
+    if c != 0.0 and name != "dop853":
+        raise InvalidIntegrationError(
+            f"damping = {c:g} N m s: method {name!r} is a conservative integrator and integrates the paper's undamped "
+            f"pendulum only; use method='dop853' for a damped motion (a viscous torque -c omega, outside the paper's "
+            f"model), or damping=0")
     if isinstance(method, Integrator):
-        if c == 0.0:
-            return method
-        if isinstance(method, DOP853):
+        if c != 0.0 and isinstance(method, DOP853):
             if method.damping not in (0.0, c):
                 raise InvalidIntegrationError(f"damping = {c:g} differs from the integrator's own damping = "
                                               f"{method.damping:g}; give it once")
             return DOP853(method.rtol, method.atol, c)
-        return _refuse_damping(method.name, c)
-    name = _v.choice("method", method, METHODS)
-    if c != 0.0 and name != "dop853":
-        return _refuse_damping(name, c)
+        return method
     if name == "lgvi":
         made: Integrator = LGVI(1e-3 if dt is None else dt)
         _v.tolerances(rtol, atol)  # not used by LGVI, but checked like every argument
@@ -555,14 +547,6 @@ def integrator(method: str | Integrator, *, dt: float | None = None, rtol: float
     if name == "taylor":
         return Taylor(tol)
     return DOP853(rtol, atol, c)
-
-
-def _refuse_damping(name: str, c: float) -> Integrator:
-    """The refusal of a damped motion by a conservative integrator (LGVI, Taylor)."""
-    raise InvalidIntegrationError(
-        f"damping = {c:g} N m s: method {name!r} is a conservative integrator and integrates the paper's undamped "
-        f"pendulum only; use method='dop853' for a damped motion (a viscous torque -c omega, outside the paper's "
-        f"model), or damping=0")
 
 
 # ------------------------------------------------------------------------------------------------
