@@ -164,6 +164,10 @@ def test_motion_omega_in_rev_per_second(app):
     mot._on_run()
     np.testing.assert_allclose(mot.trajectory.omega[0], [np.pi, 0.0, 0.0], atol=1e-12)
     assert "ω₀ [rev/s]" in mot._omega_label.value
+    # a link says ω₀ in rad/s: "copy link" converts the boxes (it wrote 0.5 for 0.5 rev/s)
+    app.tabs.selected_index = 3
+    q = build_query_of(app)
+    assert "omega0=3.14159" in q and "omega0=0.5," not in q, q
 
 
 def test_motion_damping_needs_dop853_and_shows_the_loss(app):

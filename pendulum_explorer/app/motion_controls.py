@@ -46,14 +46,13 @@ class MotionStart:
         self.unit.add_class("pe-omega-unit")
         clo, chi = DAMPING.range(plausible=True)
         self.damping = w.BoundedFloatText(value=0.0, min=clo, max=chi, step=0.05, style=small,
-                                          description=_("damping c [N m s] ({lo:g}…{hi:g})").format(lo=clo, hi=chi),
+                                          description=_("damping c [N m s], not in the paper ({lo:g}…{hi:g})").format(
+                                              lo=clo, hi=chi),
                                           tooltip=_("a viscous torque −c ω at the pivot: not in the paper's model "
                                                     "(its pendulum keeps its energy); only DOP853 integrates it"),
-                                          layout=w.Layout(width="250px"))
+                                          layout=w.Layout(width="330px"))
         self.damping.add_class("pe-motion-damping")
-        self.note = w.HTML(_("<span style='font-size:13px;color:#555'>damping is outside the paper's model "
-                             "(DOP853 only)</span>"))
-        self.widget = w.HBox([self.start, self.angle, self.axis, self.unit, self.damping, self.note],
+        self.widget = w.HBox([self.start, self.angle, self.axis, self.unit, self.damping],
                              layout=w.Layout(flex_flow="row wrap", align_items="center"))
         self.start.observe(lambda _c: self._show_tilt(), "value")
         self._show_tilt()

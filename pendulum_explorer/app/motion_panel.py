@@ -53,7 +53,7 @@ class MotionPanel:
         self.state = state
         self.msg = Messages()
         self.task = Task(self.msg)
-        self.choice = w.Dropdown(options=[("ω₀ below, from R₀ = I", 0)], value=0, description="trajectory",
+        self.choice = w.Dropdown(options=[(_("ω₀ and start below"), 0)], value=0, description="trajectory",
                                  layout=w.Layout(width="auto", min_width="330px", max_width="100%"),
                                  style={"description_width": "70px"})
         self.choice.add_class("pe-motion-choice")
@@ -67,7 +67,7 @@ class MotionPanel:
         self.method = w.ToggleButtons(options=[("Routh + reconstruction", "lr"), ("LGVI", "lgvi"),
                                                ("Taylor (machine precision)", "taylor"),
                                                (_("DOP853 (damping)"), "dop853")], value="lr",
-                                      style={"button_width": "175px"},
+                                      style={"button_width": "auto"},
                                       tooltips=["Lagrange–Routh equations at fixed μ, then the attitude rebuilt",
                                                 "Lie group variational integrator on the full equations",
                                                 "adaptive Taylor method, errors at double round-off",
@@ -82,7 +82,7 @@ class MotionPanel:
         self.out.add_class("pe-motion-figure")
         self.trajectory = None
         self.stride = 1
-        omega_label = w.HTML("<span style='font-size:14px'>ω₀ [rad/s] for “ω₀ below” (R₀ = I):</span>",
+        omega_label = w.HTML(_("<span style='font-size:14px'>ω₀ [rad/s] for “ω₀ and start below”:</span>"),
                              layout=w.Layout(margin="0 4px 0 8px"))
         self._omega_label = omega_label
         controls = w.VBox([w.HBox([self.choice, self.t_final, self.method], layout=w.Layout(flex_flow="row wrap")),
@@ -108,7 +108,7 @@ class MotionPanel:
     # ------------------------------------------------------------------ events
     def _on_body(self, body):
         self._launch_map = {}
-        self.choice.options = [("ω₀ below, from R₀ = I", 0)]
+        self.choice.options = [(_("ω₀ and start below"), 0)]
         self.choice.value = 0
         self._stale = True
 
@@ -146,6 +146,12 @@ class MotionPanel:
     def set_motion(self, omega0=None, t_final=None):
         """The motion "ω₀ below, from R₀ = I" with these ω₀ [rad/s] and duration [s] (a link's ``omega0``, ``T``):
         selected, and computed when the tab is shown."""
+        self._setting = True
+        try:  # a link's motion starts from R₀ = I, its ω₀ in rad/s
+            self.start.start.value = "identity"
+            self.start.unit.value = "rad/s"
+        finally:
+            self._setting = False
         if omega0 is not None:
             for box, x in zip(self.omega0, omega0):
                 box.value = float(x)
@@ -257,6 +263,8 @@ class MotionPanel:
     def _on_start(self, released=False):
         """A start chosen (R₀ = I or a tilt; ``released``: the tilt was just chosen, ω₀ is set to 0, a release
         from rest): the motion from it, computed and drawn at t = 0 (paused)."""
+        if getattr(self, "_setting", False):
+            return
         if released:
             for box in self.omega0:
                 box.value = 0.0
@@ -265,10 +273,14 @@ class MotionPanel:
         if self.trajectory is not None:
             self._on_run()
 
+    def omega0_rad(self):
+        """ω₀ of the boxes in rad/s (they may be in rev/s)."""
+        return tuple(float(b.value) * self.start.omega_scale for b in self.omega0)
+
     def _on_unit(self):
         unit = self.start.unit.value
-        self._omega_label.value = _("<span style='font-size:14px'>ω₀ [{unit}] for “ω₀ below”:</span>").format(
-            unit=unit)
+        self._omega_label.value = _("<span style='font-size:14px'>ω₀ [{unit}] for “ω₀ and start below”:"
+                                    "</span>").format(unit=unit)
         self._stale = True
 
     @guarded(what="changing the damping")

@@ -156,7 +156,7 @@ class LinkActions:
         shown = sec is not None and getattr(sec, "section", None) is not None and d.state.E is not None
         motion = None
         if tab == "motion" and mot is not None and mot.choice.value == 0:  # the motion "ω₀ below"
-            motion = (tuple(float(b.value) for b in mot.omega0), float(mot.t_final.value))
+            motion = (mot.omega0_rad(), float(mot.t_final.value))  # (the boxes may be in rev/s)
         return link_of_view(d.state.body, tab, d.state.presenter, (d.state.E, d.state.mu) if shown else None,
                             list(d.state.launches), motion)
 
