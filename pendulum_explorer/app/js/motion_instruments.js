@@ -18,7 +18,7 @@ export class Instruments {
     this.clock.style.cssText = "font-size:1.9em;font-weight:600;line-height:1.1;text-align:center;"
       + "font-variant-numeric:tabular-nums;color:#1a1a1a;white-space:nowrap;";
     const cap = document.createElement("div");
-    cap.className = "pe-view-caption pe-energy-caption";
+    cap.className = "pe-energy-caption";
     cap.textContent = "energy [J]";
     cap.style.cssText = "font-size:0.93em;text-align:center;color:#2a3f5f;";
     const box = document.createElement("div");
