@@ -147,8 +147,9 @@ def release_start(pendulum: Pendulum, angle_deg: float, axis: ArrayLike, frame: 
 
 def tilt_degrees(traj: Trajectory) -> NDArray[np.float64]:
     """The tilt [degrees] at every sample: the angle between the body's axis, the pivot-to-centre-of-mass direction
-    ``R rho``, and the downward vertical e3; ``cos = rho^T Gamma / (|rho| |Gamma|)`` (``(R rho) . e3 = rho . R^T
-    e3``).  0 hanging, 180 inverted.  A balanced body (rho = 0) has no axis: ValueError."""
+    ``R rho``, and the downward vertical e3, whose cosine is ``rho^T Gamma / (|rho| |Gamma|)`` (as
+    ``(R rho)^T e3 = rho^T R^T e3``); 0 hanging, 180 inverted.  A balanced body (rho = 0) has no axis:
+    :class:`~pendulum_explorer.errors.InvalidIntegrationError`."""
     rho = np.asarray(traj.pendulum.rho, float)
     n = float(np.linalg.norm(rho))
     if n == 0.0:

@@ -34,8 +34,8 @@ class MotionStart:
         self.start.add_class("pe-motion-start")
         lo, hi = ANGLE.range(plausible=True)
         self.angle = w.BoundedFloatText(value=30.0, min=lo, max=hi, step=5.0,
-                                        description=_("θ [°] ({lo:g}…{hi:g})").format(lo=lo, hi=hi), style=small,
-                                        layout=w.Layout(width="170px"))
+                                        description=_("θ [°] ({lo:g}…{hi:g})").format(lo=lo, hi=hi),
+                                        style={"description_width": "108px"}, layout=w.Layout(width="170px"))
         self.angle.add_class("pe-motion-angle")
         self.axis = w.Dropdown(options=[(_("lab e₁ (horizontal)"), "space-1"), (_("lab e₂ (horizontal)"), "space-2"),
                                         (_("body e₁"), "body-1"), (_("body e₂"), "body-2"), (_("body e₃"), "body-3")],
@@ -45,14 +45,17 @@ class MotionStart:
                                layout=w.Layout(width="130px"))
         self.unit.add_class("pe-omega-unit")
         clo, chi = DAMPING.range(plausible=True)
-        self.damping = w.BoundedFloatText(value=0.0, min=clo, max=chi, step=0.05, style=small,
-                                          description=_("damping c [N m s], not in the paper ({lo:g}…{hi:g})").format(
-                                              lo=clo, hi=chi),
+        self.damping = w.BoundedFloatText(value=0.0, min=clo, max=chi, step=0.05,
+                                          style={"description_width": "175px"},
+                                          description=_("damping c ({lo:g}…{hi:g} N m s)").format(lo=clo, hi=chi),
                                           tooltip=_("a viscous torque −c ω at the pivot: not in the paper's model "
                                                     "(its pendulum keeps its energy); only DOP853 integrates it"),
-                                          layout=w.Layout(width="330px"))
+                                          layout=w.Layout(width="245px"))
         self.damping.add_class("pe-motion-damping")
-        self.widget = w.HBox([self.start, self.angle, self.axis, self.unit, self.damping],
+        # the damping is outside the paper's model: said beside the box (and in its tooltip)
+        self.note = w.HTML(_("<span style='font-size:13px;color:#555'>not in the paper's model</span>"),
+                           layout=w.Layout(margin="0 0 0 4px"))
+        self.widget = w.HBox([self.start, self.angle, self.axis, self.unit, self.damping, self.note],
                              layout=w.Layout(flex_flow="row wrap", align_items="center"))
         self.start.observe(lambda _c: self._show_tilt(), "value")
         self._show_tilt()

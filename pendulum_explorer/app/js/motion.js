@@ -122,7 +122,7 @@ export class MotionPlayer {
     this.sphereView = new View("pe-sphere-view", "Gamma on the unit sphere, body frame", 45, 22);
     const boxes = [];
     for (const [v, frac, title] of [[this.bodyView, "35%", "body, pivot and centre of mass (up is up)"],
-                                    [this.sphereView, "22%", "Γ(t) = Rᵀe₃ on the sphere (body frame)"]]) {
+                                    [this.sphereView, "24%", "Γ(t) = Rᵀe₃ on the sphere (body frame)"]]) {
       const box = document.createElement("div");
       box.style.cssText = `flex:0 0 ${frac};min-width:0;display:flex;flex-direction:column;`;
       const h = document.createElement("div");

@@ -10,7 +10,7 @@ export class Instruments {
   constructor() {
     this.el = document.createElement("div");
     this.el.className = "pe-instruments";
-    this.el.style.cssText = "flex:0 0 auto;width:7.2em;min-width:0;display:flex;flex-direction:column;gap:4px;";
+    this.el.style.cssText = "flex:0 0 auto;width:clamp(84px, 6em, 112px);min-width:0;display:flex;flex-direction:column;gap:4px;";
     this.clock = document.createElement("div");
     this.clock.className = "pe-stopwatch";
     this.clock.setAttribute("role", "timer");
@@ -78,7 +78,7 @@ export class Instruments {
       this.now[j] = v;
       const b = this.bars[j];
       b.bar.style.height = `${Math.max(0, Math.min(100, 100 * v / this.max)).toFixed(2)}%`;
-      b.value.textContent = v.toPrecision(3);
+      b.value.textContent = v.toPrecision(2);   // (three bars side by side: short numbers; 3 digits in the label)
       parts.push(`${b.key} ${v.toPrecision(3)} J`);
     }
     this.box.setAttribute("aria-label", `energy: ${parts.join(", ")}`);
