@@ -158,9 +158,10 @@ def test_motion_released_from_a_tilt(app):
 
 def test_motion_omega_in_rev_per_second(app):
     mot = app.panel("motion")
-    mot.start.unit.value = "rev/s"
-    for b, x in zip(mot.omega0, (0.5, 0.0, 0.0)):
+    for b, x in zip(mot.omega0, (np.pi, 0.0, 0.0)):
         b.value = x
+    mot.start.unit.value = "rev/s"  # the boxes converted: the same ω₀ in rev/s
+    assert [b.value for b in mot.omega0] == [0.5, 0.0, 0.0]
     mot._on_run()
     np.testing.assert_allclose(mot.trajectory.omega[0], [np.pi, 0.0, 0.0], atol=1e-12)
     assert "ω₀ [rev/s]" in mot._omega_label.value

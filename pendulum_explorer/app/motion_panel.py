@@ -102,7 +102,7 @@ class MotionPanel:
         self.start.start.observe(lambda c: self._on_start(released=c["new"] == "tilt"), "value")
         for box in (self.start.angle, self.start.axis):
             box.observe(lambda _c: self._on_start(), "value")
-        self.start.unit.observe(lambda _c: self._on_unit(), "value")
+        self.start.unit.observe(self._on_unit, "value")
         self.start.damping.observe(lambda _c: self._on_damping(), "value")
 
     # ------------------------------------------------------------------ events
@@ -277,8 +277,15 @@ class MotionPanel:
         """ω₀ of the boxes in rad/s (they may be in rev/s)."""
         return tuple(float(b.value) * self.start.omega_scale for b in self.omega0)
 
-    def _on_unit(self):
+    def _on_unit(self, change=None):
+        """Another unit of ω₀: the boxes' numbers converted (the same ω₀ in the new unit), the label says it."""
+        from .motion_controls import OMEGA_UNITS
+
         unit = self.start.unit.value
+        if change is not None and change.get("old") in OMEGA_UNITS:
+            k = OMEGA_UNITS[change["old"]] / OMEGA_UNITS[unit]
+            for box in self.omega0:
+                box.value = float(f"{box.value * k:.6g}")
         self._omega_label.value = _("<span style='font-size:14px'>ω₀ [{unit}] for “ω₀ and start below”:"
                                     "</span>").format(unit=unit)
         self._stale = True
