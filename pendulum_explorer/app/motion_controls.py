@@ -35,7 +35,7 @@ class MotionStart:
         lo, hi = ANGLE.range(plausible=True)
         self.angle = w.BoundedFloatText(value=30.0, min=lo, max=hi, step=5.0,
                                         description=_("θ [°] ({lo:g}…{hi:g})").format(lo=lo, hi=hi),
-                                        style={"description_width": "108px"}, layout=w.Layout(width="170px"))
+                                        style={"description_width": "124px"}, layout=w.Layout(width="186px"))
         self.angle.add_class("pe-motion-angle")
         self.axis = w.Dropdown(options=[(_("lab e₁ (horizontal)"), "space-1"), (_("lab e₂ (horizontal)"), "space-2"),
                                         (_("body e₁"), "body-1"), (_("body e₂"), "body-2"), (_("body e₃"), "body-3")],

@@ -10,13 +10,18 @@ export class Instruments {
   constructor() {
     this.el = document.createElement("div");
     this.el.className = "pe-instruments";
-    this.el.style.cssText = "flex:0 0 auto;width:clamp(84px, 6em, 112px);min-width:0;display:flex;flex-direction:column;gap:4px;";
+    this.el.style.cssText = "flex:0 0 auto;width:clamp(84px, 6em, 118px);min-width:0;display:flex;flex-direction:column;gap:4px;";
     this.clock = document.createElement("div");
     this.clock.className = "pe-stopwatch";
     this.clock.setAttribute("role", "timer");
     this.clock.setAttribute("aria-label", "motion time");
-    this.clock.style.cssText = "font-size:1.9em;font-weight:600;line-height:1.1;text-align:center;"
-      + "font-variant-numeric:tabular-nums;color:#1a1a1a;white-space:nowrap;";
+    this.clock.style.cssText = "font-size:1.75em;font-weight:600;line-height:1.1;text-align:center;"
+      + "font-variant-numeric:tabular-nums;color:#1a1a1a;white-space:nowrap;overflow:hidden;";
+    this.seconds = document.createElement("span");
+    const unit = document.createElement("span");
+    unit.textContent = " s";
+    unit.style.fontSize = "0.55em";
+    this.clock.append(this.seconds, unit);
     const cap = document.createElement("div");
     cap.className = "pe-energy-caption";
     cap.textContent = "energy [J]";
@@ -68,7 +73,7 @@ export class Instruments {
 
   update(t) {
     const whole = (t - this.t0).toFixed(2);
-    this.clock.textContent = `${whole} s`;
+    this.seconds.textContent = whole;
     if (this.n < 2) return;
     const u = Math.min(Math.max((t - this.t0) / this.dt, 0), this.n - 1);
     const i = Math.min(Math.floor(u), this.n - 2), f = u - i, E = this.E;
