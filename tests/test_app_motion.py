@@ -217,3 +217,16 @@ def test_motion_damping_changed_while_it_moves_continues_from_the_time_shown(app
     mot.method.value = "lgvi"
     mot.start.damping.value = 0.7
     assert mot.msg.kind == "error" and "DOP853" in mot.msg.text and mot.trajectory is new
+
+
+def test_copy_link_does_not_claim_a_motion_it_cannot_hold(app):
+    """A link holds ω₀ and T from R₀ = I: from a tilted start (or with damping) "copy link" leaves the motion out
+    and says so, instead of a link that opens another motion (the tilt dropped)."""
+    mot = app.panel("motion")
+    app.tabs.selected_index = 3
+    assert "omega0=" in build_query_of(app)
+    mot.start.start.value = "tilt"
+    q = build_query_of(app)
+    assert "omega0=" not in q and "tab=motion" in q, q
+    app.links.copy()
+    assert "A link cannot hold a tilted start yet" in app.msg.text

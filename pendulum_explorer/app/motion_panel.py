@@ -273,6 +273,13 @@ class MotionPanel:
         if self.trajectory is not None:
             self._on_run()
 
+    def beyond_links(self):
+        """What of the motion "ω₀ and start below" a link cannot say (a tilted start, a damping), in words; ""
+        when a link holds it all (ω₀ from R₀ = I, T)."""
+        parts = ([_("a tilted start")] if self.start.tilted else []) + (
+            [_("a damping")] if float(self.start.damping.value) > 0.0 else [])
+        return _(" and ").join(parts)
+
     def omega0_rad(self):
         """ω₀ of the boxes in rad/s (they may be in rev/s)."""
         return tuple(float(b.value) * self.start.omega_scale for b in self.omega0)
