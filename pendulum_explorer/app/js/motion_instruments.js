@@ -29,6 +29,7 @@ export class Instruments {
     const box = document.createElement("div");
     box.className = "pe-energy-bars";
     box.setAttribute("role", "img");
+    box.setAttribute("aria-label", "energy bars: kinetic, potential, total");
     box.style.cssText = "flex:1 1 auto;min-height:60px;display:flex;gap:4px;align-items:stretch;";
     this.bars = BARS.map(([key, short, colour]) => {
       const col = document.createElement("div");
