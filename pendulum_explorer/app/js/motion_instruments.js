@@ -30,13 +30,13 @@ export class Instruments {
     box.className = "pe-energy-bars";
     box.setAttribute("role", "img");
     box.setAttribute("aria-label", "energy bars: kinetic, potential, total");
-    box.style.cssText = "flex:1 1 auto;min-height:60px;display:flex;gap:4px;align-items:stretch;";
+    box.style.cssText = "flex:1 1 auto;min-height:60px;display:flex;gap:6px;align-items:stretch;";
     this.bars = BARS.map(([key, short, colour]) => {
       const col = document.createElement("div");
       col.style.cssText = "flex:1 1 0;display:flex;flex-direction:column;align-items:center;min-width:0;";
       const value = document.createElement("div");
       value.className = "pe-energy-value";
-      value.style.cssText = "font-size:0.8em;font-variant-numeric:tabular-nums;white-space:nowrap;";
+      value.style.cssText = "font-size:0.66em;font-variant-numeric:tabular-nums;white-space:nowrap;";
       const track = document.createElement("div");
       track.style.cssText = "flex:1 1 auto;width:100%;position:relative;background:#f2f2f2;"
         + "border-bottom:1px solid #888;";
