@@ -28,6 +28,7 @@ def _motion() -> None:
 
     P = paper_fig2().pendulum
     simulate(P, np.eye(3), [1.0, 1.0, 1.0], 0.1, method="dop853", n_out=3)
+    simulate(P, np.eye(3), [1.0, 1.0, 1.0], 0.1, method="dop853", n_out=3, damping=0.1)  # the damped kernel
     simulate(P, np.eye(3), [1.0, 1.0, 1.0], 0.1, method="lgvi", dt=0.01, n_out=3)
     simulate(P, np.eye(3), [1.0, 1.0, 1.0], 0.1, method="taylor", n_out=3)
     simulate_lr(P, [0.0, 0.0, 1.0], [0.1, -0.1, 0.0], 0.3, 0.1, n_out=3)

@@ -97,6 +97,10 @@ BOUNDS: dict[str, Bound] = dict([
     _b("phi", "φ", "rad", -math.inf, math.inf, -math.pi - 1e-5, math.pi + 1e-5),
     _b("Gamma3", "Γ₃", "", -1.0, 1.0),
     _b("tilt", "the tilt", "rad", 0.0, math.pi, 1e-6, 0.5),
+    _b("release_angle", "the release angle θ", "°", -180.0, 180.0,
+       why="a tilt about an axis, from the hanging attitude; its sign turns the other way round"),
+    _b("damping", "the damping c", "N m s", 0.0, 1e6, 0.0, 100.0,
+       why="a viscous torque -c ω at the pivot (outside the paper's model); c = 0 is the paper's pendulum"),
     # --- the body
     _b("J", "an entry of J", "kg m²", -math.inf, math.inf, -1e6, 1e6),
     _b("principal_moment", "a principal moment of J", "kg m²", 0.0, math.inf, 1e-6, 1e6),

@@ -14,6 +14,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
 from ._core import so3 as _so3
+from .bounds import BOUNDS
 from .errors import InvalidStateError
 
 #: the skew matrix as plain numpy (the kernel's own source, ``py_func``, not its compiled dispatch): a (3,) vector
@@ -41,6 +42,35 @@ def rotation_about(axis: ArrayLike, angle: ArrayLike) -> NDArray[np.float64]:
     s = np.sin(a)[..., None, None]
     c = (2.0 * np.sin(0.5 * a) ** 2)[..., None, None]
     return np.eye(3) + s * K + c * (K @ K)
+
+
+#: the frames an axis of :func:`release_attitude` may be given in
+RELEASE_FRAMES = ("body", "space")
+
+
+def release_attitude(base: ArrayLike, angle_deg: float, axis: ArrayLike, frame: str = "space") -> NDArray[np.float64]:
+    """The attitude ``base`` (a rotation) tilted by ``angle_deg`` degrees about ``axis`` (any nonzero 3-vector,
+    normalised here): ``exp(a hat(u)) base`` when ``frame`` is "space" (the axis fixed in the lab, e.g. the
+    horizontal e1 or e2; ``e3`` points down), ``base exp(a hat(u))`` when it is "body" (the axis fixed in the body,
+    ``u`` in body coordinates), ``a`` = ``angle_deg`` in radians (:func:`rotation_about`).
+
+    The angle is checked against ``BOUNDS["release_angle"]`` (-180 ... 180 degrees), the axis must be finite and
+    nonzero, ``frame`` one of :data:`RELEASE_FRAMES` (:class:`~pendulum_explorer.errors.InvalidStateError`
+    naming the argument otherwise).  From the hanging attitude, a space axis that is horizontal tilts the
+    pivot-to-centre-of-mass direction by exactly ``|angle_deg|`` from the downward vertical; a body axis by
+    ``|angle_deg|`` when it is perpendicular to rho (less otherwise, nothing about rho itself).
+    """
+    R = _v.rotation("base", base)
+    angle = BOUNDS["release_angle"].check(angle_deg, name="angle_deg")
+    frame = _v.choice("frame", frame, RELEASE_FRAMES, exc=InvalidStateError)
+    u = _v.array("axis", axis, (3,), max_abs=1e100)
+    s = float(np.abs(u).max())
+    if s == 0.0:
+        raise InvalidStateError(f"axis must be a nonzero 3-vector (the axis of the tilt); got {u.tolist()!r}")
+    u = u / s
+    u = u / float(np.linalg.norm(u))
+    T = rotation_about(u, np.deg2rad(angle))
+    return T @ R if frame == "space" else R @ T
 
 
 def rotation_about_vertical(theta: ArrayLike) -> NDArray[np.float64]:
@@ -173,5 +203,6 @@ def from_quaternion(q: ArrayLike) -> NDArray[np.float64]:
     return M[0] if Q.ndim == 1 else M.reshape(Q.shape[:-1] + (3, 3))
 
 
-__all__ = ["hat", "vee", "rotation_about", "rotation_about_vertical", "expm", "logm", "cayley", "orthonormalize",
+__all__ = ["hat", "vee", "rotation_about", "release_attitude", "RELEASE_FRAMES",
+           "rotation_about_vertical", "expm", "logm", "cayley", "orthonormalize",
            "as_quaternion", "as_euler", "from_quaternion"]

@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _validate as _v
+from ._core import damped as _damped
 from ._core import dop853 as _dop
 from ._core import fields as _f
 from ._core import section as _sec
@@ -184,6 +185,12 @@ def dop853_run(model: int, p: NDArray[np.float64], rtol: float, atol: float) -> 
     return run
 
 
+
+
+def damped_run(p: NDArray[np.float64], rtol: float, atol: float) -> Runner:
+    """:func:`_core.damped.integrate_uniform_damped` with its parameters bound (as :func:`dop853_run`)."""
+    return lambda y, span, rows, left, out: np.asarray(
+        _damped.integrate_uniform_damped(y, span, rows, p, rtol, atol, left, out))
 
 
 def run_chunked(run: Runner,
@@ -369,10 +376,12 @@ class Integrator:
 @dataclass(frozen=True)
 class DOP853(Integrator):
     """Adaptive Dormand-Prince 8(5,3) with relative and absolute tolerances ``rtol`` in [1e-15, 1e-3] and
-    ``atol`` in [1e-18, 1e-3]."""
+    ``atol`` in [1e-18, 1e-3]; ``damping`` c >= 0 [N m s]: a viscous torque ``-c omega`` at the pivot, OUTSIDE the
+    paper's (conservative) model, ``dE/dt = -c omega^T omega`` (:mod:`._core.damped`; 0: the paper's pendulum)."""
 
     rtol: float = 1e-10
     atol: float = 1e-12
+    damping: float = 0.0
     name: ClassVar[str] = "dop853"
     label: ClassVar[str] = "DOP853"
 
@@ -384,28 +393,39 @@ class DOP853(Integrator):
         rtol, atol = _v.tolerances(self.rtol, self.atol)
         object.__setattr__(self, "rtol", rtol)
         object.__setattr__(self, "atol", atol)
+        object.__setattr__(self, "damping", BOUNDS["damping"].check(self.damping, name="damping",
+                                                                     exc=InvalidIntegrationError))
 
     def integrate(self, pendulum: Pendulum, R0: NDArray[np.float64], omega0: NDArray[np.float64], t_final: float,
                   n_out: int, max_steps: int | None) -> Motion:
         budget = step_budget(pendulum, float(np.linalg.norm(omega0)), t_final, max_steps)
         # Gamma, omega and the first row of R (Eq 2): R^T e1; its stages ride along the LP step
         y0 = np.concatenate([R0[2, :], omega0, R0[0, :]])
-        Y = np.empty((n_out, 9))
         est = expected_steps(pendulum, float(np.linalg.norm(omega0)), t_final)
         p = pendulum.params()
-        check_predicted_steps(dop853_run(_f.LP_ROW, p, self.rtol, self.atol), y0, t_final, budget, est,
-                              max_steps is not None, what=self.label)
-        st = integrate_chunked(_f.LP_ROW, y0, t_final, n_out, p, self.rtol, self.atol, budget, Y, est)
+        run = dop853_run(_f.LP_ROW, p, self.rtol, self.atol)
+        if self.damping > 0.0:  # the damped kernel, with the dissipated work as a tenth component
+            y0, run = np.concatenate([y0, [0.0]]), damped_run(_damped.damped_params(p, self.damping), self.rtol,
+                                                              self.atol)
+        Y = np.empty((n_out, len(y0)))
+        check_predicted_steps(run, y0, t_final, budget, est, max_steps is not None, what=self.label)
+        st = run_chunked(run, y0, t_final, n_out, budget, Y, est)
         _v.raise_for_status(st[3], self.label, t=t_final * (int(st[4]) - 1) / (n_out - 1), t_final=t_final,
                             budget=budget)
         Gamma = Y[:, 0:3].copy()
         W = Y[:, 3:6].copy()
         R = attitude_from_rows(Y[:, 6:9], Gamma)
-        stats = {"n_steps": int(st[0]), "n_rejected": int(st[1]), "nfev": int(st[2]), "rtol": self.rtol,
-                 "atol": self.atol}
+        stats: dict[str, Any] = {"n_steps": int(st[0]), "n_rejected": int(st[1]), "nfev": int(st[2]),
+                                 "rtol": self.rtol, "atol": self.atol}
+        if self.damping > 0.0:
+            stats["damping"] = self.damping
+            stats["dissipated"] = Y[:, 9].copy()  # the work of the damping torque since t = 0 [J]
         return R, W, Gamma, stats
 
     def crossing_runner(self, pendulum: Pendulum, p: NDArray[np.float64]) -> CrossingRunner:
+        if self.damping > 0.0:
+            raise InvalidIntegrationError(f"damping = {self.damping:g}: a damped motion has no energy level, so no "
+                                          f"Poincaré section; use DOP853 without damping for sections")
         return CrossingRunner(_run_chunk, (p, self.rtol, self.atol))
 
 
@@ -501,20 +521,32 @@ class LGVI(Integrator):
 
 
 def integrator(method: str | Integrator, *, dt: float | None = None, rtol: float = 1e-10, atol: float = 1e-12,
-               tol: float | None = None) -> Integrator:
+               tol: float | None = None, damping: float = 0.0) -> Integrator:
     """The integrator object of ``method``: an :class:`Integrator` as it is, or a name of :data:`METHODS` made with
     the flat options (``dt`` for LGVI, whose tolerances are checked as well; ``tol`` for Taylor; ``rtol``,
-    ``atol`` for DOP853)."""
+    ``atol`` and ``damping`` for DOP853: LGVI and Taylor refuse a damping other than 0 by name, as does a DOP853
+    object with another damping of its own)."""
+    c = BOUNDS["damping"].check(damping, name="damping", exc=InvalidIntegrationError)
+    name = method.name if isinstance(method, Integrator) else _v.choice("method", method, METHODS)
+    if c != 0.0 and name != "dop853":
+        raise InvalidIntegrationError(
+            f"damping = {c:g} N m s: method {name!r} is a conservative integrator and integrates the paper's undamped "
+            f"pendulum only; use method='dop853' for a damped motion (a viscous torque -c omega, outside the paper's "
+            f"model), or damping=0")
     if isinstance(method, Integrator):
+        if c != 0.0 and isinstance(method, DOP853):
+            if method.damping not in (0.0, c):
+                raise InvalidIntegrationError(f"damping = {c:g} differs from the integrator's own damping = "
+                                              f"{method.damping:g}; give it once")
+            return DOP853(method.rtol, method.atol, c)
         return method
-    name = _v.choice("method", method, METHODS)
     if name == "lgvi":
         made: Integrator = LGVI(1e-3 if dt is None else dt)
         _v.tolerances(rtol, atol)  # not used by LGVI, but checked like every argument
         return made
     if name == "taylor":
         return Taylor(tol)
-    return DOP853(rtol, atol)
+    return DOP853(rtol, atol, c)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -117,3 +117,116 @@ def test_motion_with_drifted_invariants_says_so(app, monkeypatch):
     assert mot.msg.text.startswith("Note: the integration's check of the invariants says DOP853: the invariants "
                                    "drifted beyond what the tolerance implies")
     assert "energy 1.1e-08" in mot.msg.text and "The motion is shown" in mot.msg.text
+
+
+# ------------------------------------------------------------------------------------ issue 23, part 2
+def _tilt_at_start(anim, rho):
+    """The tilt [deg] of the first attitude the page receives: the angle between R rho and the downward e3."""
+    from scipy.spatial.transform import Rotation
+
+    q = np.frombuffer(anim["quaternions"], dtype="<f4").reshape(-1, 4)[0].astype(float)
+    c = Rotation.from_quat(q).as_matrix() @ rho
+    return float(np.degrees(np.arccos(c[2] / np.linalg.norm(c))))
+
+
+def test_motion_released_from_a_tilt(app):
+    """"released tilted θ from hanging": choosing it sets ω₀ = 0 (from rest) and computes the motion at once, paused
+    at t = 0 with the body drawn tilted by θ (the attitude the page receives first); θ outside ±180° is refused
+    next to the controls, the motion shown stays."""
+    mot = app.panel("motion")
+    mot.on_show()
+    mot.start.angle.value = 40.0
+    mot.start.start.value = "tilt"
+    assert [b.value for b in mot.omega0] == [0.0, 0.0, 0.0]
+    rho = np.asarray(mot.trajectory.pendulum.rho, float)
+    assert _tilt_at_start(mot.out.animation, rho) == pytest.approx(40.0, abs=1e-3)
+    assert mot.out.animation["keep_time"] is False and "released 40° about lab e₁" in mot.info.value
+    tilt = mot.out.fig.data[5].y
+    assert float(np.max(tilt)) == pytest.approx(40.0, abs=0.05)  # released from rest: the tilt's amplitude
+    mot.start.axis.value = "body-2"  # a body axis: rho turns about it by 40°, its tilt is the angle it sweeps
+    from pendulum_explorer.geometry import rotation_about
+
+    u = rho / np.linalg.norm(rho)
+    swept = np.degrees(np.arccos(u @ rotation_about([0.0, 1.0, 0.0], np.radians(40.0)) @ u))
+    assert 30.0 < swept < 40.0 and _tilt_at_start(mot.out.animation, rho) == pytest.approx(swept, abs=1e-3)
+    good = mot.trajectory
+    mot.start.angle.max = 1000.0  # (the box clamps; a link or a script could still send more)
+    mot.start.angle.value = 200.0
+    assert mot.msg.kind == "error" and "θ = 200 ° is outside -180 … 180 °" in mot.msg.text
+    assert mot.trajectory is good
+
+
+def test_motion_omega_in_rev_per_second(app):
+    mot = app.panel("motion")
+    for b, x in zip(mot.omega0, (np.pi, 0.0, 0.0)):
+        b.value = x
+    mot.start.unit.value = "rev/s"  # the boxes converted: the same ω₀ in rev/s
+    assert [b.value for b in mot.omega0] == [0.5, 0.0, 0.0]
+    mot._on_run()
+    np.testing.assert_allclose(mot.trajectory.omega[0], [np.pi, 0.0, 0.0], atol=1e-12)
+    assert "ω₀ [rev/s]" in mot._omega_label.value
+    # a link says ω₀ in rad/s: "copy link" converts the boxes (it wrote 0.5 for 0.5 rev/s)
+    app.tabs.selected_index = 3
+    q = build_query_of(app)
+    assert "omega0=3.14159" in q and "omega0=0.5," not in q, q
+
+
+def test_motion_damping_needs_dop853_and_shows_the_loss(app):
+    """Damping c > 0 with a conservative method: refused in words (naming DOP853); with "DOP853 (damping)" the
+    energy bars' total (sent once with the motion) decreases and the second plot shows the energies."""
+    mot = app.panel("motion")
+    mot.start.start.value = "tilt"
+    mot.start.angle.value = 90.0
+    mot.start.damping.value = 0.2
+    mot._on_run()
+    assert mot.msg.kind == "error" and "only “DOP853 (damping)” integrates a damped motion" in mot.msg.text
+    assert "outside the paper's model" in mot.msg.text
+    mot.method.value = "dop853"
+    mot._on_run()
+    assert mot.msg.kind == "ok"
+    anim = mot.out.animation
+    bars = np.frombuffer(anim["energies"], dtype="<f4").reshape(-1, 3)
+    assert anim["damping"] == 0.2 and len(bars) == anim["n"]
+    assert np.all(np.diff(bars[:, 2]) <= 1e-6) and bars[-1, 2] < 0.5 * bars[0, 2]
+    np.testing.assert_allclose(bars[:, 0] + bars[:, 1], bars[:, 2], rtol=1e-5, atol=1e-6)
+    assert bars.max() <= anim["energy_max"] * (1 + 1e-6)
+    assert [t.name for t in mot.out.fig.data[3:6]] == ["total", "kinetic", "potential"]
+    assert "damping c = 0.2 N m s (outside the paper's model)" in mot.info.value
+
+
+def test_motion_damping_changed_while_it_moves_continues_from_the_time_shown(app):
+    """The damping changed at the page's time t = 3 s: the motion before 3 s is kept, the one after is continued
+    with the new c, and the page is told to keep its time (no restart from zero)."""
+    mot = app.panel("motion")
+    mot.method.value = "dop853"
+    mot.start.start.value = "tilt"
+    mot.start.angle.value = 60.0
+    mot.on_show()  # the tab opened: the motion computed
+    old = mot.trajectory
+    assert not old.stats.get("damping")
+    mot.out.now = 3.0  # what the page says it shows
+    mot.start.damping.value = 0.5
+    new = mot.trajectory
+    assert mot.msg.kind == "ok" and "from t = 3.00 s on" in mot.msg.text
+    assert mot.out.animation["keep_time"] is True
+    k = int(np.searchsorted(old.t, 3.0))
+    np.testing.assert_array_equal(new.omega[:k], old.omega[:k])
+    assert new.stats["continued_from"] == pytest.approx(old.t[k], abs=1e-12) and len(new.t) == len(old.t)
+    assert new.energy[-1] < old.energy[-1] - 0.1
+    # with a conservative method the change is refused in words, the motion stays
+    mot.method.value = "lgvi"
+    mot.start.damping.value = 0.7
+    assert mot.msg.kind == "error" and "DOP853" in mot.msg.text and mot.trajectory is new
+
+
+def test_copy_link_does_not_claim_a_motion_it_cannot_hold(app):
+    """A link holds ω₀ and T from R₀ = I: from a tilted start (or with damping) "copy link" leaves the motion out
+    and says so, instead of a link that opens another motion (the tilt dropped)."""
+    mot = app.panel("motion")
+    app.tabs.selected_index = 3
+    assert "omega0=" in build_query_of(app)
+    mot.start.start.value = "tilt"
+    q = build_query_of(app)
+    assert "omega0=" not in q and "tab=motion" in q, q
+    app.links.copy()
+    assert "A link cannot hold a tilted start yet" in app.msg.text

@@ -170,8 +170,11 @@ def test_motion_plots_figure():
     tr = simulate(body.pendulum, np.eye(3), [1.0, 1.0, 1.0], 2.0, n_out=201)
     fig = motion_plots_figure(tr)
     assert [t.name for t in fig.data][:3] == ["ω₁", "ω₂", "ω₃"]
-    assert [t.legend or "legend" for t in fig.data] == ["legend"] * 3 + ["legend2"] * 2
+    assert [t.legend or "legend" for t in fig.data] == ["legend"] * 3 + ["legend2"] * 2 + ["legend"]
     assert fig.layout.yaxis2.type == "log"
+    # the third plot: the tilt in degrees, without a legend (its title says what it is)
+    assert fig.data[5].showlegend is False and fig.layout.yaxis3.ticksuffix == "°"
+    assert fig.layout.annotations[2].text == "tilt from the vertical [°]"
     err = np.asarray(fig.data[3].y)
     assert np.all(err > 0) and err.max() < 1e-6
     with pytest.raises(ValueError, match="stride"):
@@ -191,9 +194,9 @@ def test_presenter_view_enlarges_the_motion(planar_panel):
         lay = panel.out.fig.layout
         assert lay.font.size == 18 and lay.legend.font.size == 16 and lay.legend2.font.size == 16
         # the plots' titles grow too (they stayed at 16 px under 18 px tick labels)
-        assert [a.font.size for a in lay.annotations] == [20, 20]
+        assert [a.font.size for a in lay.annotations] == [20, 20, 20]
     finally:
         state.set_presenter(False)
     assert (panel.out.scale, panel.out.fill, panel.out.fit) == (1.0, 0.56, False)
     assert panel.out.fig.layout.legend2.font.size == 12 and panel.out.fig.layout.font.size is None
-    assert [a.font.size for a in panel.out.fig.layout.annotations] == [16, 16]
+    assert [a.font.size for a in panel.out.fig.layout.annotations] == [16, 16, 16]

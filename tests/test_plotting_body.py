@@ -53,7 +53,7 @@ def test_motion_plot_legends_above_the_data():
     tr = simulate(presets.paper_fig1().pendulum, np.eye(3), [1.0, 1.0, 1.0], 5.0, n_out=2001)
     fig = motion_plots_figure(tr)
     for axis, traces, to_axis in ((fig.layout.yaxis, fig.data[:3], np.asarray),
-                                  (fig.layout.yaxis2, fig.data[3:], np.log10)):
+                                  (fig.layout.yaxis2, fig.data[3:5], np.log10)):
         y = to_axis(np.concatenate([np.asarray(t.y, float) for t in traces]))
         lo, hi = axis.range
         assert lo <= y.min() and y.max() <= lo + (1 - LEGEND_ROOM) * (hi - lo) + 1e-9, (axis.range, y.min(), y.max())

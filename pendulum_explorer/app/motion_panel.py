@@ -11,7 +11,9 @@ from ..errors import InvariantDriftWarning
 from ..playback import compute_motion  # noqa: F401 - the motion this panel shows (tests import it from here)
 from ..plotting.body import motion_payload, motion_plots_figure
 from .common import Messages, Task, about, body_title, guarded
+from .i18n import _
 from .links import BOUNDS, DURATION_RANGE
+from .motion_controls import MotionStart
 from .plausible import check_range
 from .plotview import MotionView
 from .state import PRESENTER_SCALE
@@ -43,7 +45,7 @@ The paths (centre of mass, \(\Gamma\)) are drawn through every sample; the bold 
 
 
 #: the methods' names in the line under the controls (the menu's own labels are longer)
-METHOD_NAMES = {"lgvi": "LGVI", "taylor": "Taylor method"}
+METHOD_NAMES = {"lgvi": "LGVI", "taylor": "Taylor method", "dop853": "DOP853"}
 
 
 class MotionPanel:
@@ -51,7 +53,7 @@ class MotionPanel:
         self.state = state
         self.msg = Messages()
         self.task = Task(self.msg)
-        self.choice = w.Dropdown(options=[("ω₀ below, from R₀ = I", 0)], value=0, description="trajectory",
+        self.choice = w.Dropdown(options=[(_("ω₀ and start below"), 0)], value=0, description="trajectory",
                                  layout=w.Layout(width="auto", min_width="330px", max_width="100%"),
                                  style={"description_width": "70px"})
         self.choice.add_class("pe-motion-choice")
@@ -63,11 +65,15 @@ class MotionPanel:
                                           description=f"duration [s] ({DURATION_RANGE[0]:g}–{DURATION_RANGE[1]:g})",
                                           layout=w.Layout(width="225px"), style={"description_width": "150px"})
         self.method = w.ToggleButtons(options=[("Routh + reconstruction", "lr"), ("LGVI", "lgvi"),
-                                               ("Taylor (machine precision)", "taylor")], value="lr",
-                                      style={"button_width": "175px"},
+                                               ("Taylor (machine precision)", "taylor"),
+                                               (_("DOP853 (damping)"), "dop853")], value="lr",
+                                      style={"button_width": "auto"},
                                       tooltips=["Lagrange–Routh equations at fixed μ, then the attitude rebuilt",
                                                 "Lie group variational integrator on the full equations",
-                                                "adaptive Taylor method, errors at double round-off"])
+                                                "adaptive Taylor method, errors at double round-off",
+                                                _("adaptive Runge–Kutta 8(5,3); the one method that integrates "
+                                                  "the damping")])
+        self.start = MotionStart()
         self.run = w.Button(description="compute and animate", button_style="primary", icon="play",
                             layout=w.Layout(width="200px"))
         self.run.add_class("pe-motion-run")
@@ -76,12 +82,13 @@ class MotionPanel:
         self.out.add_class("pe-motion-figure")
         self.trajectory = None
         self.stride = 1
-        omega_label = w.HTML("<span style='font-size:14px'>ω₀ [rad/s] for “ω₀ below” (R₀ = I):</span>",
+        omega_label = w.HTML(_("<span style='font-size:14px'>ω₀ [rad/s] for “ω₀ and start below”:</span>"),
                              layout=w.Layout(margin="0 4px 0 8px"))
+        self._omega_label = omega_label
         controls = w.VBox([w.HBox([self.choice, self.t_final, self.method], layout=w.Layout(flex_flow="row wrap")),
                            w.HBox([omega_label] + self.omega0 + [self.run, self.task.widget],
                                   layout=w.Layout(flex_flow="row wrap", align_items="center")),
-                           self.msg, self.info])
+                           self.start.widget, self.msg, self.info])
         self.controls, self.about = controls, about(ABOUT, "About: reconstruction and the animation")
         self.widget = w.VBox([controls, self.out, self.about])
         self.run.on_click(self._on_run)
@@ -91,11 +98,17 @@ class MotionPanel:
         self._on_presenter(state.presenter)
         self._launch_map = {}
         self._stale = True
+        # the start attitude is drawn (the motion computed, paused at t = 0) as soon as it is chosen
+        self.start.start.observe(lambda c: self._on_start(released=c["new"] == "tilt"), "value")
+        for box in (self.start.angle, self.start.axis):
+            box.observe(lambda _c: self._on_start(), "value")
+        self.start.unit.observe(self._on_unit, "value")
+        self.start.damping.observe(lambda _c: self._on_damping(), "value")
 
     # ------------------------------------------------------------------ events
     def _on_body(self, body):
         self._launch_map = {}
-        self.choice.options = [("ω₀ below, from R₀ = I", 0)]
+        self.choice.options = [(_("ω₀ and start below"), 0)]
         self.choice.value = 0
         self._stale = True
 
@@ -133,6 +146,12 @@ class MotionPanel:
     def set_motion(self, omega0=None, t_final=None):
         """The motion "ω₀ below, from R₀ = I" with these ω₀ [rad/s] and duration [s] (a link's ``omega0``, ``T``):
         selected, and computed when the tab is shown."""
+        self._setting = True
+        try:  # a link's motion starts from R₀ = I, its ω₀ in rad/s
+            self.start.start.value = "identity"
+            self.start.unit.value = "rad/s"
+        finally:
+            self._setting = False
         if omega0 is not None:
             for box, x in zip(self.omega0, omega0):
                 box.value = float(x)
@@ -153,18 +172,21 @@ class MotionPanel:
         launch = self._launch_map.get(key)
         method = self.method.value
         t_final = float(self.t_final.value)
-        omega0 = np.array([x.value for x in self.omega0], float)
+        omega0 = np.array([x.value for x in self.omega0], float) * self.start.omega_scale
         self._stale = False
         if launch is None:  # the link's bound: a faster spin took minutes and could not be animated faithfully
             for i, x in enumerate(omega0):
                 check_range(f"ω₀{'₁₂₃'[i]}", float(x), *BOUNDS["omega0"], "rad/s")
+        R0 = self.start.attitude(body.pendulum) if launch is None else None
+        damping = self._check_damping(method)
 
         def work(task):
             task.progress(0.1, "integrating")
             try:
                 with warnings.catch_warnings(record=True) as caught:  # a drift beyond the tolerance: said below
                     warnings.simplefilter("always", InvariantDriftWarning)
-                    traj = playback.compute_motion(body.pendulum, launch, omega0, t_final, method)
+                    traj = playback.compute_motion(body.pendulum, launch, omega0, t_final, method, R0=R0,
+                                                   damping=damping)
                 drift = [w for w in caught if issubclass(w.category, InvariantDriftWarning)]
             except ValueError as exc:  # the integrator gave up: say what the user can change
                 what = (f"ω₀ = [{', '.join(f'{x:g}' for x in omega0)}] rad/s" if launch is None
@@ -177,22 +199,18 @@ class MotionPanel:
                 return
             task.progress(0.6, "preparing the animation")
             how = f"Routh + reconstruction, {traj.method}" if method == "lr" else METHOD_NAMES[method]
-            stride = playback.display_stride(traj)
-            payload = motion_payload(body, traj, stride)
-            fig = self._present(motion_plots_figure(traj, stride))
-            if task.cancelled or self.state.body is not body:
+            if launch is None and self.start.tilted:
+                how += ", " + self.start.describe()
+            payload, fig = self._show(traj, body, task)
+            if payload is None:
                 return
-            self.trajectory = traj
-            self.stride = stride
-            self.out.show_motion(fig, payload)
             st = traj.stats
             orth = st.get("orthogonality_error")  # (no "nan" on the page when a method does not report it)
-            turn = playback.max_angle_per_sample(playback.attitude_quaternions(traj.R[::stride]))
+            turn = playback.max_angle_per_sample(playback.attitude_quaternions(traj.R[::self.stride]))
             self.info.value = (f"<span style='font-size:14px'>{body_title(body)}, {float(traj.t[-1]):.3g} s ({how}): "
                                f"{payload['n']} samples shown, one every "
                                f"{payload['dt'] * 1e3:.3g} ms (≤ {turn:.2g} rad of rotation apart), "
-                               f"{st.get('n_steps', 0)} steps, max |ΔE| = {traj.energy_error:.2e} J, "
-                               f"max |Δμ| = {traj.mu_error:.2e} kg m²/s"
+                               f"{st.get('n_steps', 0)} steps, " + self._conservation_text(traj)
                                + (f", max ‖RᵀR − I‖ = {orth:.1e}" if orth is not None else "") + "</span>")
             if drift:  # the library's own check of the invariants (the motion is shown, with this note)
                 self.msg.info("Note: " + say_drift(str(drift[0].message)))
@@ -205,6 +223,110 @@ class MotionPanel:
                 self.msg.ok("press ▶ play above the body (1× is real time), or drag the time slider")
 
         self.task.start(work, "computing the motion")
+
+    def _show(self, traj, body, task, keep_time=False):
+        """Send ``traj`` to the page (payload and plots, every ``stride``-th sample); ``(payload, figure)``, or
+        ``(None, None)`` when the task was cancelled or the body changed meanwhile."""
+        stride = playback.display_stride(traj)
+        payload = motion_payload(body, traj, stride)
+        fig = self._present(motion_plots_figure(traj, stride))
+        if task.cancelled or self.state.body is not body:
+            return None, None
+        self.trajectory = traj
+        self.stride = stride
+        self.out.show_motion(fig, payload, keep_time=keep_time)
+        return payload, fig
+
+    @staticmethod
+    def _conservation_text(traj):
+        """The invariants' figures of the line under the controls: E and μ, or for a damped motion the loss and
+        the energy balance E + W (W the work of the damping)."""
+        from ..drift import damped, energy_balance_error
+
+        if damped(traj):
+            return _("damping c = {c:.3g} N m s (outside the paper's model): E from {e0:.4g} J to {e1:.4g} J, "
+                     "max |E + W − E₀| = {bal:.2e} J (W the work of the damping)").format(
+                c=float(traj.stats["damping"]), e0=float(traj.energy[0]), e1=float(traj.energy[-1]),
+                bal=energy_balance_error(traj))
+        return (f"max |ΔE| = {traj.energy_error:.2e} J, "
+                f"max |Δμ| = {traj.mu_error:.2e} kg m²/s")
+
+    def _check_damping(self, method):
+        """The damping c of the box; c > 0 with a conservative method is refused in words (a ValueError)."""
+        c = self.start.damping_value()
+        if c > 0.0 and method != "dop853":
+            raise ValueError(_("damping c = {c:g} N m s: only “DOP853 (damping)” integrates a damped motion (a "
+                               "viscous torque −c ω, outside the paper's model); the conservative methods keep the "
+                               "energy. Choose “DOP853 (damping)” above, or set c = 0.").format(c=c))
+        return c
+
+    def _on_start(self, released=False):
+        """A start chosen (R₀ = I or a tilt; ``released``: the tilt was just chosen, ω₀ is set to 0, a release
+        from rest): the motion from it, computed and drawn at t = 0 (paused)."""
+        if getattr(self, "_setting", False):
+            return
+        if released:
+            for box in self.omega0:
+                box.value = 0.0
+        self.choice.value = 0
+        self._stale = True
+        if self.trajectory is not None:
+            self._on_run()
+
+    def beyond_links(self):
+        """What of the motion "ω₀ and start below" a link cannot say (a tilted start, a damping), in words; ""
+        when a link holds it all (ω₀ from R₀ = I, T)."""
+        parts = ([_("a tilted start")] if self.start.tilted else []) + (
+            [_("a damping")] if float(self.start.damping.value) > 0.0 else [])
+        return _(" and ").join(parts)
+
+    def omega0_rad(self):
+        """ω₀ of the boxes in rad/s (they may be in rev/s)."""
+        return tuple(float(b.value) * self.start.omega_scale for b in self.omega0)
+
+    def _on_unit(self, change=None):
+        """Another unit of ω₀: the boxes' numbers converted (the same ω₀ in the new unit), the label says it."""
+        from .motion_controls import OMEGA_UNITS
+
+        unit = self.start.unit.value
+        if change is not None and change.get("old") in OMEGA_UNITS:
+            k = OMEGA_UNITS[change["old"]] / OMEGA_UNITS[unit]
+            for box in self.omega0:
+                box.value = float(f"{box.value * k:.6g}")
+        self._omega_label.value = _("<span style='font-size:14px'>ω₀ [{unit}] for “ω₀ and start below”:"
+                                    "</span>").format(unit=unit)
+        self._stale = True
+
+    @guarded(what="changing the damping")
+    def _on_damping(self):
+        """The damping changed: the motion shown continues from the time the page shows with the new c (the
+        animation keeps its time and plays on); with a conservative method, a message."""
+        traj = self.trajectory
+        if traj is None or self.task.running:
+            self._stale = True
+            return
+        method = self.method.value
+        c = self._check_damping(method)
+        if c == 0.0 and not traj.stats.get("damping"):
+            return  # nothing changes
+        method = "dop853" if method == "lr" else method  # (a continuation integrates the full equations)
+        body = self.state.body
+        t_from = float(self.out.now)
+
+        def work(task):
+            task.progress(0.2, _("continuing from t = {t:.2f} s").format(t=t_from))
+            new = playback.continue_motion(traj, t_from, method, damping=c)
+            if task.cancelled:
+                return
+            if self._show(new, body, task, keep_time=True)[0] is not None:
+                self.info.value = (f"<span style='font-size:14px'>{body_title(body)}, {float(new.t[-1]):.3g} s, "
+                                   + _("continued from t = {t:.2f} s with DOP853").format(
+                                       t=float(new.stats.get("continued_from", t_from)))
+                                   + ": " + self._conservation_text(new) + "</span>")
+                self.msg.ok(_("damping c = {c:g} N m s from t = {t:.2f} s on; the animation goes on").format(
+                    c=c, t=float(new.stats.get("continued_from", t_from))))
+
+        self.task.start(work, _("changing the damping"))
 
 
 def say_drift(message: str) -> str:

@@ -55,7 +55,8 @@ log = logging.getLogger("pendulum_explorer.app.plotview")
 #: the widget's JavaScript: ES modules by job in ``app/js/`` (package data, linted as modules), joined in
 #: dependency order into the one module anywidget loads (:func:`bundle_js`)
 JS_DIR = Path(__file__).with_name("js")
-JS_MODULES = ("decode.js", "hooks.js", "stream.js", "motion_geom.js", "motion.js", "plot.js", "index.js")
+JS_MODULES = ("decode.js", "hooks.js", "stream.js", "motion_geom.js", "motion_instruments.js", "motion.js", "plot.js",
+              "index.js")
 _JS_IMPORT = re.compile(r'^import \{[^}]*\} from "\./[a-z_]+\.js";\n', re.M)
 _JS_EXPORT = re.compile(r"^export (?=(?:const|let|function|async function|class) )", re.M)
 
@@ -227,15 +228,19 @@ class MotionView(PlotlyView):
     fit = traitlets.Bool(False).tag(sync=True)
     #: size of the text, markers and lines drawn on the views (1: 12-13 px text; the presenter view enlarges it)
     scale = traitlets.Float(1.0).tag(sync=True)
+    #: the motion time [s] the page shows, told by the page at most every 0.3 s while playing and at every pause
+    #: or seek (a parameter changed while the motion plays continues it from there)
+    now = traitlets.Float(0.0).tag(sync=True)
 
     def __init__(self, height: int = 0, **kw):
         super().__init__(min_height=f"{max(int(height), 340) + 40}px", **kw)
         self.height = int(height)
 
-    def show_motion(self, fig, payload: dict) -> None:
-        """Play the motion ``payload`` (a ``motion_payload``) next to the figure ``fig`` (sent together)."""
+    def show_motion(self, fig, payload: dict, keep_time: bool = False) -> None:
+        """Play the motion ``payload`` (a ``motion_payload``) next to the figure ``fig`` (sent together);
+        ``keep_time``: it continues the motion shown (the page keeps its time and plays on if it was playing)."""
         with self.hold_sync():
-            self.animation = payload
+            self.animation = dict(payload, keep_time=bool(keep_time))
             self.show(fig)
 
 

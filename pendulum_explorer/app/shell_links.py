@@ -11,6 +11,7 @@ from typing import Any
 from . import shell_text as say
 from .common import body_title, guarded, log, report_error
 from .link_view import body_from_link, link_of_view
+from .i18n import _
 from .links import ViewLink, build_query, parse_query
 from .shell_text import TAB_TITLES, TABS
 
@@ -155,8 +156,8 @@ class LinkActions:
         sec, mot = d.panels.get("section"), d.panels.get("motion")
         shown = sec is not None and getattr(sec, "section", None) is not None and d.state.E is not None
         motion = None
-        if tab == "motion" and mot is not None and mot.choice.value == 0:  # the motion "ω₀ below"
-            motion = (tuple(float(b.value) for b in mot.omega0), float(mot.t_final.value))
+        if tab == "motion" and mot is not None and mot.choice.value == 0 and not mot.beyond_links():
+            motion = (mot.omega0_rad(), float(mot.t_final.value))  # the motion "ω₀ below" (the boxes may be in rev/s)
         return link_of_view(d.state.body, tab, d.state.presenter, (d.state.E, d.state.mu) if shown else None,
                             list(d.state.launches), motion)
 
@@ -168,8 +169,13 @@ class LinkActions:
         self.dash.header.show_link((base + "?" + query) if base else "?" + query)
         self.dash.bridge.copy(query)
         n = len(self.current().launch)
+        mot = self.dash.panels.get("motion")
+        beyond = mot.beyond_links() if mot is not None and TABS[self.dash.tabs.selected_index or 0][0] == "motion" \
+            else ""
         self.msg.info("Link to this view below" + (f" ({n} trajectories as seeds)" if n else "")
-                      + "; copying it to the clipboard…")
+                      + "; copying it to the clipboard…"
+                      + (_(" A link cannot hold {what} yet: it opens the Motion tab without this motion.").format(
+                          what=beyond) if beyond else ""))
 
     def copied(self, url: str, ok: bool) -> None:
         """The page's answer to a copy: the full URL (the page knows its address) and whether copying worked."""

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike, NDArray
 from plotly.subplots import make_subplots
 
-from ..playback import attitude_quaternions
+from ..playback import attitude_quaternions, energies, tilt_degrees
 from ..reduction import attitude_from_gamma
 
 from .describe import describe_body, describe_motion, with_description
@@ -156,7 +156,9 @@ def motion_payload(body: Body, traj: Trajectory, stride: int = 1) -> dict[str, A
     The times are evenly spaced (``t0 + k dt``); the browser interpolates the attitude between samples (slerp) at
     its own frame rate, in true time.  Arrays are little-endian bytes (binary buffers of the widget message):
     ``quaternions`` float32 (n, 4) scalar last ``[x, y, z, w]`` (:func:`~pendulum_explorer.playback.
-    attitude_quaternions`), ``vertices`` float32 (nv, 3) in the body frame, ``faces`` int32 (nf, 3).  The browser
+    attitude_quaternions`), ``energies`` float32 (n, 3) kinetic, potential (from the hanging position) and total
+    [J] (:func:`~pendulum_explorer.playback.energies`; the page's energy bars, scaled by ``energy_max``),
+    ``vertices`` float32 (nv, 3) in the body frame, ``faces`` int32 (nf, 3).  The browser
     draws inertial points at ``D R v`` with ``D`` = :data:`DISPLAY` (z up) and Gamma = R^T e3 in body axes.
     """
     stride = int(stride)
@@ -175,9 +177,14 @@ def motion_payload(body: Body, traj: Trajectory, stride: int = 1) -> dict[str, A
     def raw(a: ArrayLike, dtype: str) -> bytes:
         return np.ascontiguousarray(a, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()
 
+    en = energies(traj)
+    # the energy bars (kinetic, potential from the hanging position, total) at every sample shown, and their scale
+    bars = np.stack([en["kinetic"], en["potential"], en["total"]], axis=1)[::stride]
     return {
         "n": int(len(t)), "t0": float(t[0]), "dt": dt,
         "quaternions": raw(q, "f4"),
+        "energies": raw(bars, "f4"), "energy_max": float(max(bars.max(), 1e-300)),
+        "damping": float(traj.stats.get("damping", 0.0)),
         "vertices": raw(body.mesh.vertices, "f4"), "faces": raw(body.mesh.faces, "i4"),
         "rho": rho.tolist(), "hanging": (rho / nr).tolist() if nr > 0 else None, "extent": _extent(body),
         "display": DISPLAY.tolist(),
@@ -192,9 +199,12 @@ def payload_quaternions(payload: dict[str, Any]) -> NDArray[np.float64]:
 
 
 def motion_plots_figure(traj: Trajectory, stride: int = 1) -> go.Figure:
-    """The body angular velocity omega(t) and the conservation errors |E(t) - E(0)|, |mu(t) - mu(0)| (log scale)
-    of ``traj``, one above the other, each with its own small legend (the browser draws the moving "now" line
-    over them: a plotly relayout per frame would cost ~50 ms in software rendering).
+    """The body angular velocity omega(t), the conservation errors |E(t) - E(0)|, |mu(t) - mu(0)| (log scale) and
+    the tilt (:func:`~pendulum_explorer.playback.tilt_degrees`, degrees from the downward vertical) of ``traj``,
+    one above the other, each with its own title (the browser draws the moving "now" line over them: a plotly
+    relayout per frame would cost ~50 ms in software rendering).  A damped motion (outside the paper's model)
+    shows its energies instead of the conservation errors (:func:`~pendulum_explorer.playback.energies`: kinetic,
+    potential from the hanging position, total), which it loses on purpose.
 
     Every sample (every ``stride``-th) enters the lines through :func:`envelope`, so a fast oscillation is drawn
     as its envelope, never aliased.  No fixed height: the figure fills the height of its container.
@@ -202,8 +212,11 @@ def motion_plots_figure(traj: Trajectory, stride: int = 1) -> go.Figure:
     sl = slice(None, None, int(stride))
     t = np.asarray(traj.t, float)[sl]
     W = np.asarray(traj.omega, float)[sl]
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
-                        subplot_titles=("ω(t) [rad/s], body axes", "conservation errors"))
+    damped = float(traj.stats.get("damping", 0.0)) > 0.0
+    fig = make_subplots(rows=3, cols=1, shared_xaxes=True, vertical_spacing=0.08, row_heights=[0.36, 0.36, 0.28],
+                        subplot_titles=("ω(t) [rad/s], body axes",
+                                        "energy [J] (damped: it decreases)" if damped else "conservation errors",
+                                        "tilt from the vertical [°]"))
     dashes = ["solid", "dash", "dot"]
     for i in range(3):
         x, y = envelope(t, W[:, i])
@@ -211,12 +224,24 @@ def motion_plots_figure(traj: Trajectory, stride: int = 1) -> go.Figure:
                                  line=dict(color=OKABE_ITO[i], width=1.5, dash=dashes[i])), row=1, col=1)
     E = np.asarray(traj.energy, float)[sl]
     mu = np.asarray(traj.mu, float)[sl]
-    # the log axis cannot show exact zeros: floor them
-    for y, name, colour, dash in ((np.abs(E - E[0]), "|ΔE| [J]", OKABE_ITO[5], "solid"),
-                                  (np.abs(mu - mu[0]), "|Δμ| [kg m²/s]", OKABE_ITO[4], "dash")):
-        x, yy = envelope(t, np.maximum(y, 1e-17))
+    if damped:
+        en = {k: v[sl] for k, v in energies(traj).items()}
+        rows2 = [(en["total"], "total", BLACK, "solid"), (en["kinetic"], "kinetic", OKABE_ITO[5], "dash"),
+                 (en["potential"], "potential", OKABE_ITO[4], "dot")]
+        second = np.concatenate([r[0] for r in rows2])
+    else:  # the log axis cannot show exact zeros: floor them
+        rows2 = [(np.maximum(np.abs(E - E[0]), 1e-17), "|ΔE| [J]", OKABE_ITO[5], "solid"),
+                 (np.maximum(np.abs(mu - mu[0]), 1e-17), "|Δμ| [kg m²/s]", OKABE_ITO[4], "dash")]
+        second = np.log10(np.concatenate([r[0] for r in rows2]))
+    for y, name, colour, dash in rows2:
+        x, yy = envelope(t, y)
         fig.add_trace(go.Scatter(x=x, y=yy, mode="lines", name=name, legend="legend2",
                                  line=dict(color=colour, width=1.5, dash=dash)), row=2, col=1)
+    tilt = tilt_degrees(traj)[sl] if traj.pendulum.mgrho_norm > 0.0 else np.zeros(len(t))
+    x, y = envelope(t, tilt)
+    fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name="tilt [°]", showlegend=False,
+                             hovertemplate="t = %{x:.3g} s: %{y:.3g}°<extra></extra>",
+                             line=dict(color=VERMILLION, width=1.8)), row=3, col=1)
     small = dict(orientation="h", xanchor="right", x=1.0, yanchor="bottom", bgcolor="rgba(255,255,255,0.7)",
                  font=dict(size=12), itemwidth=30)
     fig.update_layout(
@@ -228,9 +253,13 @@ def motion_plots_figure(traj: Trajectory, stride: int = 1) -> go.Figure:
     # each legend sits in its subplot's top-right corner: the y ranges leave the top LEGEND_ROOM of each plot
     # free of data (autorange drew the lines under the legends)
     fig.update_yaxes(range=_with_room(np.concatenate([W.min(0), W.max(0)])), row=1, col=1)
-    errors = np.maximum(np.concatenate([np.abs(E - E[0]), np.abs(mu - mu[0])]), 1e-17)
-    fig.update_yaxes(type="log", exponentformat="power", range=_with_room(np.log10(errors)), row=2, col=1)
-    fig.update_xaxes(ticksuffix=" s", row=2, col=1)
+    if damped:
+        fig.update_yaxes(range=_with_room(second), row=2, col=1)
+    else:
+        fig.update_yaxes(type="log", exponentformat="power", range=_with_room(second), row=2, col=1)
+    top = float(tilt.max()) if len(tilt) else 0.0
+    fig.update_yaxes(range=[0.0, max(5.0, 1.08 * top)], ticksuffix="°", row=3, col=1)
+    fig.update_xaxes(ticksuffix=" s", row=3, col=1)
     return with_description(fig, describe_motion(traj, stride))
 
 

@@ -137,8 +137,17 @@ def describe_motion(traj: Trajectory, stride: int = 1) -> str:
     E = np.asarray(traj.energy, float)[sl]
     mu = np.asarray(traj.mu, float)[sl]
     rng = ", ".join(f"ω{'₁₂₃'[i]} from {_g(W[:, i].min())} to {_g(W[:, i].max())}" for i in range(3))
+    from ..playback import tilt_degrees  # (the model layer's; imported with the motion plots)
+
+    tilt = tilt_degrees(traj)[sl] if traj.pendulum.mgrho_norm > 0.0 else np.zeros(len(t))
+    tilt_text = f"; tilt from the vertical from {_g(tilt.min())}° to {_g(tilt.max())}°"
+    c = float(traj.stats.get("damping", 0.0))
+    if c > 0.0:
+        return (f"Damped motion (c = {_g(c)} N m s, outside the paper's model) over {_g(float(t[-1] - t[0]))} s "
+                f"({len(t)} samples): {rng} rad/s; energy from {_g(E[0])} J to {_g(E[-1])} J{tilt_text}.")
     return (f"Motion over {_g(float(t[-1] - t[0]))} s ({len(t)} samples): {rng} rad/s; largest conservation "
-            f"errors |ΔE| = {np.abs(E - E[0]).max():.2g} J, |Δμ| = {np.abs(mu - mu[0]).max():.2g} kg m²/s.")
+            f"errors |ΔE| = {np.abs(E - E[0]).max():.2g} J, |Δμ| = {np.abs(mu - mu[0]).max():.2g} kg m²/s"
+            f"{tilt_text}.")
 
 
 def describe_section_sphere(section: PoincareSection, crossings: Any = None) -> str:

@@ -9,6 +9,7 @@
 // ------------------------------------------------------------------------------------------------------------
 import { misfit } from "./decode.js";
 import { SPEEDS, TRAIL_S, floats, quatToMatrix, slerp, View, legend, hexRgb } from "./motion_geom.js";
+import { Instruments } from "./motion_instruments.js";
 
 export class MotionPlayer {
   constructor(model, el) {
@@ -45,6 +46,7 @@ export class MotionPlayer {
       this.t = this.t0 + (this.tEnd - this.t0) * Number(this.slider.value) / 1000;
       this.draw();
     });
+    this.slider.addEventListener("change", () => this.tellTime(true));
     this.root.addEventListener("keydown", (ev) => {
       if (ev.key !== " " || ev.target === this.play || ev.target.tagName === "SELECT") return;
       ev.preventDefault(); this.toggle();
@@ -52,7 +54,7 @@ export class MotionPlayer {
     const redraw = () => this.draw();
     this.bodyView.bindTurning(redraw);
     this.sphereView.bindTurning(redraw);
-    this.onAnim = () => { this.pause(); this.load(); };
+    this.onAnim = () => this.reload();
     this.onHeight = () => this.layout();
     this.onScale = () => {
       const k = this.model.get("scale") || 1;
@@ -119,8 +121,8 @@ export class MotionPlayer {
     this.bodyView = new View("pe-body-view", "the body in the lab frame", 45, 22);
     this.sphereView = new View("pe-sphere-view", "Gamma on the unit sphere, body frame", 45, 22);
     const boxes = [];
-    for (const [v, frac, title] of [[this.bodyView, "38%", "body, pivot and centre of mass (up is up)"],
-                                    [this.sphereView, "26%", "Γ(t) = Rᵀe₃ on the sphere (body frame)"]]) {
+    for (const [v, frac, title] of [[this.bodyView, "35%", "body, pivot and centre of mass (up is up)"],
+                                    [this.sphereView, "24%", "Γ(t) = Rᵀe₃ on the sphere (body frame)"]]) {
       const box = document.createElement("div");
       box.style.cssText = `flex:0 0 ${frac};min-width:0;display:flex;flex-direction:column;`;
       const h = document.createElement("div");
@@ -138,14 +140,15 @@ export class MotionPlayer {
     this.plotHost = document.createElement("div");
     this.plotHost.className = "pe-motion-plots";
     this.plotHost.style.cssText = "flex:1 1 36%;min-width:0;position:relative;";
-    this.markers = [0, 1].map((i) => {   // moved every frame (a plotly relayout costs ~50 ms in software rendering)
+    this.markers = [0, 1, 2].map(() => {   // moved every frame (a plotly relayout costs ~50 ms in software rendering)
       const m = document.createElement("div");
       m.className = "pe-now-line";
       m.style.cssText = "position:absolute;width:2px;background:#000;pointer-events:none;display:none;z-index:2;";
       this.plotHost.appendChild(m);
       return m;
     });
-    row.append(...boxes, this.plotHost);
+    this.instruments = new Instruments();   // stopwatch and energy bars, beside the body
+    row.append(boxes[0], this.instruments.el, boxes[1], this.plotHost);
     return row;
   }
 
@@ -179,6 +182,7 @@ export class MotionPlayer {
     this.P = new Float64Array(3 * this.nv);           // projected vertices
     this.order = new Int32Array(this.nf); this.depth = new Float64Array(this.nf);
     this.t = this.t0;
+    this.instruments.load(a);
     this.bodyView.bgValid = false; this.sphereView.bgValid = false;
     this.root.style.display = this.n >= 2 ? "" : "none";
     this.draw();
@@ -259,7 +263,7 @@ export class MotionPlayer {
     };
     this.raf = requestAnimationFrame(tick);
   }
-  pause() { this.playing = false; cancelAnimationFrame(this.raf); this.showTime(); }
+  pause() { this.playing = false; cancelAnimationFrame(this.raf); this.showTime(); this.tellTime(true); }
 
   attitude(t) {                          // the interpolated attitude at motion time t -> this.q, this.R
     const u = Math.min(Math.max((t - this.t0) / this.dt, 0), this.n - 1);
@@ -278,7 +282,30 @@ export class MotionPlayer {
     if (this.tEnd > this.t0) this.slider.value = String(Math.round(1000 * (this.t - this.t0) / (this.tEnd - this.t0)));
   }
 
+  // a new motion; one that continues the shown one (``keep_time``: a parameter changed while it moves) keeps
+  // the motion time and plays on if it was playing
+  reload() {
+    const keep = !!(this.model.get("animation") || {}).keep_time && this.n >= 2, t = this.t, was = this.playing;
+    this.pause(); this.load();
+    if (!keep) return;
+    this.t = Math.min(Math.max(t, this.t0), this.tEnd);
+    this.draw();
+    if (was) this.start();
+  }
+
+  // the motion time shown, told to the kernel (``now``) at most every 0.3 s while playing and at every pause or
+  // seek: the time a parameter changed while it moves continues from (no message per frame)
+  tellTime(force) {
+    const w = performance.now();
+    if (!force && this.toldAt !== undefined && w - this.toldAt < 300) return;
+    if (this.told === this.t) return;
+    this.toldAt = w; this.told = this.t;
+    this.model.set("now", this.t); this.model.save_changes();
+  }
+
   draw(wall) {
+    this.instruments.update(this.t);
+    this.tellTime(false);
     if (this.n < 2 || !this.bodyView.w) return;
     this.attitude(this.t);
     this.drawBody();
@@ -293,15 +320,16 @@ export class MotionPlayer {
 
   movePlotMarker() {                    // the "now" lines over the plots: two absolutely placed divs
     const gd = this.gd, fl = gd && gd._fullLayout;
-    if (!fl || !fl.xaxis || !fl.yaxis || !fl.yaxis2 || typeof fl.xaxis.l2p !== "function") {
+    if (!fl || !fl.xaxis || !fl.yaxis || typeof fl.xaxis.l2p !== "function") {
       for (const m of this.markers) m.style.display = "none";
       return;
     }
     const xa = fl.xaxis, x = xa._offset + xa.l2p(this.t);
     const inside = x >= xa._offset - 0.5 && x <= xa._offset + xa._length + 0.5;
-    [fl.yaxis, fl.yaxis2].forEach((ya, i) => {
+    [fl.yaxis, fl.yaxis2, fl.yaxis3].forEach((ya, i) => {   // one line over each plot (time shared)
       const m = this.markers[i];
-      m.style.display = inside ? "" : "none";
+      m.style.display = inside && ya ? "" : "none";
+      if (!ya) return;
       m.style.left = (x - 1) + "px"; m.style.top = ya._offset + "px"; m.style.height = ya._length + "px";
     });
   }

@@ -90,6 +90,9 @@ export class View {                             // one canvas: a camera, a scale
 
 export function legend(b, v, items, k) {        // a few symbol + text rows in the bottom-left corner of a view (size k)
   b.font = `${Math.round(12 * k)}px sans-serif`; b.textBaseline = "middle";
+  // a narrow view (the presenter's larger text beside the energy bars): the text made smaller to fit its width
+  const room = v.w - 22 * k, widest = Math.max(...items.map((it) => b.measureText(it[2]).width));
+  if (widest > room && room > 0) b.font = `${Math.max(9, Math.floor(12 * k * room / widest))}px sans-serif`;
   items.forEach(([sym, colour, text], i) => {
     const x = 10 * k, y = v.h - 10 * k - 16 * k * (items.length - 1 - i), r = 5 * k;
     b.fillStyle = colour; b.strokeStyle = colour; b.lineWidth = 2 * k;

@@ -1,0 +1,92 @@
+// The motion player's instruments: a stopwatch a class can read and three energy bars (kinetic, potential from
+// the hanging position, total), beside the animation.  The energies of every sample arrive once with the motion
+// (``animation.energies``, float32 n x 3, from the model layer); each frame interpolates them at the motion time
+// and sets the bars' heights: no kernel round trip per frame.
+import { floats } from "./motion_geom.js";
+
+const BARS = [["kinetic", "K", "#E69F00"], ["potential", "U", "#009E73"], ["total", "E", "#000000"]];
+
+export class Instruments {
+  constructor() {
+    this.el = document.createElement("div");
+    this.el.className = "pe-instruments";
+    this.el.style.cssText = "flex:0 0 auto;width:clamp(84px, 6em, 118px);min-width:0;display:flex;flex-direction:column;gap:4px;";
+    this.clock = document.createElement("div");
+    this.clock.className = "pe-stopwatch";
+    this.clock.setAttribute("role", "timer");
+    this.clock.setAttribute("aria-label", "motion time");
+    this.clock.style.cssText = "font-size:1.75em;font-weight:600;line-height:1.1;text-align:center;"
+      + "font-variant-numeric:tabular-nums;color:#1a1a1a;white-space:nowrap;overflow:hidden;";
+    this.seconds = document.createElement("span");
+    const unit = document.createElement("span");
+    unit.textContent = " s";
+    unit.style.fontSize = "0.55em";
+    this.clock.append(this.seconds, unit);
+    const cap = document.createElement("div");
+    cap.className = "pe-energy-caption";
+    cap.textContent = "energy [J]";
+    cap.style.cssText = "font-size:0.93em;text-align:center;color:#2a3f5f;";
+    const box = document.createElement("div");
+    box.className = "pe-energy-bars";
+    box.setAttribute("role", "img");
+    box.setAttribute("aria-label", "energy bars: kinetic, potential, total");
+    box.style.cssText = "flex:1 1 auto;min-height:60px;display:flex;gap:6px;align-items:stretch;";
+    this.bars = BARS.map(([key, short, colour]) => {
+      const col = document.createElement("div");
+      col.style.cssText = "flex:1 1 0;display:flex;flex-direction:column;align-items:center;min-width:0;";
+      const value = document.createElement("div");
+      value.className = "pe-energy-value";
+      value.style.cssText = "font-size:0.66em;font-variant-numeric:tabular-nums;white-space:nowrap;";
+      const track = document.createElement("div");
+      track.style.cssText = "flex:1 1 auto;width:100%;position:relative;background:#f2f2f2;"
+        + "border-bottom:1px solid #888;";
+      const bar = document.createElement("div");
+      bar.className = `pe-energy-bar pe-energy-${key}`;
+      bar.style.cssText = `position:absolute;left:12%;right:12%;bottom:0;height:0;background:${colour};`;
+      track.appendChild(bar);
+      const label = document.createElement("div");
+      label.textContent = short;
+      label.title = key === "potential" ? "potential energy, from the hanging position" : `${key} energy`;
+      label.style.cssText = "font-weight:600;";
+      col.append(value, track, label);
+      box.appendChild(col);
+      return { key, bar, value };
+    });
+    this.note = document.createElement("div");
+    this.note.className = "pe-damping-note";
+    this.note.style.cssText = "font-size:0.75em;line-height:1.2;color:#555;text-align:center;";
+    this.el.append(this.clock, cap, box, this.note);
+    this.box = box;
+    this.E = new Float32Array(0); this.n = 0; this.max = 1;
+    this.now = [0, 0, 0];                    // the energies drawn last (tests)
+  }
+
+  load(a) {
+    this.E = floats(a.energies, Float32Array);
+    this.n = this.E.length / 3;
+    this.t0 = a.t0 || 0; this.dt = a.dt || 1;
+    this.max = a.energy_max || 1;
+    const c = a.damping || 0;
+    const cText = c.toPrecision(3).replace(/\.?0+$/, "");
+    this.note.textContent = c > 0 ? `damping c = ${cText} N m s (not in the paper's model)` : "";
+    this.el.style.display = this.n >= 2 ? "flex" : "none";
+  }
+
+  update(t) {
+    const whole = (t - this.t0).toFixed(2);
+    this.seconds.textContent = whole;
+    if (this.n < 2) return;
+    const u = Math.min(Math.max((t - this.t0) / this.dt, 0), this.n - 1);
+    const i = Math.min(Math.floor(u), this.n - 2), f = u - i, E = this.E;
+    const parts = [];
+    for (let j = 0; j < 3; j++) {
+      const v = (1 - f) * E[3 * i + j] + f * E[3 * i + 3 + j];
+      this.now[j] = v;
+      const b = this.bars[j];
+      b.bar.style.height = `${Math.max(0, Math.min(100, 100 * v / this.max)).toFixed(2)}%`;
+      b.value.textContent = v.toPrecision(2);   // (three bars side by side: short numbers; 3 digits in the label)
+      parts.push(`${b.key} ${v.toPrecision(3)} J`);
+    }
+    this.box.setAttribute("aria-label", `energy: ${parts.join(", ")}`);
+  }
+}

@@ -1,0 +1,143 @@
+"""The Motion tab's instruments in Chromium (issue 23, part 2): released from a tilt, the page draws the body tilted
+at t = 0; the energy bars move while it plays; with damping (DOP853) the total-energy bar goes down; the tilt is
+plotted in degrees with the "now" line over it; the damping changed while it plays continues the motion from the
+time shown (no restart from zero), and the speed changes only the rate.  Screenshots of the tab with the
+instruments at 1280x720 and 1024x768, normal and presenter view (test-artifacts/).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pe_browser as pb
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+MOTION = ".pe-motion"
+PLAYER = f"{MOTION} .pe-motion-player"
+M = f"document.querySelector('{PLAYER}').peMotion"
+THETA = 50.0
+
+#: the tilt the page draws: the angle between D R rho (its centre of mass, display frame z up) and straight down
+DRAWN_TILT_JS = f"""() => {{ const m = {M}; const R = m.R, r = m.rho;
+    const z = -(R[6] * r[0] + R[7] * r[1] + R[8] * r[2]), n = Math.hypot(r[0], r[1], r[2]);
+    return Math.acos(Math.max(-1, Math.min(1, -z / n))) * 180 / Math.PI; }}"""
+BARS_JS = f"""() => {{ const m = {M}; return [m.t, ...Array.from(document.querySelectorAll('{MOTION} .pe-energy-bar'))
+    .map(b => parseFloat(b.style.height)), ...m.instruments.now]; }}"""
+
+
+def _wait_motion(page, check="true"):
+    page.wait_for_function(f"() => {{ const p = document.querySelector('{PLAYER}'); const m = p && p.peMotion; "
+                           f"return !!m && m.n > 1 && ({check}); }}", timeout=120_000, polling=200)
+
+
+def _open(browser, server, size, query=""):
+    page = browser.new_page()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(server.url + ("?" + query if query else ""), wait_until="commit", timeout=60_000)
+    pb.wait_for_panels(page, timeout=150_000)
+    pb.show_panel(page, "pe-motion")
+    _wait_motion(page)
+    return page
+
+
+def _release(page, theta):
+    """Choose "released tilted θ from hanging" with θ; wait for the motion computed from it."""
+    angle = page.locator(f"{MOTION} .pe-motion-angle input").first
+    page.locator(f"{MOTION} .pe-motion-start select").first.select_option(label="released tilted θ from hanging")
+    angle.wait_for(state="visible")
+    angle.fill(f"{theta:g}")
+    angle.press("Tab")
+    _wait_motion(page, f"Math.abs(m.model.get('animation').energies.byteLength - 12 * m.n) === 0 && "
+                       f"document.querySelector('{MOTION} .pe-motion-figure') && "
+                       f"/released {theta:g}°/.test(document.querySelector('{MOTION}').innerText)")
+    page.wait_for_timeout(500)
+
+
+def _sample_bars(page, seconds, every_ms=250):
+    rows = []
+    for _ in range(int(seconds * 1000 / every_ms)):
+        rows.append(page.evaluate(BARS_JS))
+        page.wait_for_timeout(every_ms)
+    return np.array(rows, float)
+
+
+def _shot(page, name):
+    pb.ARTIFACTS.mkdir(exist_ok=True)
+    page.evaluate("() => { document.scrollingElement.scrollTop = 0; }")
+    page.screenshot(path=str(pb.ARTIFACTS / f"motion-instruments-{name}.png"))
+
+
+def test_instruments_released_damped_and_continued(dashboard_server, browser):
+    page = _open(browser, dashboard_server, (1280, 720))
+    try:
+        _release(page, THETA)
+        # t = 0, paused: the body drawn tilted by theta (float32 attitudes: to 0.01 degree)
+        page.evaluate(f"() => {{ const m = {M}; m.pause(); m.t = 0; m.draw(); }}")
+        drawn = page.evaluate(DRAWN_TILT_JS)
+        pb.record_timings("motion_instruments", {"drawn_tilt_at_t0_deg": drawn})
+        assert drawn == pytest.approx(THETA, abs=0.01)
+        # the tilt plot in degrees, the "now" line over it
+        tilt = page.evaluate(f"""() => {{ const gd = document.querySelector('{MOTION} .pe-motion-plots .js-plotly-plot');
+            const fl = gd._fullLayout; return [fl.yaxis3.ticksuffix, fl.annotations.map(a => a.text),
+            Math.max(...Array.from(gd.data[5].y)), {M}.markers.filter(x => x.style.display !== 'none').length]; }}""")
+        assert tilt[0] == "°" and "tilt from the vertical [°]" in tilt[1], tilt
+        assert tilt[2] == pytest.approx(THETA, abs=0.1) and tilt[3] == 3, tilt
+        _shot(page, "1280x720")
+        # the energy bars move during playback; total (the sum, undamped) constant
+        page.locator(f"{MOTION} .pe-play").first.click()
+        bars = _sample_bars(page, 2.0)
+        pb.record_timings("motion_instruments", {"undamped_bars_kinetic_pct": [round(x, 1) for x in bars[:, 1]]})
+        assert np.ptp(bars[:, 0]) > 1.0  # the time moved
+        assert np.ptp(bars[:, 1]) > 20.0 and np.ptp(bars[:, 2]) > 20.0  # kinetic and potential bars swing
+        assert np.ptp(bars[:, 3]) < 0.5  # the total stays (percent of the scale)
+        # the stopwatch reads the motion time
+        clock = page.locator(f"{MOTION} .pe-stopwatch").first
+        assert clock.inner_text().endswith(" s") and clock.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 24
+        # damping while it plays: DOP853, then c = 0.3; the animation goes on from where it was (no restart)
+        page.locator(f"{MOTION} .widget-toggle-button").filter(has_text="DOP853").first.click()
+        _wait_motion(page, "m.playing || m.t > 0")
+        t_before = page.evaluate(f"() => {M}.t")
+        damping = page.locator(f"{MOTION} .pe-motion-damping input").first
+        damping.fill("0.3")
+        damping.press("Tab")
+        _wait_motion(page, "(m.model.get('animation').damping || 0) > 0")
+        state = page.evaluate(f"() => [{M}.t, {M}.playing, {M}.model.get('animation').keep_time]")
+        pb.record_timings("motion_instruments", {"damping_changed_at_t": t_before, "then_t": state[0]})
+        assert state[2] is True and state[0] >= min(t_before, 1.0), (t_before, state)
+        if not state[1]:  # it ended meanwhile: play again from the start
+            page.evaluate(f"() => {{ const m = {M}; m.t = 0; m.start(); }}")
+        # a speed change: only the rate (the time goes on from where it is)
+        t_speed = page.evaluate(f"() => {M}.t")
+        page.locator(f"{MOTION} .pe-speed").first.select_option("2")
+        assert page.evaluate(f"() => {M}.t") >= t_speed
+        bars = _sample_bars(page, 2.5)
+        pb.record_timings("motion_instruments", {"damped_total_pct": [round(x, 2) for x in bars[:, 3]]})
+        playing = bars[np.diff(bars[:, 0], prepend=-1.0) > 0]
+        assert len(playing) >= 4
+        assert np.all(np.diff(playing[:, 3]) <= 0.05) and playing[-1, 3] < playing[0, 3] - 1.0, playing[:, 3]
+        pb.assert_no_traceback(page, "motion instruments")
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)], ids=["1024x768", "1280x720"])
+def test_instruments_screenshots_presenter(dashboard_server, browser, size):
+    """The presenter view with the instruments: body, controls and time in the first screen (as
+    test_presenter_motion), the stopwatch too; screenshots to look at."""
+    page = _open(browser, dashboard_server, size, "presenter=1&tab=motion")
+    try:
+        _release(page, THETA)
+        pb.wait_plots_quiet(page)
+        page.evaluate(f"() => {{ const m = {M}; m.t = 1.2; m.draw(); }}")
+        _shot(page, f"presenter-{size[0]}x{size[1]}")
+        H = page.evaluate("() => window.innerHeight")
+        for sel in (".pe-body-view", ".pe-play", ".pe-stopwatch", ".pe-energy-bars"):
+            box = page.locator(f"{MOTION} {sel}").first.bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= H, (sel, box, H)
+        if size == (1024, 768):  # the normal view at this size as well
+            page.locator(".pe-app .pe-presenter-toggle, .pe-app .pe-presenter").first.click()
+            page.wait_for_timeout(1500)
+            _shot(page, "1024x768")
+    finally:
+        page.close()
