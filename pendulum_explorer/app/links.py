@@ -11,6 +11,7 @@ Parameters (all optional)::
     omega0, T  the Motion tab's motion from R₀ = I: ω₀ (3 numbers, rad/s) and its duration T [s] (0.1 … 200);
                either opens the Motion tab (unless ``tab`` says otherwise) with that motion computed
     presenter  1 | 0 (larger text and figures, for a projector)
+    lang       en | de | es: the page's language (default: the browser's)
 
 Voila passes the page's query string to the kernel in the ``QUERY_STRING`` environment variable.
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import quote, unquote_plus
 
 from ..bounds import BOUNDS as TABLE
@@ -35,7 +36,7 @@ PRESET_NAMES = ("paper_fig1", "paper_fig2", "lagrange_top", "planar")
 
 MAX_QUERY = 2000      # characters of the whole query string
 MAX_VALUE = 600       # characters of one value
-MAX_PARAMS = 12       # parameters in one link
+MAX_PARAMS = 13       # parameters in one link
 MAX_LAUNCH = int(TABLE["launch_link"].high)  # launch pairs
 NUMBER = re.compile(r"[+-]?(?:\d{1,12}(?:\.\d{0,17})?|\.\d{1,17})(?:[eE][+-]?\d{1,3})?")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,19}")
@@ -46,7 +47,9 @@ DURATION_RANGE = TABLE["t_final"].range(plausible=True)
 BOUNDS = {key: TABLE[name].range(plausible=True) for key, name in (
     ("E", "E"), ("mu", "mu"), ("J", "J"), ("rho", "rho"), ("m", "m"), ("g", "g"), ("phi", "phi"),
     ("Gamma3", "Gamma3"), ("omega0", "omega0"), ("T", "t_final"))}
-KNOWN = ("preset", "tab", "E", "mu", "J", "rho", "m", "g", "launch", "presenter", "omega0", "T")
+KNOWN = ("preset", "tab", "E", "mu", "J", "rho", "m", "g", "launch", "presenter", "omega0", "T", "lang")
+#: the page languages a link may name (kept equal to ``i18n.LANGUAGES`` by a test)
+LANG_CODES = ("en", "de", "es")
 #: parameters of the server hosting the page (Jupyter's token, Voila's template / theme, Binder's urlpath):
 #: not ours, ignored without a message
 SERVER_PARAMS = ("token", "theme", "template", "voila-template", "voila-theme", "urlpath", "kernel_name")
@@ -72,10 +75,12 @@ class ViewLink:
     presenter: bool = False
     omega0: tuple[float, ...] | None = None
     T: float | None = None
+    lang: str | None = None
 
     @property
     def is_default(self) -> bool:
-        return self == ViewLink()
+        """The start view (whatever the language)."""
+        return replace(self, lang=None) == ViewLink()
 
 
 def _number(text: str, name: str) -> float:
@@ -118,7 +123,7 @@ def parse_query(query: str | None) -> ViewLink:
     ------
     LinkError
         Unknown or repeated parameter, a value that is not of its form or out of its range, sizes beyond the
-        bounds (query ≤ 2000 characters, ≤ 12 parameters, ≤ 20 launch pairs).
+        bounds (query ≤ 2000 characters, ≤ 13 parameters, ≤ 20 launch pairs).
     """
     if query is None:
         return ViewLink()
@@ -192,6 +197,10 @@ def parse_query(query: str | None) -> ViewLink:
         if v not in ("0", "1", "true", "false"):
             raise LinkError(f"presenter must be 1 or 0; got {_show(raw['presenter'])}")
         kw["presenter"] = v in ("1", "true")
+    if "lang" in raw:
+        if raw["lang"] not in LANG_CODES:
+            raise LinkError(f"lang must be one of {' | '.join(LANG_CODES)}; got {_show(raw['lang'])}")
+        kw["lang"] = raw["lang"]
     return ViewLink(**kw)
 
 
@@ -226,7 +235,22 @@ def build_query(link: ViewLink) -> str:
         parts.append(("T", _num_text(link.T)))
     if link.presenter:
         parts.append(("presenter", "1"))
+    if link.lang is not None:
+        parts.append(("lang", link.lang))
     return "&".join(f"{k}={quote(v, safe=',;.-+_')}" for k, v in parts)
 
 
-__all__ = ["ViewLink", "LinkError", "parse_query", "build_query", "TAB_KEYS", "PRESET_NAMES", "DURATION_RANGE"]
+def link_lang(query: str | None) -> str | None:
+    """The ``lang`` a query string asks for (None: none, or not one of :data:`LANG_CODES`), read before the
+    link itself so that the link's own problems are told in its language."""
+    if not isinstance(query, str) or len(query) > MAX_QUERY:
+        return None
+    for item in query.lstrip("?").split("&"):
+        name, _sep, value = item.partition("=")
+        if name == "lang" and value in LANG_CODES:
+            return value
+    return None
+
+
+__all__ = ["ViewLink", "LinkError", "parse_query", "build_query", "link_lang", "TAB_KEYS", "PRESET_NAMES",
+           "DURATION_RANGE", "LANG_CODES"]
