@@ -65,7 +65,7 @@ class Dashboard(w.VBox):
         self.link = link
         self.state = AppState(linked if linked is not None else body)
         if not link.is_default:
-            self.state.body_origin = "the link"
+            self.state.body_origin = "the link"  # (translated where it is shown: shell_text.ORIGINS)
         self.panels = {}
         self.containers = {}
         for key, _title in TABS:
@@ -104,7 +104,8 @@ class Dashboard(w.VBox):
         self.state.listen("motion_request", lambda launch: launch is not None and self._show_motion(launch))
         self.state.listen("panel_request", lambda key: key and self.panel(key))
         if self.link_problem:
-            self.msg.error(f"This link could not be opened: {self.link_problem}. Showing the start view instead.")
+            self.msg.error(_("This link could not be opened: {problem}. Showing the start view instead.").format(
+                problem=self.link_problem))
         else:
             self.links.open(link)
         self._prewarm_once = threading.Lock()  # held by the prewarm that runs
@@ -129,15 +130,18 @@ class Dashboard(w.VBox):
         self.header.show_body(self.state.body, self.state.body_origin)
         origin = self.state.body_origin
         if origin not in ("the Body tab", "reset", "the link", "the start view"):
-            self.msg.info(f"The body changed to {body_title(body)} (chosen by {origin}); the Body tab shows it.")
-        elif self.msg.text.startswith("The body changed to "):  # about the body before: no longer true
+            self.msg.info(_("The body changed to {body} (chosen by {origin}); the Body tab shows it.").format(
+                body=body_title(body), origin=_(origin)))
+            self._body_note = self.msg.text
+        elif self.msg.text and self.msg.text == getattr(self, "_body_note", None):  # about the body before: no
+            # longer true
             self.msg.clear()
 
-    @guarded(what="resetting")
+    @guarded(what=i18n.N_("resetting"))
     def _on_reset(self, _b=None):
         self.header.ask_reset(len(self.state.launches))
 
-    @guarded(what="resetting")
+    @guarded(what=i18n.N_("resetting"))
     def _on_reset_yes(self, _b=None):
         self.reset()
 
@@ -148,7 +152,7 @@ class Dashboard(w.VBox):
         self.header.show_link(None)
         self.panel("body").reset()
         self.show("body")
-        self.msg.ok("Back to the start view.")
+        self.msg.ok(_("Back to the start view."))
         self.header.show_guide(True)
 
     # ------------------------------------------------------------------ panels and tabs
@@ -188,7 +192,7 @@ class Dashboard(w.VBox):
                 panel = _panel_class(key)(self.state)
             except Exception as exc:  # noqa: BLE001 - the page must stay usable
                 msg = Messages()
-                report_error(msg, exc, f"building the {key} panel")
+                report_error(msg, exc, _("building the {tab} panel").format(tab=_(dict(TABS)[key])))
                 box.children = [msg]
                 raise
             self.panels[key] = panel

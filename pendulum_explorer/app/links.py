@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import quote, unquote_plus
 
 from ..bounds import BOUNDS as TABLE
+from .i18n import _
 
 #: the dashboard's tabs, in order (keys used by ``tab=``)
 TAB_KEYS = ("body", "equilibria", "section", "motion")
@@ -86,18 +87,20 @@ class ViewLink:
 def _number(text: str, name: str) -> float:
     text = text.strip()
     if not NUMBER.fullmatch(text):
-        raise LinkError(f"{name} must be a plain decimal number; got {_show(text)}")
+        raise LinkError(_("{name} must be a plain decimal number; got {value}").format(name=name, value=_show(text)))
     x = float(text)
     lo, hi = BOUNDS[name]
     if not (math.isfinite(x) and lo <= x <= hi):
-        raise LinkError(f"{name} must lie in [{lo:g}, {hi:g}]; got {_show(text)}")
+        raise LinkError(_("{name} must lie in [{lo}, {hi}]; got {value}").format(name=name, lo=f"{lo:g}", hi=f"{hi:g}",
+                                                                                 value=_show(text)))
     return x
 
 
 def _numbers(text: str, name: str, count: int) -> tuple[float, ...]:
     parts = text.split(",")
     if len(parts) != count:
-        raise LinkError(f"{name} takes {count} comma-separated numbers; got {len(parts)}")
+        raise LinkError(_("{name} takes {count} comma-separated numbers; got {got}").format(name=name, count=count,
+                                                                                          got=len(parts)))
     return tuple(_number(p, name) for p in parts)
 
 
@@ -128,13 +131,13 @@ def parse_query(query: str | None) -> ViewLink:
     if query is None:
         return ViewLink()
     if not isinstance(query, str):
-        raise LinkError("the link's query must be text")
+        raise LinkError(_("the link's query must be text"))
     if len(query) > MAX_QUERY:
-        raise LinkError(f"the link is too long ({len(query)} characters; at most {MAX_QUERY})")
+        raise LinkError(_("the link is too long ({n} characters; at most {max})").format(n=len(query), max=MAX_QUERY))
     query = query[1:] if query.startswith("?") else query
     items = [p for p in query.split("&") if p]
     if len(items) > MAX_PARAMS + len(SERVER_PARAMS):
-        raise LinkError(f"the link has {len(items)} parameters; at most {MAX_PARAMS}")
+        raise LinkError(_("the link has {n} parameters; at most {max}").format(n=len(items), max=MAX_PARAMS))
     raw: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
@@ -142,25 +145,28 @@ def parse_query(query: str | None) -> ViewLink:
         if name in SERVER_PARAMS:
             continue
         if not NAME.fullmatch(name) or name not in KNOWN:
-            raise LinkError(f"unknown link parameter {_show(name)}; known: {', '.join(KNOWN)}")
+            raise LinkError(_("unknown link parameter {name}; known: {known}").format(name=_show(name),
+                                                                                       known=", ".join(KNOWN)))
         if not sep:
-            raise LinkError(f"link parameter {name} has no value ({name}=…)")
+            raise LinkError(_("link parameter {name} has no value ({name}=…)").format(name=name))
         if name in raw:
-            raise LinkError(f"link parameter {name} is given twice")
+            raise LinkError(_("link parameter {name} is given twice").format(name=name))
         value = unquote_plus(value)
         if len(value) > MAX_VALUE:
-            raise LinkError(f"the value of {name} is too long ({len(value)} characters)")
+            raise LinkError(_("the value of {name} is too long ({n} characters)").format(name=name, n=len(value)))
         raw[name] = value
     if len(raw) > MAX_PARAMS:
-        raise LinkError(f"the link has {len(raw)} parameters; at most {MAX_PARAMS}")
+        raise LinkError(_("the link has {n} parameters; at most {max}").format(n=len(raw), max=MAX_PARAMS))
     kw: dict = {}
     if "preset" in raw:
         if raw["preset"] not in PRESET_NAMES:
-            raise LinkError(f"preset must be one of {', '.join(PRESET_NAMES)}; got {_show(raw['preset'])}")
+            raise LinkError(_("{name} must be one of {values}; got {value}").format(
+                name="preset", values=", ".join(PRESET_NAMES), value=_show(raw["preset"])))
         kw["preset"] = raw["preset"]
     if "tab" in raw:
         if raw["tab"] not in TAB_KEYS:
-            raise LinkError(f"tab must be one of {' | '.join(TAB_KEYS)}; got {_show(raw['tab'])}")
+            raise LinkError(_("{name} must be one of {values}; got {value}").format(
+                name="tab", values=" | ".join(TAB_KEYS), value=_show(raw["tab"])))
         kw["tab"] = raw["tab"]
     for name in ("E", "mu", "m", "g", "T"):
         if name in raw:
@@ -172,34 +178,36 @@ def parse_query(query: str | None) -> ViewLink:
     if "omega0" in raw:
         kw["omega0"] = _numbers(raw["omega0"], "omega0", 3)
     if ("J" in kw) != ("rho" in kw):
-        raise LinkError("a custom body needs both J (9 numbers) and rho (3 numbers)")
+        raise LinkError(_("a custom body needs both J (9 numbers) and rho (3 numbers)"))
     if "J" in kw and "preset" in kw:
-        raise LinkError("give either preset or J and rho, not both")
+        raise LinkError(_("give either preset or J and rho, not both"))
     if "m" in kw and "J" not in kw:
-        raise LinkError("m belongs to a custom body (J and rho)")
+        raise LinkError(_("m belongs to a custom body (J and rho)"))
     if "mu" in kw and "E" not in kw:
-        raise LinkError("mu needs E (the section level is the pair E, mu)")
+        raise LinkError(_("mu needs E (the section level is the pair E, mu)"))
     if "launch" in raw:
         pairs = [p for p in raw["launch"].split(";") if p.strip()]
         if not pairs:
-            raise LinkError("launch needs at least one φ,Γ₃ pair")
+            raise LinkError(_("launch needs at least one φ,Γ₃ pair"))
         if len(pairs) > MAX_LAUNCH:
-            raise LinkError(f"launch has {len(pairs)} pairs; at most {MAX_LAUNCH}")
+            raise LinkError(_("launch has {n} pairs; at most {max}").format(n=len(pairs), max=MAX_LAUNCH))
         out = []
         for p in pairs:
             xy = p.split(",")
             if len(xy) != 2:
-                raise LinkError(f"each launch seed is one pair φ,Γ₃ (pairs separated by ';'); got {_show(p)}")
+                raise LinkError(_("each launch seed is one pair φ,Γ₃ (pairs separated by ';'); got {value}").format(
+                    value=_show(p)))
             out.append((_number(xy[0], "phi"), _number(xy[1], "Gamma3")))
         kw["launch"] = tuple(out)
     if "presenter" in raw:
         v = raw["presenter"].strip().lower()
         if v not in ("0", "1", "true", "false"):
-            raise LinkError(f"presenter must be 1 or 0; got {_show(raw['presenter'])}")
+            raise LinkError(_("presenter must be 1 or 0; got {value}").format(value=_show(raw["presenter"])))
         kw["presenter"] = v in ("1", "true")
     if "lang" in raw:
         if raw["lang"] not in LANG_CODES:
-            raise LinkError(f"lang must be one of {' | '.join(LANG_CODES)}; got {_show(raw['lang'])}")
+            raise LinkError(_("{name} must be one of {values}; got {value}").format(
+                name="lang", values=" | ".join(LANG_CODES), value=_show(raw["lang"])))
         kw["lang"] = raw["lang"]
     return ViewLink(**kw)
 

@@ -56,7 +56,8 @@ def guide() -> str:
 
 #: the controls that choose a body, as the header names them (``AppState.body_origin``; translated when shown)
 ORIGINS = (N_("the start view"), N_("the link"), N_("the Body tab"), N_("reset"), N_("another tab"),
-           N_("a loaded session"))
+           N_("a loaded session"), N_("the Poincaré section's paper Fig. 2 presets"),
+           N_("the section's saved levels"))
 
 #: the title line (with the style sheet: one HTML widget)
 #: the dashboard's tabs: (key, title) in their order (the keys are the link parameter ``tab``'s values)
