@@ -37,7 +37,7 @@ PRESET_NAMES = ("paper_fig1", "paper_fig2", "lagrange_top", "planar")
 
 MAX_QUERY = 2000      # characters of the whole query string
 MAX_VALUE = 600       # characters of one value
-MAX_PARAMS = 13       # parameters in one link
+MAX_PARAMS = 12       # parameters in one link (a custom body with every other parameter and lang: 12)
 MAX_LAUNCH = int(TABLE["launch_link"].high)  # launch pairs
 NUMBER = re.compile(r"[+-]?(?:\d{1,12}(?:\.\d{0,17})?|\.\d{1,17})(?:[eE][+-]?\d{1,3})?")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,19}")
@@ -126,7 +126,7 @@ def parse_query(query: str | None) -> ViewLink:
     ------
     LinkError
         Unknown or repeated parameter, a value that is not of its form or out of its range, sizes beyond the
-        bounds (query ≤ 2000 characters, ≤ 13 parameters, ≤ 20 launch pairs).
+        bounds (query ≤ 2000 characters, ≤ 12 parameters, ≤ 20 launch pairs).
     """
     if query is None:
         return ViewLink()

@@ -112,8 +112,7 @@ def link_opened(title: str, tab_title: str | None = None, level: str | None = No
         return _("Opened from a link: {title}{motion}.").format(title=title, motion=motion)
     text = _("Opened from a link: {title}, section at {level}").format(title=title, level=level)
     if asked:
-        text += ngettext(", {launched} of {asked} trajectory launched", ", {launched} of {asked} trajectories launched",
-                         asked).format(launched=launched, asked=asked)
+        text += _(", {launched} of {asked} trajectories launched").format(launched=launched, asked=asked)
         if launched < asked:
             missed = asked - launched
             text += ngettext(" (this seed is not in the accessible region: see the section's message)",
