@@ -29,27 +29,32 @@ class EquilibriaPanel:
         self._quiet = False  # set while the selectors are rebuilt: one redraw at the end, not one per change
         self.view = w.ToggleButtons(options=[("3D", "3D"), (_("top"), "top"), (_("bottom"), "bottom")], value="3D",
                                     description=_("view"),
-                                    style={"button_width": "70px", "description_width": "40px"})
+                                    style={"button_width": "70px",
+                                           "description_width": f"{max(40, int(7.2 * len(_('view'))) + 4)}px"})
         # the checkboxes wrap to a second row: in one row the longer names ("hanging spin", "ring 1", ...) squeezed
         # the label to "fami" (presenter view at 1024 x 768)
         self.families = w.HBox(layout=w.Layout(flex_flow="row wrap", align_items="center"))
         self._fam_boxes = {}
+        # the labels' width: the longer of the two, at least the English 80 px (German: "stationäre Drehung")
+        label_w = f"{max(80, int(7.2 * max(len(_('steady spin')), len(_('along it')))) + 4)}px"
         self.family = w.Dropdown(description=_("steady spin"), layout=w.Layout(width="100%", max_width="440px"),
-                                 style={"description_width": "80px"})
+                                 style={"description_width": label_w})
         self.family.add_class("pe-eq-choice")
         # the position along a family (its points are ordered by alpha); the caption says what it means
         self.index = w.IntSlider(value=0, min=0, max=0, description=_("along it"), continuous_update=False,
                                  readout=False, layout=w.Layout(width="100%", max_width="440px"),
-                                 style={"description_width": "80px"})
+                                 style={"description_width": label_w})
         self.index.add_class("pe-eq-along")
         self.along_info = w.HTML()
         self.details = w.HTML()
         # a bounded input clamps silently: the label names its range
         # 0.1 rad (5.7°): a motion the body view shows (0.02 rad from hanging gave ω ≈ 0.05 rad/s: it looked frozen)
         lo, hi = BOUNDS["tilt"].range(plausible=True)
-        self.eps = w.BoundedFloatText(value=NEARBY_TILT, min=lo, max=hi, step=0.01,
-                                      description=_("tilt [rad] (≤ {max})").format(max=i18n.number(hi)),
-                                      layout=w.Layout(width="200px"), style={"description_width": "120px"},
+        tilt = _("tilt [rad] (≤ {max})").format(max=i18n.number(hi))
+        tilt_w = max(120, int(7.2 * len(tilt)) + 4)
+        self.eps = w.BoundedFloatText(value=NEARBY_TILT, min=lo, max=hi, step=0.01, description=tilt,
+                                      layout=w.Layout(width=f"{tilt_w + 80}px"),
+                                      style={"description_width": f"{tilt_w}px"},
                                       tooltip=_("the equilibrium's Γ is tilted by this angle, ω kept"))
         self.nearby = w.Button(description=_("launch nearby"), icon="rocket", button_style="primary",
                                layout=w.Layout(width="auto", min_width="148px"))

@@ -28,6 +28,14 @@ def button(description: str, cls: str, **kw: Any) -> w.Button:
     return b
 
 
+def _fitted(description: str, input_px: int) -> dict[str, Any]:
+    """A number box's description with its label as wide as its words (~7.2 px a character at 14 px: the English
+    widths, 140 px for "crossings (100–5000)"; a German label is longer) and an input of ``input_px``."""
+    label = int(7.2 * len(description)) + 4
+    return {"description": description, "layout": w.Layout(width=f"{label + input_px}px"),
+            "style": {"description_width": f"{label}px"}}
+
+
 class ChaosTools:
     """"chaos map" (MEGNO under the crossings, coarse first) and "find periodic orbit" (the next click looks for a
     fixed point of the k-th return map there).  The map and the orbits belong to the panel's level
@@ -204,12 +212,10 @@ class LaunchControls:
         # bounded inputs clamp silently: their labels name the range
         lo, hi = (int(x) for x in BOUNDS["n_crossings"].range(plausible=True))
         self.n_cross = w.BoundedIntText(value=500, min=lo, max=hi, step=100,
-                                        description=_("crossings ({lo}–{hi})").format(lo=lo, hi=hi),
-                                        layout=w.Layout(width="auto"), style={"description_width": "initial"})
+                                        **_fitted(_("crossings ({lo}–{hi})").format(lo=lo, hi=hi), 75))
         f_lo, f_hi = (int(x) for x in BOUNDS["n_fill"].range(plausible=True))
         self.n_fill = w.BoundedIntText(value=12, min=f_lo, max=f_hi,
-                                       description=_("fill seeds ({lo}–{hi})").format(lo=f_lo, hi=f_hi),
-                                       layout=w.Layout(width="auto"), style={"description_width": "initial"})
+                                       **_fitted(_("fill seeds ({lo}–{hi})").format(lo=f_lo, hi=f_hi), 60))
         self.n_cross.add_class("pe-n-crossings")
         self.n_fill.add_class("pe-n-fill")
         self.fill_btn = button(_("fill"), "pe-fill", icon="th", tooltip=_("seeds spread over the accessible region"))

@@ -36,9 +36,9 @@ class Header:
                                   "pe-reset")
         # the page's language: choosing another opens this view again in it (lang= in the link)
         self.language = _classed(w.Dropdown(options=[(name, code) for code, name in i18n.LANGUAGES.items()],
-                                            value=i18n.language(), description="🌐", description_allow_html=False,
+                                            value=i18n.language(), description=_("language"),
                                             tooltip=_("the page's language (link: lang=de)"),
-                                            layout=w.Layout(width="150px"), style={"description_width": "24px"}),
+                                            layout=w.Layout(width="auto"), style={"description_width": "initial"}),
                                  "pe-language")
         self.link_text = _classed(w.Text(description=_("link"), layout=w.Layout(width="100%", display="none"),
                                          style={"description_width": "initial"}), "pe-link-text")
