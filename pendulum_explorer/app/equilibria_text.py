@@ -52,7 +52,7 @@ ABOUT_PARTS = (
 def about_html(tr: Any = None) -> str:
     """The About box's HTML in the page's language (``tr``: the translation function, default :func:`_`)."""
     tr = _ if tr is None else tr
-    out = []
+    out: list[str] = []
     for tag, text in ABOUT_PARTS:
         if tag == "li" and (not out or not out[-1].startswith("<li")):
             out.append("<ul>")

@@ -230,8 +230,11 @@ function watchKernel(model) {
 function render({ model, el }) {
   el.style.display = "none";
   WORDS = model.get("words") || {};
+  // the page's language for screen readers and the browser (hyphenation, spelling)
+  if (model.get("lang")) document.documentElement.setAttribute("lang", model.get("lang"));
   COMMA = !!model.get("decimal_comma");
-  if (COMMA) ["input", "change", "keydown", "keypress"].forEach((t) => document.addEventListener(t, commaToPoint, true));
+  const COMMA_EVENTS = ["input", "change", "keydown", "keypress"];
+  if (COMMA) COMMA_EVENTS.forEach((t) => document.addEventListener(t, commaToPoint, true));
   const root = document.body;
   // the dashboard is the page's main landmark (screen readers jump to it; axe: all content in landmarks)
   const app = el.closest(".pe-app");
@@ -274,7 +277,7 @@ function render({ model, el }) {
   return () => {
     mo.disconnect(); unwatch(); model.off("msg:custom", onMsg);
     document.removeEventListener("focusin", onFocusIn, true);
-    ["input", "change", "keydown", "keypress"].forEach((t) => document.removeEventListener(t, commaToPoint, true));
+    COMMA_EVENTS.forEach((t) => document.removeEventListener(t, commaToPoint, true));
   };
 }
 export default { render };

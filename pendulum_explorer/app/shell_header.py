@@ -26,13 +26,15 @@ class Header:
         # its text wraps before the buttons do ("reset" went to a line of its own in the presenter view at 1280 px)
         self.body_in_use = _classed(w.HTML(layout=w.Layout(flex="1 1 300px", min_width="260px")), "pe-body-in-use")
         self.presenter = _classed(w.ToggleButton(
-            value=False, description=_("presenter view"), icon="television", layout=w.Layout(width="auto", min_width="150px"),
+            value=False, description=_("presenter view"), icon="television",
+            layout=w.Layout(width="auto", min_width="150px"),
             tooltip=_("larger text and figures for a projector (link: presenter=1)")), "pe-presenter-toggle")
         self.copy_link = _classed(w.Button(
             description=_("copy link to this view"), icon="link", layout=w.Layout(width="auto", min_width="190px"),
             tooltip=_("a URL that opens the dashboard with this body, tab, level and seeds")), "pe-copy-link")
         self.reset_btn = _classed(w.Button(description=_("reset"), icon="refresh",
-                                           tooltip=_("back to the start view"), layout=w.Layout(width="auto", min_width="80px")),
+                                           tooltip=_("back to the start view"),
+                                           layout=w.Layout(width="auto", min_width="80px")),
                                   "pe-reset")
         # the page's language: choosing another opens this view again in it (lang= in the link)
         self.language = _classed(w.Dropdown(options=[(name, code) for code, name in i18n.LANGUAGES.items()],
@@ -48,7 +50,8 @@ class Header:
         self.reset_question = w.HTML()
         self.reset_row = w.HBox([self.reset_question, self.reset_yes, self.reset_no],
                                 layout=w.Layout(display="none", align_items="center"))
-        self.guide_close = w.Button(description=_("got it"), layout=w.Layout(width="auto", min_width="80px", flex="0 0 auto"))
+        self.guide_close = w.Button(description=_("got it"),
+                                    layout=w.Layout(width="auto", min_width="80px", flex="0 0 auto"))
         self.guide = _classed(w.HBox([w.HTML(say.guide(), layout=w.Layout(flex="1 1 auto")), self.guide_close],
                                      layout=w.Layout(align_items="center", display="flex" if show_guide else "none")),
                               "pe-guide-box")

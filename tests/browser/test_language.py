@@ -35,6 +35,7 @@ def test_german_page(browser, dashboard_server):
         pb.wait_for_panels(page, timeout=150_000)
         page.wait_for_function("() => document.querySelector('.pe-body .widget-label')", timeout=60_000)
         assert pb.tab_titles(page) == GERMAN_TABS
+        assert page.evaluate("() => document.documentElement.lang") == "de"
         labels = page.evaluate("""() => Array.from(document.querySelectorAll(
             '.pe-app .widget-label, .pe-app button, .pe-app .jupyter-widget-Collapse-header'))
             .filter(e => e.offsetParent !== null).map(e => e.innerText.trim()).filter(Boolean)""")
@@ -74,7 +75,8 @@ def test_german_page(browser, dashboard_server):
         # a decimal comma in the E box
         box = page.locator(".pe-section .pe-energy input").first
         assert box.get_attribute("type") == "text" and box.get_attribute("inputmode") == "decimal"
-        box.fill("2,5")
+        box.fill("")
+        box.press_sequentially("2,5", delay=40)  # typed key by key, as a student types it
         box.press("Enter")
         _wait_message(page, "pe-section", r"^Schnitt bei E = 2,5 J, μ = ")
 
