@@ -14,6 +14,7 @@ CSS = """<style>
 .pe-app { font-size: 14px; }
 .pe-app .widget-tab > .p-TabBar .p-TabBar-tab, .pe-app .lm-TabBar-tab { min-width: 150px; font-size: 14px; }
 .pe-app .pe-about .widget-htmlmath { font-size: 14px; line-height: 1.4; }
+.pe-app .lm-TabBar-tab, .pe-app .p-TabBar-tab { flex: 0 1 auto !important; max-width: none !important; }
 .pe-app .lm-TabBar-tab, .pe-app .p-TabBar-tab, .pe-app .lm-TabBar-tabLabel, .pe-app .p-TabBar-tabLabel,
 .pe-app .jupyter-widget-Collapse-header, .pe-app .jupyter-widget-Collapse-header span { color: #3b3b3b; }
 .pe-app .jupyter-button.mod-warning { background-color: #b35900; }

@@ -27,6 +27,12 @@ def _wait_message(page, panel, pattern, timeout=120_000):
         raise AssertionError(f"no message /{pattern}/ in .{panel}: {_message(page, panel)!r}") from exc
 
 
+def _cut_tabs(page):
+    """The tab titles wider than their tab (shown cut): [[title, text px, tab px], ...]."""
+    return page.evaluate("""() => Array.from(document.querySelectorAll('.lm-TabBar-tabLabel, .p-TabBar-tabLabel'))
+        .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => [e.innerText, e.scrollWidth, e.clientWidth])""")
+
+
 def test_german_page(browser, dashboard_server):
     page = browser.new_page()
     page.set_viewport_size(pb.VIEWPORT)
@@ -45,7 +51,7 @@ def test_german_page(browser, dashboard_server):
         assert "Körper in Verwendung:" in pb.page_text(page)
         page.wait_for_timeout(500)
         pb.element_screenshot(page, ".pe-app", "language-de-body.png")
-        assert pb.cut_texts(page, ".pe-app") == []
+        assert pb.cut_texts(page, ".pe-app") == [] and _cut_tabs(page) == []
 
         # the equilibria: their controls and the message once computed
         pb.show_panel(page, "pe-equilibria")
@@ -95,6 +101,10 @@ def test_german_page(browser, dashboard_server):
                                timeout=60_000)
         assert "tab=section" in page.url and "E=2.5" in page.url
         _wait_message(page, "pe-section", r"sección en E = 2,5 J")
+        pb.wait_plot(page, CHART, timeout=120_000)
+        page.wait_for_timeout(500)
+        pb.element_screenshot(page, ".pe-app", "language-es-section.png")
+        assert pb.cut_texts(page, ".pe-app") == [] and _cut_tabs(page) == []
     finally:
         page.close()
 
