@@ -125,3 +125,26 @@ def test_browser_language_is_the_default(browser, dashboard_server):
         assert "lang=" not in page.url  # the server passed the browser's language: no second page load
     finally:
         chromium.close()
+
+
+def test_navigator_language_where_the_server_passes_none(browser):
+    """A server that does not pass Accept-Language (Voila as a Jupyter server extension, e.g. on Binder): the page
+    reads navigator.language and opens itself again with lang= in it."""
+    server = pb.voila_server("voila-server-no-lang-header.log",
+                             extra_args=["--VoilaConfiguration.http_header_envs=[]"])
+    pw = browser.pe_playwright
+    chromium = pw.chromium.launch(executable_path=pb.require_browser(), headless=True, args=pb.CHROMIUM_ARGS)
+    try:
+        server.wait_ready(timeout=120)
+        ctx = chromium.new_context(viewport=pb.VIEWPORT, locale="es-ES")
+        page = ctx.new_page()
+        page.goto(server.url + "?tab=equilibria", wait_until="commit", timeout=60_000)
+        page.wait_for_url(re.compile(r"lang=es"), timeout=150_000)
+        pb.wait_for_panels(page, timeout=150_000)
+        page.wait_for_function("(t) => Array.from(document.querySelectorAll('.lm-TabBar-tab'))"
+                               ".map(e => e.innerText.trim()).join('|') === t", arg="|".join(SPANISH_TABS),
+                               timeout=60_000)
+        assert "tab=equilibria" in page.url
+    finally:
+        chromium.close()
+        server.stop()
