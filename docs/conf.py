@@ -38,7 +38,7 @@ extensions = [
 #: notebooks/ files rendered in the site, at the same relative paths (so the lessons' links between them work)
 NOTEBOOKS = ["lessons/01_from_planar_to_rigid_body.ipynb", "lessons/02_reduction.ipynb",
              "lessons/03_analytic_anchors.ipynb", "lessons/04_equilibria.ipynb",
-             "lessons/05_poincare_sections.ipynb", "geometric_phase.ipynb"]
+             "lessons/05_poincare_sections.ipynb", "geometric_phase.ipynb", "skeleton_of_chaos.ipynb"]
 
 
 def copy_notebooks() -> None:

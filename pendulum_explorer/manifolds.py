@@ -16,6 +16,7 @@ points are the crossings of the stable and unstable polylines away from x*.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,8 +64,10 @@ class _Maps:
     """Forward and inverse k-th return maps on many chart points at once (NaN where a point is off the section
     or does not return), counting the work."""
 
-    def __init__(self, sec: PoincareSection, k: int, max_maps: int, inverse: str = "auto") -> None:
+    def __init__(self, sec: PoincareSection, k: int, max_maps: int, inverse: str = "auto",
+                 cancel: Callable[[], bool] | None = None) -> None:
         self.sec, self.k, self.max_maps, self.n = sec, k, max_maps, 0
+        self.cancel = cancel
         P = sec.pendulum
         J, rho = np.asarray(P.J), np.asarray(P.rho)
         if inverse == "newton":
@@ -79,7 +82,8 @@ class _Maps:
             self.inverse, self._s = "newton", None
 
     def budget(self, m: int) -> bool:
-        return self.n + m <= self.max_maps
+        """Room for m more maps (False also once ``cancel()`` says so: the branches stop there)."""
+        return self.n + m <= self.max_maps and not (self.cancel is not None and self.cancel())
 
     def forward(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
         out = np.full_like(x, np.nan)
@@ -164,8 +168,9 @@ def _mid(a, b):
 
 def _branch(maps: _Maps, x_star: NDArray[np.float64], v: NDArray[np.float64], lam: float, sign: float,
             backward: bool, length: float, eps: float, max_gap: float, max_angle: float,
-            max_points: int) -> tuple[NDArray[np.float64], bool]:
-    """One branch as a polyline, level by level (see the module docstring); returns (points (n, 2), complete)."""
+            max_points: int, progress: Callable[[float], object] | None = None) -> tuple[NDArray[np.float64], bool]:
+    """One branch as a polyline, level by level (see the module docstring); returns (points (n, 2), complete).
+    ``progress(fraction of length)`` after each level."""
     Lam = abs(lam) if not backward else 1.0 / abs(lam)
 
     def x0(tau):
@@ -220,6 +225,8 @@ def _branch(maps: _Maps, x_star: NDArray[np.float64], v: NDArray[np.float64], la
             pts.append(_with_breaks(new[:cut], brk[:cut - 1])[1:])
             return _unwrap(np.vstack(pts)), True
         total = float(cum[-1])
+        if progress is not None:
+            progress(total / length)
         levels.append(new)
         pts.append(_with_breaks(new, brk)[1:])
     return _unwrap(np.vstack(pts)), True
@@ -275,7 +282,8 @@ def _intersections(A: NDArray[np.float64], B: NDArray[np.float64], skip: float) 
 def invariant_manifolds(orbit: PeriodicOrbit, *, length: float = 2.0, branches: str = "both",
                         section: PoincareSection | None = None, eps: float = 1e-6, max_gap: float = 0.01,
                         max_angle: float = 0.3, max_points: int = 4000, max_maps: int = 400_000,
-                        inverse: str = "auto") -> Manifolds:
+                        inverse: str = "auto", progress: Callable[[float], object] | None = None,
+                        cancel: Callable[[], bool] | None = None) -> Manifolds:
     """The stable and unstable manifolds of the hyperbolic periodic orbit ``orbit`` as chart polylines.
 
     Parameters
@@ -288,6 +296,8 @@ def invariant_manifolds(orbit: PeriodicOrbit, *, length: float = 2.0, branches: 
     max_points : int in [10, 10^6] per branch;  max_maps : int in [100, 10^8] in all
     inverse : {"auto", "newton"}: ``P^-1`` by the body's reversing symmetry when it has one ("auto"), or by
         Newton's method on ``P^k(x) = y`` (every body; about 3 return maps with their Jacobian per point)
+    progress : callable (fraction done in [0, 1]), optional, called after each level of each branch
+    cancel : callable () -> bool, optional: True stops the branches where they are (``truncated`` is then True)
 
     Returns
     -------
@@ -312,7 +322,7 @@ def invariant_manifolds(orbit: PeriodicOrbit, *, length: float = 2.0, branches: 
     k = orbit.k * (2 if lu < 0 else 1)  # a negative multiplier flips sides: use P^{2k}
     if lu < 0:
         lu, ls = lu * lu, ls * ls
-    maps = _Maps(sec, k, max_maps, inverse)
+    maps = _Maps(sec, k, max_maps, inverse, cancel)
     x_star = np.array([orbit.phi, orbit.z])
     # refine the fixed point to the map's own precision (orbit.residual <= tol of the finder)
     try:
@@ -321,13 +331,16 @@ def invariant_manifolds(orbit: PeriodicOrbit, *, length: float = 2.0, branches: 
         pass
     out: dict[str, list[NDArray[np.float64]]] = {"unstable": [], "stable": []}
     complete = True
-    for which, v, lam, back in (("unstable", vu, lu, False), ("stable", vs, ls, True)):
-        if branches not in ("both", which):
-            continue
-        for sign in (1.0, -1.0):
-            pts, ok = _branch(maps, x_star, v, lam, sign, back, length, eps, max_gap, max_angle, max_points)
-            out[which].append(pts)
-            complete &= ok
+    todo = [(w, v, lam, b, sg) for w, v, lam, b in (("unstable", vu, lu, False), ("stable", vs, ls, True))
+            if branches in ("both", w) for sg in (1.0, -1.0)]
+    for i, (which, v, lam, back, sign) in enumerate(todo):
+        def done(f: float, i: int = i) -> None:
+            if progress is not None:
+                progress((i + min(max(f, 0.0), 1.0)) / len(todo))
+
+        pts, ok = _branch(maps, x_star, v, lam, sign, back, length, eps, max_gap, max_angle, max_points, done)
+        out[which].append(pts)
+        complete &= ok
     hom = [np.zeros((0, 2))]
     for U in out["unstable"]:
         for S in out["stable"]:

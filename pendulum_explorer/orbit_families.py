@@ -36,7 +36,7 @@ Corrected = tuple[Vec, Vec, Vec, float]
 BIFURCATION_KINDS = ("fold", "tangent", "period-doubling")
 __all__ = ["LevelOrbit", "level_orbit", "as_level_orbit", "find_periodic_orbit", "find_periodic_orbits", "Bifurcation",
            "OrbitFamily", "continue_periodic_orbit", "continue_periodic_orbit_in_mu", "BIFURCATION_KINDS",
-           "SAME_POINT", "_lm_solve", "switch_branch"]
+           "SAME_POINT", "_lm_solve", "switch_branch", "continue_across"]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -65,11 +65,16 @@ class OrbitFamily:
     orbits : list of LevelOrbit, in order along the family (arclength ``s``)
     parameter : "E" (at fixed mu) or "mu" (at fixed E)
     bifurcations : list of Bifurcation, in order along the family
-    stop : why the continuation stopped: "reached end", "max_points", "closed loop" (back on its earlier members:
-        an isola, or a loop reached through a bifurcation; the last member repeats an earlier one), "left the
-        section" (a member next along the family is off the section) or "return map not smooth" (the steps shrank below 1e-7 there: typically a
-        grazing crossing, where the k-th return of nearby points jumps to another crossing)
+    stop : why the continuation stopped: "reached end", "max_points", "cancelled", "closed loop" (back on its
+        earlier members: an isola, or a loop reached through a bifurcation; the last member repeats an earlier one),
+        "left the section" (a member next along the family is off the section) or "return map not smooth" (the
+        steps shrank below 1e-7 there: typically a grazing crossing, where the k-th return of nearby points jumps to
+        another crossing)
     s : (n,) arclength in (phi, z, parameter)
+    stopped_because : where and why it stopped, in a sentence; for "return map not smooth" the jump of the k-th
+        return located by bisection along the family past the last member (:func:`_diagnose_jump`): where the
+        return time drops a crossing of the section has appeared along the orbit (the orbit grazed the section
+        there), where it grows one has vanished
     """
 
     orbits: list[LevelOrbit]
@@ -77,6 +82,10 @@ class OrbitFamily:
     bifurcations: list[Bifurcation]
     stop: str
     s: NDArray[np.float64]
+    stopped_because: str = ""
+    #: at a jump of the return map ("return map not smooth"): (phi, z, parameter) just past it and the k-th return
+    #: times (before, after) there; None otherwise
+    jump: tuple[float, float, float, float, float] | None = None
 
     @property
     def E(self) -> NDArray[np.float64]:
@@ -104,6 +113,43 @@ class OrbitFamily:
 
     def __len__(self) -> int:
         return len(self.orbits)
+
+    def members_at(self, E: float, *, correct: bool = True, tol: float = 1e-10) -> list[LevelOrbit]:
+        """The family's members at energy ``E`` (a family continued in E; several where it folds back): on each
+        segment between consecutive members whose energies bracket E, the chart point interpolated linearly in E,
+        then (``correct``) corrected by trust-region Newton at fixed E (:func:`_lm_solve`, from that point, steps
+        of at most 0.02); a point whose correction fails is kept as interpolated (its ``residual`` says how far
+        from a fixed point it is).  Empty when E is outside the family's span or the points are off the section."""
+        if self.parameter != "E":
+            raise ValueError("members_at needs a family continued in E (parameter 'E')")
+        E = _v.real("E", E, exc=InvalidStateError, low=-1e100, high=1e100)
+        Es, o0 = self.E, self.orbits[0]
+        try:
+            sec = PoincareSection(o0.pendulum, E, o0.mu)
+        except ValueError:
+            return []
+        out: list[LevelOrbit] = []
+        for i in range(len(self.orbits) - 1):
+            a, b = self.orbits[i], self.orbits[i + 1]
+            if not (min(Es[i], Es[i + 1]) <= E <= max(Es[i], Es[i + 1])) or (out and E == Es[i]):
+                continue
+            w = 0.0 if Es[i + 1] == Es[i] else (E - Es[i]) / (Es[i + 1] - Es[i])
+            x = np.array([a.phi + w * math.remainder(b.phi - a.phi, TWO_PI), a.z + w * (b.z - a.z)])
+            x[0] = math.remainder(float(x[0]), TWO_PI)
+            res, it = math.inf, 0
+            if correct:
+                try:
+                    x, res, it = _lm_solve(sec, x, a.k, tol, 30, 0.02)
+                except (PeriodicOrbitNotFoundError, *_OFF):
+                    res = math.inf
+            try:
+                o = level_orbit(sec, float(x[0]), float(x[1]), a.k, residual=0.0 if res == math.inf else res,
+                                iterations=it)
+            except _OFF:
+                continue
+            if not any(math.hypot(math.remainder(o.phi - q.phi, TWO_PI), o.z - q.z) < SAME_POINT for q in out):
+                out.append(o)
+        return out
 
 
 class _Problem:
@@ -258,7 +304,8 @@ def _bifurcations(prob: _Problem, ua: Vec, ta: Vec, tra: float, ub: Vec, tb: Vec
 
 
 def _continue(orbit: LevelOrbit, parameter: str, end: float, max_step: float, max_points: int, tol: float,
-              progress: Callable[[int, float], object] | None) -> OrbitFamily:
+              progress: Callable[[int, float], object] | None,
+              cancel: Callable[[], bool] | None = None) -> OrbitFamily:
     c0 = orbit.E if parameter == "E" else orbit.mu
     prob = _Problem(orbit.pendulum, orbit.k, parameter, orbit.mu if parameter == "E" else orbit.E)
     u = np.array([orbit.phi, orbit.z, c0])
@@ -272,6 +319,9 @@ def _continue(orbit: LevelOrbit, parameter: str, end: float, max_step: float, ma
     orbits, s, bifs = [prob.orbit(u, res)], [0.0], []
     ds, stop = min(max_step, 0.01), "max_points"
     while len(orbits) < max_points:
+        if cancel is not None and cancel():
+            stop = "cancelled"
+            break
         if ds < 1e-7:
             stop = "step too small"
             break
@@ -312,7 +362,100 @@ def _continue(orbit: LevelOrbit, parameter: str, end: float, max_step: float, ma
         stop = "max_points"
     if stop == "step too small":
         stop = "left the section" if _leaves(prob, u, t, ds) else "return map not smooth"
-    return OrbitFamily(orbits, parameter, bifs, stop, np.array(s))
+    jump = None
+    if stop == "return map not smooth":
+        why, jump = _diagnose_jump(prob, u, t)
+    else:
+        why = _why(prob, u, t, stop, end, max_points)
+    return OrbitFamily(orbits, parameter, bifs, stop, np.array(s), why, jump)
+
+
+def _where(prob: _Problem, u: Vec) -> str:
+    return f"{prob.parameter} = {float(u[2]):.10g}, (phi, Gamma_3) = ({float(u[0]):.6f}, {float(u[1]):.6f})"
+
+
+def _why(prob: _Problem, u: Vec, t: Vec, stop: str, end: float, max_points: int) -> str:
+    """The sentence of OrbitFamily.stopped_because for the stops other than a jump of the map."""
+    at = _where(prob, u)
+    return {"reached end": f"reached {prob.parameter} = {end:.10g}",
+            "max_points": f"max_points = {max_points} members computed; the last at {at}",
+            "cancelled": f"cancelled; the last member at {at}",
+            "closed loop": f"back on its earlier members at {at} (a closed loop)",
+            "left the section": f"at {at} the next member along the family is off the section (the accessible "
+                                f"region's boundary, or no {prob.k}-th return)"}.get(stop, stop)
+
+
+def _diagnose_jump(prob: _Problem, u: Vec, t: Vec) -> tuple[str, tuple[float, float, float, float, float] | None]:
+    """Why the steps shrank to nothing at the member u (tangent t): the k-th return time T along u + h t for
+    h = 1e-8 ... 1e-2; a jump of T (more than 10 % of it) is located by bisection in h to 1e-12 and named: T
+    drops (a crossing appeared: the orbit grazed the section) or grows (a crossing vanished)."""
+    _F, T0, _M = prob.F(u)
+    prev_h, prev_T = 0.0, T0
+    for h in 10.0 ** np.arange(-8, -1.5, 0.5):
+        try:
+            T = prob.F(u + h * t)[1]
+        except _OFF:
+            return (f"at {_where(prob, u)} the {prob.k}-th return map stops being defined within {h:.1g} along "
+                    f"the family (a point there has no {prob.k}-th return)"), None
+        if abs(T - prev_T) > 0.1 * abs(prev_T):
+            break
+        prev_h, prev_T = h, T
+    else:
+        return (f"at {_where(prob, u)} the steps shrank below 1e-7 without a jump of the {prob.k}-th return time "
+                f"within 1e-2 along the family (a sharp turn or a singular point of the map)"), None
+    lo, hi, T_hi = prev_h, h, T
+    while hi - lo > 1e-12:
+        mid = 0.5 * (lo + hi)
+        try:
+            Tm = prob.F(u + mid * t)[1]
+        except _OFF:
+            hi = mid
+            continue
+        if abs(Tm - prev_T) > 0.1 * abs(prev_T):
+            hi, T_hi = mid, Tm
+        else:
+            lo, prev_T = mid, Tm
+    x = u + hi * t
+    what = (f"a new crossing of the section appears along the orbit (it grazes the section there; past it the "
+            f"periodic orbit is a fixed point of a higher power than P^{prob.k})" if T_hi < prev_T
+            else "a crossing of the section along the orbit vanishes (it grazes the section there)")
+    return (f"the {prob.k}-th return map jumps at {_where(prob, x)}: the return time goes from {prev_T:.6g} s to "
+            f"{T_hi:.6g} s: {what}"), (float(x[0]), float(x[1]), float(x[2]), float(prev_T), float(T_hi))
+
+
+def continue_across(family: OrbitFamily, end: float, *, max_k: int = 8, **kw: object) -> OrbitFamily:
+    """The family on the other side of the jump ``family`` stopped at (``family.jump``: a crossing of the section
+    appeared along the orbit), continued towards ``end``: the same periodic orbit of the flow, now a fixed point
+    of a higher power ``P^k'`` (the k' whose k'-th return time equals the period before the jump, to 1e-3), found
+    by :func:`find_periodic_orbit` within 0.02 of the jump at 1e-6 past it, then :func:`continue_periodic_orbit`
+    (or ``_in_mu``) with ``kw``.
+
+    Raises
+    ------
+    ValueError
+        The family did not stop at a jump where a crossing appeared.
+    PeriodicOrbitNotFoundError
+        No fixed point of ``P^k'``, k' <= max_k, with that period past the jump.
+    """
+    if family.jump is None or family.jump[4] >= family.jump[3]:
+        raise ValueError("family did not stop where a crossing appeared (family.jump is None or its return time "
+                         "grew): there is nothing to continue across")
+    phi, z, c, T_before, _T_after = family.jump
+    last = family.orbits[-1]
+    c_past = c + 1e-6 * math.copysign(1.0, c - (last.E if family.parameter == "E" else last.mu))
+    E, mu = (c_past, last.mu) if family.parameter == "E" else (last.E, c_past)
+    sec = PoincareSection(last.pendulum, E, mu)
+    for k2 in range(last.k + 1, max_k + 1):
+        try:
+            o = find_periodic_orbit(sec, (phi, z), k2, radius=0.02, n_grid=5, n_starts=4)
+        except (PeriodicOrbitNotFoundError, *_OFF):
+            continue
+        if abs(o.period - T_before) <= 1e-3 * T_before:
+            if family.parameter == "E":
+                return continue_periodic_orbit(o, end, **kw)  # type: ignore[arg-type]
+            return continue_periodic_orbit_in_mu(o, end, **kw)  # type: ignore[arg-type]
+    raise PeriodicOrbitNotFoundError(f"no fixed point of P^k', k' in {last.k + 1}...{max_k}, with period "
+                                     f"{T_before:.6g} s just past the jump at {family.parameter} = {c:.10g}", math.inf)
 
 
 def _revisits(us: list[Vec], ts: list[Vec], u: Vec, t: Vec) -> bool:
@@ -349,7 +492,8 @@ def _check_family_args(orbit: PeriodicOrbit, section: PoincareSection | None, en
 def continue_periodic_orbit(orbit: PeriodicOrbit, E_end: float, *, mu: float | None = None,
                             section: PoincareSection | None = None, max_step: float = 0.05,
                             max_points: int = 2000, tol: float = 1e-10,
-                            progress: Callable[[int, float], object] | None = None) -> OrbitFamily:
+                            progress: Callable[[int, float], object] | None = None,
+                            cancel: Callable[[], bool] | None = None) -> OrbitFamily:
     """The family of the periodic orbit ``orbit`` as the energy goes from the orbit's E towards ``E_end`` at
     fixed mu: pseudo-arclength continuation of ``P^k(x; E) = x`` in (phi, z, E) (steps of chart-and-energy
     arclength at most ``max_step``; a fold is gone round, so the family may come back in E), with its
@@ -364,6 +508,8 @@ def continue_periodic_orbit(orbit: PeriodicOrbit, E_end: float, *, mu: float | N
         (:func:`continue_periodic_orbit_in_mu`).
     max_step : float in [1e-6, 1];  max_points : int in [2, 100000];  tol : float in [1e-13, 1e-6]
     progress : callable (n_orbits, E), optional, called after each new member
+    cancel : callable () -> bool, optional, asked before each step: True stops the continuation (``stop`` is
+        "cancelled"; the members so far are kept)
 
     Returns
     -------
@@ -380,7 +526,7 @@ def continue_periodic_orbit(orbit: PeriodicOrbit, E_end: float, *, mu: float | N
                     f"the orbit's family at E = {orbit.E:.6g} does not reach mu = {mu:.6g} (it stops at mu = "
                     f"{fam.orbits[-1].mu:.6g}: {fam.stop})", fam.orbits[-1].residual)
             orbit = fam.orbits[-1]
-    return _continue(orbit, "E", E_end, max_step, max_points, tol, progress)
+    return _continue(orbit, "E", E_end, max_step, max_points, tol, progress, cancel)
 
 
 def continue_periodic_orbit_in_mu(orbit: PeriodicOrbit, mu_end: float, *, section: PoincareSection | None = None,

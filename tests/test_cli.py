@@ -285,3 +285,26 @@ def test_ipv6_loopback_url_is_bracketed_and_served(tmp_path):
         assert f"Pendulum Explorer dashboard: http://[::1]:{port}/\n" in (tmp_path / "serve.log").read_text()
     finally:
         _stop(proc, log)
+
+
+def test_warmup_jobs_two_only_with_a_free_second_core(monkeypatch):
+    import os
+
+    for cores, load, want in ((2, 0.3, 2), (2, 1.5, 1), (1, 0.0, 1), (8, 6.5, 2), (1.5, 0.0, 1)):
+        monkeypatch.setattr(cli, "_usable_cores", lambda c=cores: c)
+        monkeypatch.setattr(os, "getloadavg", lambda x=load: (x, x, x))
+        assert cli.warmup_jobs() == want, (cores, load)
+
+
+def test_warmup_command_passes_jobs(monkeypatch):
+    from pendulum_explorer import _jit, _warmup
+
+    got = []
+    monkeypatch.setattr(_warmup, "run", lambda jobs=1: got.append(jobs))
+    monkeypatch.setattr(_jit, "prune_stale_caches", lambda *a: [])
+    monkeypatch.setattr(cli, "warmup_jobs", lambda: 2)
+    assert cli.main(["warmup", "--jobs", "1"]) == 0
+    assert cli.main(["warmup"]) == 0
+    assert got == [1, 2]
+    with pytest.raises(SystemExit):
+        cli.main(["warmup", "--jobs", "3"])

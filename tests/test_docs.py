@@ -32,7 +32,7 @@ PAGES = ["index", "getting_started", "dashboard_tour", "lessons/index", "lessons
          "gallery", "deploying", "paper_notes", "api/index", "api/top_level", "api/modules",
          "notebooks/lessons/01_from_planar_to_rigid_body", "notebooks/lessons/02_reduction",
          "notebooks/lessons/03_analytic_anchors", "notebooks/lessons/04_equilibria",
-         "notebooks/lessons/05_poincare_sections", "notebooks/geometric_phase"]
+         "notebooks/lessons/05_poincare_sections", "notebooks/geometric_phase", "notebooks/skeleton_of_chaos"]
 
 
 def _load(name, path):

@@ -1,6 +1,7 @@
 """The compile-time budget depends on each kernel being
 compiled once.  A second signature (a writable copy of ``p``, an integer constant numba turns into a literal)
 recompiles the kernel and everything it calls; this test catches that in a fresh process."""
+import ast
 import json
 import os
 import subprocess
@@ -107,3 +108,40 @@ def test_inner_kernels_refuse_calls_from_python_and_serve_kernels():
     with pytest.raises(TypeError, match="compiled kernels only"):
         F._energy(0.0, 0.0, 1.0, 1.0, 0.0, 0.0, p)
     assert F.energy_lp(np.array([0.0, 0.0, 1.0]), np.array([1.0, 0.0, 0.0]), p) == 0.5 - 1.0
+
+
+CACHED_PROBE = """
+from numba.core import event as ev
+compiled = []
+class L(ev.Listener):
+    def on_start(self, e):
+        compiled.append(e.data["dispatcher"].py_func.__module__ + "." + e.data["dispatcher"].py_func.__qualname__)
+    def on_end(self, e):
+        pass
+ev.register("numba:compile", L())
+import sys
+from pendulum_explorer import _warmup
+_warmup.run(jobs=int(sys.argv[1]))
+print(sorted(set(c for c in compiled if c.startswith("pendulum_explorer"))))
+"""
+
+
+@pytest.mark.skipif(os.environ.get("PENDULUM_EXPLORER_NO_JIT") == "1", reason="needs numba")
+def test_parallel_warmup_leaves_every_kernel_in_the_cache(tmp_path):
+    """``run(jobs=2)`` compiles the second part in a child process (this process loads the kernels only that part
+    runs from the cache the child wrote); afterwards a fresh process's warm-up loads every kernel of both parts
+    from the cache and compiles none (a cold compile, ~30 s of CPU)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               PENDULUM_EXPLORER_CACHE_DIR=str(tmp_path))
+    env.pop("PENDULUM_EXPLORER_NO_CACHE", None)
+    def compiled(jobs):
+        res = subprocess.run([sys.executable, "-c", CACHED_PROBE, str(jobs)], env=env, capture_output=True,
+                             text=True, timeout=900, check=True)
+        return ast.literal_eval(res.stdout.strip().splitlines()[-1])
+
+    first = compiled(2)
+    assert "pendulum_explorer._core.section.crossings_one" in first  # part 0: compiled here
+    for only_part_1 in ("lgvi.integrate_lgvi", "chaos.lyapunov_benettin", "chaos.tangent_run"):
+        assert "pendulum_explorer._core." + only_part_1 not in first  # loaded from the child's cache entries
+    assert compiled(1) == []
+    assert len(list(tmp_path.rglob("*.nbi"))) > 40

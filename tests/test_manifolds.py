@@ -107,3 +107,31 @@ def test_manifold_errors(sec, hyp):
         pe.invariant_manifolds(hyp, length=-1.0)
     small = pe.invariant_manifolds(hyp, length=5.0, max_maps=500)
     assert small.truncated and small.n_maps <= 500
+
+
+def test_progress_cancel_and_the_chart_traces(hyp):
+    """invariant_manifolds reports its progress in [0, 1] (non-decreasing) and stops at a cancel (truncated, with
+    the branches grown so far); manifold_traces draws one line per manifold with phi in (-pi, pi] and gaps where
+    a branch crosses phi = +-pi."""
+    from pendulum_explorer.plotting.bifurcation import MANIFOLD_COLOURS, manifold_traces, wrapped_polyline
+    seen = []
+    m = pe.invariant_manifolds(hyp, length=0.5, progress=seen.append)
+    assert seen and all(0 <= f <= 1 for f in seen) and seen == sorted(seen) and seen[-1] > 0.7
+    calls = []
+    c = pe.invariant_manifolds(hyp, length=2.0, progress=calls.append, cancel=lambda: len(calls) >= 3)
+    full = pe.invariant_manifolds(hyp, length=2.0, branches="unstable")
+    assert c.truncated and not full.truncated and c.n_maps < full.n_maps and len(calls) == 3
+    assert len(c.unstable) == len(c.stable) == 2  # every branch is there, grown as far as it got
+    tr = manifold_traces(m, orbit_marker=False)
+    names = [t.name for t in tr]
+    assert names[:2] == ["stable manifold of the period-1 orbit", "unstable manifold of the period-1 orbit"]
+    assert tr[0].line.color == MANIFOLD_COLOURS["stable"] and tr[1].line.color == MANIFOLD_COLOURS["unstable"]
+    x = np.asarray(tr[1].x, dtype=float)
+    assert np.nanmax(np.abs(x)) <= math.pi and np.isnan(x).sum() >= 1  # the two branches, joined by a gap
+    assert np.isfinite(x).sum() == sum((np.isfinite(b[:, 0]) & (np.abs(b[:, 1]) <= 0.99)).sum()
+                                   for b in m.unstable)  # all the points but those in the polar caps
+    w = wrapped_polyline(np.array([[3.0, 0.1], [3.2, 0.2], [3.4, 0.3]]))
+    assert w.shape == (4, 2) and w[0, 0] == 3.0 and np.isnan(w[1]).all()
+    np.testing.assert_allclose(w[2:], [[3.2 - 2 * math.pi, 0.2], [3.4 - 2 * math.pi, 0.3]], atol=1e-12)
+    cap = wrapped_polyline(np.array([[0.1, 0.99], [0.2, 0.9995], [2.0, 0.9996], [2.1, 0.99]]), z_max=0.999)
+    assert np.isnan(cap[1:3]).all() and np.isfinite(cap[[0, 3]]).all()  # no line along the chart's edge

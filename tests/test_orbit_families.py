@@ -192,3 +192,74 @@ def test_branch_switching_at_the_period_doubling(P, sec):
     assert len(folds) == 1 and folds[0].E == pytest.approx(b.E, abs=1e-7)
     with pytest.raises(ValueError, match="period-doubling"):
         of.switch_branch(fam)
+
+
+def test_members_at_an_energy_are_the_fixed_points_there(P, sec):
+    """OrbitFamily.members_at(E) (what the dashboard draws as E moves): the member interpolated between the
+    family's points and corrected at fixed E is the fixed point the finder gets at that level from a click 0.05
+    away (to 1e-8); outside the family's span there is none; a family in mu refuses."""
+    po = of.find_periodic_orbit(sec, ELL)
+    fam = pe.continue_periodic_orbit(po, 6.0, max_step=0.1)
+    assert fam.stop == "reached end"
+    (m,) = fam.members_at(8.0)
+    ref = of.find_periodic_orbit(PoincareSection(P, 8.0, sec.mu), (m.phi + 0.05, m.z - 0.02))
+    assert m.E == 8.0 and m.mu == sec.mu and m.kind == "elliptic" and m.residual <= 1e-10
+    assert abs(math.remainder(m.phi - ref.phi, 2 * math.pi)) < 1e-8 and abs(m.z - ref.z) < 1e-8
+    raw = fam.members_at(8.0, correct=False)[0]  # the linear interpolation alone: near, not on, the fixed point
+    assert 1e-9 < math.hypot(raw.phi - ref.phi, raw.z - ref.z) < 1e-2
+    assert fam.members_at(5.0) == [] and fam.members_at(12.5) == []
+    with pytest.raises(ValueError, match="continued in E"):
+        pe.continue_periodic_orbit_in_mu(po, sec.mu + 0.01, max_step=0.01).members_at(11.95)
+
+
+def test_continuation_can_be_cancelled(sec):
+    """cancel() True stops the continuation with stop == "cancelled", keeping the members so far (the
+    dashboard's cancel button)."""
+    po = of.find_periodic_orbit(sec, ELL)
+    seen = []
+    fam = pe.continue_periodic_orbit(po, 3.0, progress=lambda n, E: seen.append(n), cancel=lambda: len(seen) >= 5)
+    assert fam.stop == "cancelled" and len(fam) == 6 and seen == [2, 3, 4, 5, 6]
+    assert np.all(np.diff(fam.E) < 0)
+
+
+def test_a_family_that_stops_at_a_grazing_crossing_says_where_and_why(P, sec):
+    """The hyperbolic family from E = 11.95 down stops at E = 4.1084 ("return map not smooth"): stopped_because
+    locates the jump of the first return (time 1.678 s -> 0.839 s: a new crossing half-way round, the orbit grazing
+    the section) and the independent scipy return map agrees on both sides of it; past it the same orbit is a
+    fixed point of P^2 with the same period.  Before: only stop = "return map not smooth", no place, no reason."""
+    po = of.find_periodic_orbit(sec, HYP)
+    fam = pe.continue_periodic_orbit(po, 3.0)
+    assert fam.stop == "return map not smooth" and fam.E[-1] == pytest.approx(4.1084275, abs=1e-6)
+    why = fam.stopped_because
+    assert "a new crossing of the section appears" in why and "from 1.67804 s to 0.839" in why, why
+    import re
+    E_j, phi_j, z_j = (float(v) for v in re.search(r"E = (\S+), \(phi, Gamma_3\) = \((\S+), (\S+)\)", why).groups())
+    last = fam.orbits[-1]
+    assert 0 < abs(E_j - last.E) < 1e-5 and abs(z_j - last.z) < 1e-5
+    # scipy on the two sides of the jump (1e-6 of arclength before and after along the family's last chord)
+    a, b = fam.orbits[-2], fam.orbits[-1]
+    d = np.array([b.phi - a.phi, b.z - a.z, b.E - a.E])
+    d /= np.linalg.norm(d)
+    u_j = np.array([phi_j, z_j, E_j])
+    T_side = []
+    for h in (-2e-6, 2e-6):
+        x = u_j + h * d
+        st = PoincareSection(P, x[2], sec.mu).state_at(pe.sphere_from_chart(x[0], x[1]))
+        T_side.append(scipy_return(P, st.Gamma, st.omega, 1)[2])
+    assert T_side[0] == pytest.approx(1.678, abs=2e-3) and T_side[1] == pytest.approx(0.839, abs=2e-3)
+    # past the jump: the same periodic orbit, as a fixed point of P^2 (two crossings now), with the same period
+    past = of.find_periodic_orbit(PoincareSection(P, last.E - 1e-3, sec.mu), (last.phi, last.z), 2, radius=0.02)
+    assert past.period == pytest.approx(last.period, abs=2e-3) and abs(past.z - last.z) < 2e-3
+    # continue_across: the same orbit past the jump as a fixed point of P^2, continued further down in E
+    assert fam.jump is not None and fam.jump[2] == pytest.approx(E_j, abs=1e-9)
+    fam2 = of.continue_across(fam, 3.9, max_step=0.05)
+    o2 = fam2.orbits[0]
+    assert o2.k == 2 and 0 < last.E - o2.E < 1e-5 and o2.period == pytest.approx(last.period, abs=2e-3)
+    assert fam2.E.min() < 4.0 and fam2.stop in ("reached end", "return map not smooth")
+    G2, _w2, T2 = scipy_return(P, o2.Gamma, o2.omega, 2)  # scipy: its second return is itself
+    assert np.linalg.norm(G2 - o2.Gamma) < 1e-8 and T2 == pytest.approx(o2.period, rel=1e-8)
+    # every stop has its sentence; nothing to continue across where the family did not jump
+    fam12 = pe.continue_periodic_orbit(po, 12.0)
+    assert fam12.stopped_because == "reached E = 12" and fam12.jump is None
+    with pytest.raises(ValueError, match="nothing to continue across"):
+        of.continue_across(fam12, 15.0)

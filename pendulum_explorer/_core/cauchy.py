@@ -6,14 +6,22 @@ and their right factors too, one loop over ``l`` sums them all with 4-lane vecto
 for a list of column blocks ``(ca, cb)``, the kernel ``sums(X, n) -> (S, T)`` with, for block ``v`` and lane
 ``i < 4``::
 
-    S[4v+i] = X[0, ca+i] X[n, cb+i] + sum_{l=1..n} X[l, ca+i] X[n-l, cb+i]           (order n, complete)
+    S[4v+i] = sum_{l=0..n} X[l, ca+i] X[n-l, cb+i]                                   (order n, complete)
     T[4v+i] = sum_{l=1..n} X[l, ca+i] X[n+1-l, cb+i]                                 (order n+1 without its end terms)
 
-in that order with fused multiply-adds, i.e. the bits of the scalar loop ``s = a_0 b_n; s += a_l b_{n-l}``
-compiled with contraction; and ``finish(X, n + 1, T)``, which adds the two end terms once row n + 1 is known,
-so each loaded coefficient enters two orders.  ``S`` and ``T`` are returned as tuples (in registers: a vector
-store read back as scalars cannot be store-forwarded and would stall the chain from one order to the next).
-:func:`make_horner` evaluates the columns of ``X`` as polynomials the same way.
+with fused multiply-adds, the middle terms first (l = 1 .. n-1 for S, 2 .. n-1 for T: rows known before row n,
+so the chain overlaps the computation of row n) and the terms with row n last (S: l = n, then l = 0; T: l = 1,
+then l = n), i.e. the bits of the scalar loop of ``_sums_py`` compiled with contraction; row n is read with
+scalar loads kept scalar (atomic "unordered" loads, which LLVM does not merge into a vector load: a vector load
+of a row just written element by element cannot be store-forwarded and stalled every order: the order-20 LP
+jet took 457 ns with the merged loads, 351 ns without, 489 ns before the reordering).  ``finish(X, n + 1, T)``
+adds the two end terms once row n + 1 is known, so each loaded coefficient enters two orders.  ``S`` and ``T``
+are returned as tuples (in registers: a vector store read back as scalars cannot be store-forwarded and would
+stall the chain from one order to the next).
+
+:func:`make_horner` and :func:`make_horner_nodes` evaluate the columns of ``X`` as polynomials by Estrin's split
+``p(tau) = E(tau^2) + tau O(tau^2)``, the even and odd parts by Horner's rule in ``tau^2``: two independent
+chains of half the length (the update of the state after each step is on the critical path of the step loop).
 
 numba has no vector types and its SLP vectoriser is off, so these loops are written in LLVM IR (numba
 ``intrinsic``: inlined into the calling kernel and cached with it).  With ``PENDULUM_EXPLORER_NO_JIT=1`` their
@@ -30,11 +38,20 @@ def _sums_py(pairs, width, X, n):
     T = [0.0] * width
     for v, (ca, cb) in enumerate(pairs):
         for i in range(W):
-            s = X[0, ca + i] * X[n, cb + i]
+            s = 0.0
             t = 0.0
-            for l in range(1, n + 1):
+            for l in range(1, n):  # the middle terms, then the end terms (the order of the vector kernel)
                 s += X[l, ca + i] * X[n - l, cb + i]
-                t += X[l, ca + i] * X[n + 1 - l, cb + i]
+                if l >= 2:
+                    t += X[l, ca + i] * X[n + 1 - l, cb + i]
+            if n >= 1:
+                s += X[n, ca + i] * X[0, cb + i]
+                s += X[0, ca + i] * X[n, cb + i]
+                t += X[1, ca + i] * X[n, cb + i]
+                if n >= 2:
+                    t += X[n, ca + i] * X[1, cb + i]
+            else:
+                s = X[0, ca + i] * X[0, cb + i]
             S[W * v + i] = s
             T[W * v + i] = t
     return tuple(S), tuple(T)
@@ -75,7 +92,7 @@ def _row_access(ir, types, cgutils, vt, i32, width):
             # vector load of fresh scalar stores waits for them to reach the cache: no store forwarding)
             out = ir.Constant(vt, ir.Undefined)
             for i in range(W):
-                x = self.b.load(self.b.gep(self.data, [self.off(r, c + i)]))
+                x = self.b.load_atomic(self.b.gep(self.data, [self.off(r, c + i)]), "unordered", 8)
                 out = self.b.insert_element(out, x, ir.Constant(i32, i))
             return out
 
@@ -110,29 +127,48 @@ def _intrinsics(pairs, width):
             fma_fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(vt, [vt, vt, vt]),
                                                     f"llvm.fma.v{W}f64")
             one = rows.const(1)
+            two = rows.const(2)
             zero = rows.const(0)
+            vzero = ir.Constant(vt, [0.0] * W)
+
+            def fma(a, b, c):
+                return builder.call(fma_fn, [a, b, c])
             acc_s = [cgutils.alloca_once(builder, vt) for _ in range(nvec)]
             acc_t = [cgutils.alloca_once(builder, vt) for _ in range(nvec)]
             prev = [cgutils.alloca_once(builder, vt) for _ in range(nvec)]  # b_{n+1-l}: the b of l - 1
-            a_n = [rows.built(nn, ca) for ca, _cb in pairs]
-            for v, (ca, cb) in enumerate(pairs):
-                b_n = rows.built(nn, cb)
-                builder.store(builder.fmul(rows.vec(zero, ca), b_n), acc_s[v])
-                builder.store(ir.Constant(vt, [0.0] * W), acc_t[v])
-                builder.store(b_n, prev[v])
-
-            def term(v, a, b):
-                builder.store(builder.call(fma_fn, [a, b, builder.load(acc_s[v])]), acc_s[v])
-                builder.store(builder.call(fma_fn, [a, builder.load(prev[v]), builder.load(acc_t[v])]), acc_t[v])
-                builder.store(b, prev[v])
-
-            with cgutils.for_range(builder, nn, start=one) as loop:  # l = 1 .. n-1
-                m = builder.sub(nn, loop.index)
-                for v, (ca, cb) in enumerate(pairs):
-                    term(v, rows.vec(loop.index, ca), rows.vec(m, cb))
-            with builder.if_then(builder.icmp_signed(">=", nn, one)):  # l = n, row n from registers
-                for v, (_ca, cb) in enumerate(pairs):
-                    term(v, a_n[v], rows.vec(zero, cb))
+            for v in range(nvec):
+                builder.store(vzero, acc_s[v])
+                builder.store(vzero, acc_t[v])
+            # the middle terms first (rows 1 .. n-1, known before row n: the chain overlaps the end of order n)
+            with builder.if_then(builder.icmp_signed(">=", nn, two)):
+                n1 = builder.sub(nn, one)
+                for v, (ca, cb) in enumerate(pairs):  # l = 1: S only (T's l = 1 term needs row n)
+                    b = rows.vec(n1, cb)
+                    builder.store(fma(rows.vec(one, ca), b, vzero), acc_s[v])
+                    builder.store(b, prev[v])
+                with cgutils.for_range(builder, nn, start=two) as loop:  # l = 2 .. n-1
+                    m = builder.sub(nn, loop.index)
+                    for v, (ca, cb) in enumerate(pairs):
+                        a = rows.vec(loop.index, ca)
+                        b = rows.vec(m, cb)
+                        builder.store(fma(a, b, builder.load(acc_s[v])), acc_s[v])
+                        builder.store(fma(a, builder.load(prev[v]), builder.load(acc_t[v])), acc_t[v])
+                        builder.store(b, prev[v])
+            # then the end terms with row n (from scalar loads: the row was just written element by element)
+            with builder.if_else(builder.icmp_signed(">=", nn, one)) as (then, otherwise):
+                with then:
+                    for v, (ca, cb) in enumerate(pairs):
+                        a_n = rows.built(nn, ca)
+                        b_n = rows.built(nn, cb)
+                        s = fma(a_n, rows.vec(zero, cb), builder.load(acc_s[v]))  # l = n
+                        builder.store(fma(rows.vec(zero, ca), b_n, s), acc_s[v])  # l = 0
+                        t = fma(rows.vec(one, ca), b_n, builder.load(acc_t[v]))  # l = 1
+                        builder.store(t, acc_t[v])
+                        with builder.if_then(builder.icmp_signed(">=", nn, two)):
+                            builder.store(fma(a_n, rows.vec(one, cb), t), acc_t[v])  # l = n
+                with otherwise:
+                    for v, (ca, cb) in enumerate(pairs):
+                        builder.store(builder.fmul(rows.built(zero, ca), rows.built(zero, cb)), acc_s[v])
             half = signature.return_type.types[0]
             return context.make_tuple(builder, signature.return_type, [
                 context.make_tuple(builder, half, lanes(builder, [builder.load(a) for a in acc]))
@@ -165,13 +201,63 @@ def _intrinsics(pairs, width):
 
 
 def _horner_py(ncol, X, order, tau):
+    """Reference of the polynomial evaluation (plain Python, the ``NO_JIT`` path): Estrin's split into even and
+    odd parts, ``p(tau) = E(tau^2) + tau O(tau^2)``, each by Horner's rule in ``tau^2`` (two independent chains
+    of half the length), every operation rounded (no contraction).  ``order >= 2``."""
+    K = order // 2
+    odd = order % 2
+    t2 = tau * tau
     out = []
     for i in range(ncol):
-        v = X[order, i]
-        for j in range(order - 1, -1, -1):
-            v = v * tau + X[j, i]
-        out.append(v)
+        e = X[2 * K, i]
+        o = X[order - 1 + odd, i]
+        for s_ in range(K - 1):
+            e = e * t2 + X[2 * K - 2 - 2 * s_, i]
+            o = o * t2 + X[order - 3 + odd - 2 * s_, i]
+        e = e * t2 + X[0, i]
+        if odd:
+            o = o * t2 + X[1, i]
+        out.append(e + tau * o)
     return tuple(out)
+
+
+def _estrin_ir(ir, builder, cgutils, intp, vec, p, taus, nvec):
+    """The IR of :func:`_horner_py` on ``nvec`` 4-lane column vectors at each of the broadcast points ``taus``
+    (``vec(r, v)`` loads row r of vector v; ``p`` the order, >= 2): the values, one list per point."""
+    one = ir.Constant(intp, 1)
+    two = ir.Constant(intp, 2)
+    K = builder.ashr(p, one)
+    odd = builder.and_(p, one)
+    two_k = builder.shl(K, one)
+    jo = builder.add(builder.sub(p, one), odd)
+    t2s = [builder.fmul(t, t) for t in taus]
+    acc_e = [[cgutils.alloca_once(builder, t.type) for _ in range(nvec)] for t in taus]
+    acc_o = [[cgutils.alloca_once(builder, t.type) for _ in range(nvec)] for t in taus]
+    for v in range(nvec):
+        e0, o0 = vec(two_k, v), vec(jo, v)
+        for k in range(len(taus)):
+            builder.store(e0, acc_e[k][v])
+            builder.store(o0, acc_o[k][v])
+    with cgutils.for_range(builder, builder.sub(K, one)) as loop:
+        off = builder.shl(loop.index, one)
+        je = builder.sub(builder.sub(two_k, two), off)
+        jj = builder.sub(builder.sub(jo, two), off)
+        for v in range(nvec):
+            xe, xo = vec(je, v), vec(jj, v)
+            for k, t2 in enumerate(t2s):
+                builder.store(builder.fadd(builder.fmul(builder.load(acc_e[k][v]), t2), xe), acc_e[k][v])
+                builder.store(builder.fadd(builder.fmul(builder.load(acc_o[k][v]), t2), xo), acc_o[k][v])
+    is_odd = builder.icmp_signed("!=", odd, ir.Constant(intp, 0))
+    out = []
+    for k, (t, t2) in enumerate(zip(taus, t2s)):
+        vals = []
+        for v in range(nvec):
+            e = builder.fadd(builder.fmul(builder.load(acc_e[k][v]), t2), vec(ir.Constant(intp, 0), v))
+            o = builder.load(acc_o[k][v])
+            o = builder.select(is_odd, builder.fadd(builder.fmul(o, t2), vec(one, v)), o)
+            vals.append(builder.fadd(e, builder.fmul(t, o)))
+        out.append(vals)
+    return out
 
 
 def _horner_intrinsic(nvec, width):
@@ -199,15 +285,8 @@ def _horner_intrinsic(nvec, width):
                 off = builder.add(builder.mul(r, ncol), ir.Constant(intp, W * v))
                 return builder.load(builder.bitcast(builder.gep(arr.data, [off]), vt.as_pointer()), align=8)
 
-            acc = [cgutils.alloca_once(builder, vt) for _ in range(nvec)]
-            for v in range(nvec):
-                builder.store(vec(p, v), acc[v])
-            with cgutils.for_range(builder, p) as loop:  # j = order-1 .. 0
-                j = builder.sub(builder.sub(p, loop.index), ir.Constant(intp, 1))
-                for v in range(nvec):
-                    # v tau + X[j], rounded after each operation (the scalar expression, no contraction)
-                    builder.store(builder.fadd(builder.fmul(builder.load(acc[v]), t), vec(j, v)), acc[v])
-            vals = [builder.extract_element(builder.load(a), ir.Constant(i32, i)) for a in acc for i in range(W)]
+            res = _estrin_ir(ir, builder, cgutils, intp, vec, p, [t], nvec)[0]
+            vals = [builder.extract_element(a, ir.Constant(i32, i)) for a in res for i in range(W)]
             vals += [ir.Constant(ir.DoubleType(), 0.0)] * (width - len(vals))
             return context.make_tuple(builder, signature.return_type, vals)
 
@@ -218,13 +297,72 @@ def _horner_intrinsic(nvec, width):
 
 def make_horner(nvec, width):
     """``horner(X, order, tau)``: the tuple ``sum_j X[j, c] tau^j`` for the columns c < 4 ``nvec`` of the
-    C-ordered table ``X`` (rows 0..order), zero-padded to ``width`` values, by Horner's rule on ``nvec``
-    4-lane vectors (each step ``v tau + X[j, c]`` rounded after each operation: the bits of the scalar loop)."""
+    C-ordered table ``X`` (rows 0..order, order >= 2), zero-padded to ``width`` values, on ``nvec`` 4-lane vectors
+    by Estrin's even/odd split (:func:`_horner_py`; every operation rounded: the bits of the scalar loop)."""
     if JIT_DISABLED:
         def horner(X, order, tau):
             return _horner_py(W * nvec, X, order, tau) + (0.0,) * (width - W * nvec)
         return horner
     return _horner_intrinsic(nvec, width)
+
+
+def _horner_nodes_intrinsic(nvec, n_nodes):
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    vt = ir.VectorType(ir.DoubleType(), W)
+    i32 = ir.IntType(32)
+
+    @intrinsic
+    def horner_nodes(typingctx, X, order, taus, out):
+        sig = types.intp(X, order, taus, out)
+
+        def codegen(context, builder, signature, args):
+            intp = context.get_value_type(types.intp)
+            arr = context.make_array(signature.args[0])(context, builder, args[0])
+            ncol = cgutils.unpack_tuple(builder, arr.shape, 2)[1]
+            p = context.cast(builder, args[1], signature.args[1], types.intp)
+            tarr = context.make_array(signature.args[2])(context, builder, args[2])
+            ts = []
+            for k in range(n_nodes):
+                x = builder.load(builder.gep(tarr.data, [ir.Constant(intp, k)]))
+                t = builder.insert_element(ir.Constant(vt, ir.Undefined), x, ir.Constant(i32, 0))
+                ts.append(builder.shuffle_vector(t, t, ir.Constant(ir.VectorType(i32, W), [0] * W)))
+
+            def vec(r, v):
+                off = builder.add(builder.mul(r, ncol), ir.Constant(intp, W * v))
+                return builder.load(builder.bitcast(builder.gep(arr.data, [off]), vt.as_pointer()), align=8)
+
+            res = _estrin_ir(ir, builder, cgutils, intp, vec, p, ts, nvec)
+            oarr = context.make_array(signature.args[3])(context, builder, args[3])
+            ocol = cgutils.unpack_tuple(builder, oarr.shape, 2)[1]
+            for k in range(n_nodes):
+                for v in range(nvec):
+                    off = builder.add(builder.mul(ir.Constant(intp, k), ocol), ir.Constant(intp, W * v))
+                    builder.store(res[k][v],
+                                  builder.bitcast(builder.gep(oarr.data, [off]), vt.as_pointer()), align=8)
+            return ir.Constant(intp, 0)
+
+        return sig, codegen
+
+    return horner_nodes
+
+
+def make_horner_nodes(nvec, n_nodes):
+    """``horner_nodes(X, order, taus, out)``: the columns c < 4 ``nvec`` of ``X`` (rows 0..order) as polynomials
+    at each of the ``n_nodes`` points of the 1-d array ``taus``, into ``out[k, c]`` (a C-ordered 2-d float64
+    array of at least ``n_nodes`` rows and ``4 nvec`` columns); returns 0.  The ``nvec n_nodes`` Horner chains are
+    independent and interleaved in one loop over the orders (throughput, not the latency of one chain, sets the
+    cost); each step as in :func:`make_horner`, so the values are the bits of ``make_horner``'s at each point."""
+    if JIT_DISABLED:
+        def horner_nodes(X, order, taus, out):
+            for k in range(n_nodes):
+                out[k, :W * nvec] = _horner_py(W * nvec, X, order, taus[k])
+            return 0
+        return horner_nodes
+    return _horner_nodes_intrinsic(nvec, n_nodes)
 
 
 def make_sums(pairs, width):

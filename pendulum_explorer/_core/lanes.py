@@ -38,6 +38,14 @@ generic step, so a chaos map runs ~4x the cells per CPU second of ``megno()`` ce
 cost ~1.2 us against ~0.2-0.3 us for one step of the generated register-resident scalar step (:mod:`.dop853_lp`),
 and the crossing location (~3.6 us a crossing, ~45 % of a scalar crossings run) stays scalar, so crossings
 gain only ~1.1x; vectorising the dense output, root finding and polishing across lanes is what is left.
+Measured again in benchmarks/bench_taylor_heyoka.py (block C, 56 seeds x 1000 crossings at E = 0, rtol 1e-11,
+load ~12 on 2 cores): 538 ns a step one by one and 496 ns a lane-step, location included, 20.3 steps a crossing,
+the location 14 % of the right-hand-side evaluations: 1.08x.  Even a free location leaves the lane step itself
+at ~1.2-1.3x the register-resident scalar step, so 4x is out of reach for DOP853 lanes on the 6-dim LP field;
+the Taylor method one by one already does 1.36x (11.8 steps a crossing at tol eps, the crossing a root of the
+step's polynomial, no extra right-hand sides); a Taylor lane group (the jets of 8 trajectories on the lane
+layout, 9 products x 2 four-lane blocks per order with :func:`.cauchy.make_sums`) was prototyped: its order-20
+jet costs 1.6x less per trajectory than the scalar jet (228 vs 374 ns), so such a fill would reach ~2.2x, not 4x.
 
 Entry points: :func:`crossings_lanes` (the dashboard's fill and ``batch``) and
 :func:`.lanes_tangent.tangent_lanes` (the chaos map), both resumable in pieces of steps (the state lives in the

@@ -60,6 +60,9 @@ NCOL = 24  # columns of the coefficient table (see :func:`coefficients`)
 N_STATE = 9  # Gamma, omega, first row of R
 N_Q = 9  # length of the parameter vector q: c (3), u_ij (6)
 SAFETY_EXP = -0.7
+#: ``exp(-2 + SAFETY_EXP / (p - 1))`` for the orders p < 64 (the step's factor, looked up rather than computed
+#: every step; entries 0 and 1 unused)
+STEP_FACTOR = np.array([0.0, 0.0] + [np.exp(-2.0 + SAFETY_EXP / (p - 1)) for p in range(2, 64)])
 
 
 def principal_params(Jp, mgrho_p):
@@ -189,7 +192,7 @@ def step_size(X, order):
     if nb > 0.0:
         r = min(r, (scale / nb) ** (1.0 / order))
     # the tolerance enters through the order: at h = rho / e^2 the last term is ~ e^(-2p) ~ tol
-    return r * np.exp(-2.0 + SAFETY_EXP / (order - 1))
+    return r * (STEP_FACTOR[order] if order < STEP_FACTOR.shape[0] else np.exp(-2.0 + SAFETY_EXP / (order - 1)))
 
 
 _horner_lp = make_horner(2, 12)  # columns 0-7 (Gamma, omega and two unused)
@@ -200,7 +203,7 @@ _horner_all = make_horner(3, 12)  # columns 0-11 (Gamma, omega, r and three unus
 def horner(X, order, tau, ncol, out):
     """``out[i] = sum_j X[j, i] tau^j`` for i < ncol (6: Gamma, omega; 9: and the first row of R).
 
-    The independent Horner chains run side by side in vector lanes (:func:`.cauchy.make_horner`).
+    The columns run side by side in vector lanes, each by Estrin's even/odd split (:func:`.cauchy.make_horner`).
     """
     if ncol > 6:
         v = _horner_all(X, order, tau)

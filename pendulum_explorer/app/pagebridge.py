@@ -2,6 +2,10 @@
 bar (the Tab key enters it on the current tab), the page's own address and the clipboard (the "copy link to this
 view" button).
 
+* Screen readers: a slider's handle is named by its label (or, without one, by the box before it: "E [J]
+  slider"), a menu without a label by its first entry ("paper Fig. 2 presets…"); every message area is a
+  ``status`` region (its new text is announced); a toggle button carries ``aria-pressed``.
+
 * Accordion headers ("custom shape", "custom J and ρ", every "About" box) are plain ``div`` elements in
   ipywidgets 8: the Tab key skips them.  The bridge gives every such header ``tabindex=0``, ``role=button`` and
   ``aria-expanded``, and opens/closes it with Enter or Space (a ``MutationObserver`` covers panels built later).
@@ -80,7 +84,16 @@ function commaToPoint(ev) {
   try { t.setSelectionRange(at, at); } catch (e) { /* not a text box */ }
 }
 
+function landmark(app) {
+  if (app && !app.getAttribute("role")) {
+    app.setAttribute("role", "main");
+    app.setAttribute("aria-label", "Pendulum Explorer");
+  }
+}
+
 function scan(root) {
+  // (again on every scan: the bridge's element may not be in the page yet when it renders)
+  landmark(root.querySelector(".pe-app"));
   root.querySelectorAll(HEADERS).forEach(enable);
   if (COMMA) root.querySelectorAll(".pe-app input[type=number]").forEach(commaBox);
   // a slider's handle is its keyboard control: it gets the slider's label as its name (screen readers said
@@ -88,8 +101,31 @@ function scan(root) {
   root.querySelectorAll(".widget-slider .noUi-handle:not([aria-label])").forEach((h) => {
     const box = h.closest(".widget-slider");
     const label = box && box.querySelector(".widget-label");
-    const text = ((label && label.textContent) || "").trim();
+    let text = ((label && label.textContent) || "").trim();
+    // a slider without a label of its own (the section's E and μ sliders) is named by the box before it
+    const prev = !text && box && box.previousElementSibling;
+    const prevLabel = prev && prev.querySelector(".widget-label");
+    if (prevLabel && prevLabel.textContent.trim()) text = prevLabel.textContent.trim() + " slider";
     if (text) h.setAttribute("aria-label", text);
+  });
+  // a panel's messages ("trajectory #1: 500 crossings", errors) are announced when they change (screen readers
+  // said nothing after a click or a key press)
+  root.querySelectorAll(".pe-message:not([role])").forEach((m) => m.setAttribute("role", "status"));
+  // a toggle button (presenter view, the equilibria's view, the motion's method) says whether it is on
+  root.querySelectorAll("button.widget-toggle-button").forEach((b) => {
+    if (b.dataset.pePressed) return;
+    b.dataset.pePressed = "1";
+    const sync = () => b.setAttribute("aria-pressed", String(b.classList.contains("mod-active")));
+    sync();
+    new MutationObserver(sync).observe(b, { attributes: true, attributeFilter: ["class"] });
+  });
+  // a menu without a label, whose first entry says what it holds ("paper Fig. 2 presets…"), is named by it
+  root.querySelectorAll(".widget-dropdown select:not([aria-label])").forEach((sel) => {
+    const label = sel.parentElement && sel.parentElement.querySelector(".widget-label");
+    const first = sel.options && sel.options[0];
+    if (!(label && label.textContent.trim()) && first && first.text.trim()) {
+      sel.setAttribute("aria-label", first.text.trim());
+    }
   });
 }
 
@@ -237,8 +273,7 @@ function render({ model, el }) {
   if (COMMA) COMMA_EVENTS.forEach((t) => document.addEventListener(t, commaToPoint, true));
   const root = document.body;
   // the dashboard is the page's main landmark (screen readers jump to it; axe: all content in landmarks)
-  const app = el.closest(".pe-app");
-  if (app && !app.getAttribute("role")) { app.setAttribute("role", "main"); app.setAttribute("aria-label", "Pendulum Explorer"); }
+  landmark(el.closest(".pe-app"));
   scan(root);
   const mo = new MutationObserver(() => scan(root));
   mo.observe(root, { childList: true, subtree: true });

@@ -101,6 +101,9 @@ class PlotlyView(anywidget.AnyWidget):
     revision = traitlets.Int(0).tag(sync=True)
     #: send plotly click events to Python
     clicks = traitlets.Bool(False).tag(sync=True)
+    #: the figure's text alternative (its ``layout.meta["description"]``, set by :meth:`show`; :meth:`describe`
+    #: keeps it current as traces stream in): the page makes it the graph's accessible name (role "figure")
+    description = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, min_height="300px", **kw):
         super().__init__(layout=w.Layout(min_height=min_height, width="100%"), **kw)
@@ -115,9 +118,20 @@ class PlotlyView(anywidget.AnyWidget):
         """Draw ``fig`` (a ``go.Figure`` or a figure dict) in place of the current figure."""
         self.fig = fig if isinstance(fig, go.Figure) else go.Figure(fig, skip_invalid=True)
         d = _figure_dict(fig)
+        meta = d.get("layout", {}).get("meta")
         with self.hold_sync():
             self.figure = d
+            self.description = str(meta.get("description", "")) if isinstance(meta, dict) else ""
             self.revision += 1
+
+    def describe(self, text: str) -> None:
+        """A new text alternative for the figure shown (what it shows now, e.g. after new traces), in the browser
+        and in :attr:`fig`'s ``layout.meta["description"]``."""
+        if self.fig is not None:
+            meta = self.fig.layout.meta
+            self.fig.update_layout(meta=dict(meta if isinstance(meta, dict) else {}, description=text))
+            self.figure.setdefault("layout", {})["meta"] = jsonable(self.fig.layout.meta)
+        self.description = text
 
     @property
     def data(self):

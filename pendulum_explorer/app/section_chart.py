@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from ..plotting.describe import describe_section
 from ..plotting.section import crossings_trace, periodic_orbit_trace, section_chart_figure
 from . import i18n
 from .i18n import _
@@ -28,13 +29,18 @@ class SectionChart:
         self.view = view
         self.state = state  # its presenter flag and figure sizes
         self.section: Any = None
+        self.region: Any = None
+        self.chaos: Any = None
 
-    def draw(self, sec: Any, region: Any, launches: list[Any], chaos: Any = None, orbits: list[Any] | None = None
-             ) -> None:
+    def draw(self, sec: Any, region: Any, launches: list[Any], chaos: Any = None, orbits: list[Any] | None = None,
+             overlays: list[Any] | None = None) -> None:
         """The whole chart in one update of the view: the region, the chaos map under the crossings (if any),
-        the given launches and the periodic orbits found (if any) on top."""
+        the given launches, the periodic orbits found (if any) and ``overlays`` (traces: the manifolds, a
+        followed family's members) on top."""
         fig = self.figure(sec, region, launches, chaos, orbits)
-        self.section = sec
+        for tr in overlays or ():
+            fig.add_trace(tr)
+        self.section, self.region, self.chaos = sec, region, chaos
         self.view.show(fig)
 
     def figure(self, sec: Any, region: Any, launches: list[Any], chaos: Any = None, orbits: list[Any] | None = None
@@ -95,8 +101,16 @@ class SectionChart:
             self.view.extend(i, x=xy[n:, 0], y=xy[n:, 1])
 
     def settle(self) -> None:
-        """The crossings streamed so far are complete (a task ended): the browser draws them on the chart now."""
+        """The crossings streamed so far are complete (a task ended): the browser draws them on the chart now,
+        and the chart's text alternative counts them."""
         self.view.settle()
+        self.describe()
+
+    def describe(self) -> None:
+        """The chart's text alternative (:func:`describe_section`) with the trajectories and crossings it shows."""
+        if self.section is not None:
+            counts = [0 if tr.x is None else len(tr.x) for tr in self.traces()]
+            self.view.describe(describe_section(self.section, region=self.region, chaos=self.chaos, counts=counts))
 
     def show_megno(self, launch: Any, sec: Any) -> None:
         """The launch's hover gains its mean MEGNO ``launch.megno`` = (Ybar, T) (only while ``sec`` is drawn)."""
@@ -108,6 +122,7 @@ class SectionChart:
         idx = [i for i in (self._index(L) for L in launches) if i is not None]
         if idx:
             self.view.delete_traces(sorted(idx))
+            self.describe()
 
     def traces(self) -> list[Any]:
         """The traces that hold crossings."""

@@ -28,6 +28,7 @@ from .section_chart import HEIGHT as CHART_HEIGHT
 from .section_chart import SectionChart
 from .plausible import check_plausible_level
 from .section_levels import LevelControls
+from .section_orbits import OrbitLayers
 from .section_runs import Runs
 from .section_side import SideFigures
 from .section_text import about_html
@@ -62,6 +63,7 @@ class SectionPanel:
         self.timings = self.runs.timings
         self.maps, self.files = ChaosTools(self), SessionFiles(self)
         self.undos, self.side = UndoControls(self), SideFigures(state, self.msg)
+        self.orbit_layers = OrbitLayers(self)  # follow in E, draw manifolds (issue 21)
         # the parts' controls that other panels, links and tests use, by their names on the panel
         self.po_mode, self.po_k, self.export_btn, self.saved, self.em_out = (
             self.maps.po_mode, self.maps.po_k, self.files.export_btn, self.undos.saved, self.side.em_out)
@@ -82,11 +84,12 @@ class SectionPanel:
             messages, w.HBox([self.task.widget], layout=w.Layout(min_height="40px", **row)),
             w.HBox([self.n_cross, self.inputs.fill_btn, self.inputs.n_fill], layout=w.Layout(**row)),
             w.HBox([self.undos.undo_btn, self.undos.clear_btn, self.export_btn, self.files.load], layout=w.Layout(**row)),
-            self.maps.widget, self.inputs.keys, self.saved, self.ranges, *self.side.widgets],
+            self.maps.widget, self.orbit_layers.widget, self.inputs.keys, self.saved, self.ranges, *self.side.widgets],
             layout=w.Layout(width="40%", padding="0 0 0 10px"))
         self.widget = w.VBox([
-            w.HBox([self.E, self.E_slider, self.mu, self.mu_slider, self.files.paper], layout=w.Layout(**row)),
-            w.HBox([w.VBox([self.chart], layout=w.Layout(width="60%")), controls]),
+            w.HBox([self.E, self.orbit_layers.slider_box(self.E_slider), self.mu, self.mu_slider,
+                    self.files.paper], layout=w.Layout(**row)),
+            w.HBox([w.VBox([self.chart, self.orbit_layers.diagram], layout=w.Layout(width="60%")), controls]),
             self.files.downloads, about(about_html(), _("About: the Poincaré section"))])
 
         self.chart.on_click(self._on_chart_click)
@@ -146,6 +149,7 @@ class SectionPanel:
         self.level_msg.clear()
         if not keep:
             self.msg.info(say.new_level(sec.energy, sec.mu, aside))
+        self.orbit_layers.level_changed(sec)  # a followed family's members at this E
         self.timings["set_level"] = time.perf_counter() - t0
 
     def set_aside(self, what):
@@ -224,7 +228,8 @@ class SectionPanel:
 
     def redraw(self):
         """The whole chart: region, chaos map, the launches shown and the periodic orbits (call under busy)."""
-        self.traces.draw(self.section, self.region, self.state.launches, self.chaos, self.orbits)
+        self.traces.draw(self.section, self.region, self.state.launches, self.chaos, self.orbits,
+                         self.orbit_layers.overlays())
 
     def show_launches(self, launches):
         """The chart shows ``launches`` (the state's list), the level's map and orbits (call under busy)."""

@@ -12,6 +12,7 @@ import ipywidgets as w
 
 from .. import presets, session
 from ..bounds import BOUNDS
+from ..errors import PeriodicOrbitNotFoundError
 from ..poincare import MAP_LEVELS, PoincareSection
 from . import section_text as say
 from .common import body_title, guarded
@@ -85,19 +86,27 @@ class ChaosTools:
         p.task.start(work, "chaos map", lambda: p.msg.ok(say.map_done(done_maps[-1])))
 
     def find_orbit(self, phi: float, z: float, k: int | None = None) -> None:
-        """The fixed point of the k-th return map near the chart point (phi, z) (:meth:`PoincareSection.periodic_orbit`):
-        marked on the chart (symbol per kind, hover with period and multipliers) and launched like a click, so the
-        Motion tab offers it."""
+        """The fixed point of the k-th return map near the chart point (phi, z): the robust finder within 0.1 of
+        the click (:func:`~pendulum_explorer.orbit_finder.find_periodic_orbit`), else Newton's method from the click
+        (:meth:`PoincareSection.periodic_orbit`, which may reach an island centre farther away); marked on the
+        chart (symbol per kind, hover with period and multipliers) and launched like a click, so the Motion tab
+        offers it ("follow in E" and "draw manifolds" then act on it)."""
+        from ..orbit_finder import as_level_orbit, find_periodic_orbit
+
         p, sec, k = self.panel, self.panel.section, int(self.po_k.value if k is None else k)
         found: list[Any] = []
 
         def work(task: Any) -> None:
             task.progress(0.1, say.newton(k))
-            po = sec.periodic_orbit((phi, z), k)
+            try:
+                po = find_periodic_orbit(sec, (phi, z), k)
+            except PeriodicOrbitNotFoundError:
+                po = as_level_orbit(sec.periodic_orbit((phi, z), k), sec)
             with p.busy:
                 if sec is not p.section or task.cancelled:
                     return
                 p.orbits.append(po)
+                p.orbit_layers.orbit_found()
                 p.redraw()
             (launch,) = p.runs.add(sec, [sec.check_seed((po.Gamma, po.omega))], "periodic orbit")
             found.append((po, launch))

@@ -9,6 +9,7 @@ from ..bodies import Body
 from . import i18n
 from .common import body_title
 from .i18n import N_, _, ngettext
+from .shell_style import RESPONSIVE_CSS
 
 CSS = """<style>
 .pe-app { font-size: 14px; }
@@ -41,6 +42,7 @@ CSS = """<style>
 .pe-app.pe-presenter .pe-title div { font-size: 26px !important; }
 .pe-app.pe-presenter .pe-title span { font-size: 20px !important; }
 </style>"""
+CSS += RESPONSIVE_CSS  # the layout by screen width and pointer (phones, tablets, touch): shell_style.py
 
 GUIDE_TEXT = N_("<b>First steps.</b> ① <b>Body</b>: pick a preset (or your own shape) — the picture shows how it "
                 "hangs. ② <b>Equilibria</b>: the steady spins of that body; pick one and press “launch nearby”. "

@@ -27,7 +27,8 @@ def _runs(kinds: Sequence[str]) -> list[tuple[int, int, str]]:
     return out
 
 
-def bifurcation_figure(families: Any, *, y: str = "z", title: str | None = None) -> go.Figure:
+def bifurcation_figure(families: Any, *, y: str = "z", title: str | None = None, mark: float | None = None,
+                       height: int | None = None) -> go.Figure:
     """The bifurcation diagram of one :class:`~pendulum_explorer.orbit_families.OrbitFamily` or a list of them.
 
     Parameters
@@ -35,6 +36,8 @@ def bifurcation_figure(families: Any, *, y: str = "z", title: str | None = None)
     families : OrbitFamily or sequence of OrbitFamily (all continued in the same parameter)
     y : {"z", "phi"}: the member's chart coordinate on the vertical axis (z = Gamma_3)
     title : str, optional
+    mark : float, optional: a dotted vertical line at this parameter value (the level shown beside the diagram)
+    height : int, optional: the figure's height [px]
 
     Returns
     -------
@@ -71,29 +74,61 @@ def bifurcation_figure(families: Any, *, y: str = "z", title: str | None = None)
     fig.update_layout(title=title or f"Periodic-orbit families (k = {fams[0].orbits[0].k})",
                       xaxis_title=unit, yaxis_title="Γ₃ of the orbit" if y == "z" else "φ of the orbit",
                       template="plotly_white", legend=dict(itemsizing="constant"))
+    if mark is not None:
+        fig.add_vline(x=float(mark), line=dict(color=BLACK, width=1, dash="dot"))
+    if height is not None:
+        fig.update_layout(height=int(height), margin=dict(l=60, r=20, t=40, b=40))
     return fig
 
 
-def manifold_traces(manifolds: Any, *, label: str | None = None) -> list[go.Scatter]:
-    """Chart traces (phi, z) of the stable and unstable branches of
-    :func:`~pendulum_explorer.manifolds.invariant_manifolds` (stable blue, unstable vermillion, homoclinic
-    points green), to add over a section figure."""
+def wrapped_polyline(P: Any, z_max: float = 1.0) -> np.ndarray:
+    """A chart polyline (n, 2) with phi unwrapped (as :class:`~pendulum_explorer.manifolds.Manifolds` holds it)
+    taken into (-pi, pi], a NaN row (a gap for plotly) where it crosses phi = +-pi; points with |Gamma_3| > z_max
+    become gaps (the polar caps, where phi is singular: a curve circling a pole at a tiny distance would be drawn
+    as a line along the chart's top or bottom edge)."""
+    P = np.asarray(P, dtype=float).reshape(-1, 2)
+    if len(P) == 0:
+        return P
+    phi = np.remainder(P[:, 0] + np.pi, 2 * np.pi) - np.pi
+    out = np.column_stack([phi, P[:, 1]])
+    out[np.abs(P[:, 1]) > z_max] = np.nan
+    jump = np.nonzero(np.abs(np.diff(phi)) > np.pi)[0]
+    return np.insert(out, jump + 1, np.nan, axis=0) if len(jump) else out
+
+
+def shown_homoclinic(manifolds: Any, z_max: float = 0.99) -> np.ndarray:
+    """The homoclinic points a chart shows: those with |Gamma_3| <= z_max (in the polar caps phi is singular, and
+    branches circling a pole cross there in the chart, not on the sphere: 166 of the 190 points the hyperbolic
+    orbit's branches of length 2 have at E = 11.95 lie at |Gamma_3| > 0.99)."""
+    h = np.asarray(manifolds.homoclinic, dtype=float).reshape(-1, 2)
+    return h[np.abs(h[:, 1]) <= z_max]
+
+
+def manifold_traces(manifolds: Any, *, label: str | None = None, orbit_marker: bool = True,
+                    z_max: float = 0.99) -> list[go.Scatter]:
+    """Chart traces (phi in (-pi, pi], Gamma_3) of :func:`~pendulum_explorer.manifolds.invariant_manifolds`: one
+    line trace per manifold, its two branches joined by a gap ("unstable manifold of the period-k orbit"
+    vermillion, "stable manifold of ..." blue; gaps in the polar caps |Gamma_3| > z_max, see
+    :func:`wrapped_polyline`), the homoclinic points (green open circles) and, with ``orbit_marker``, the orbit
+    (orange cross); to add over a section figure."""
     k = manifolds.orbit.k
     name = label or f"period-{k} orbit"
     out = []
-    for which in ("unstable", "stable"):
-        first = True
-        for br in getattr(manifolds, which):
-            out.append(go.Scatter(x=br[:, 0], y=br[:, 1], mode="lines",
-                                  line=dict(color=MANIFOLD_COLOURS[which], width=1.5),
-                                  name=f"{which} manifold of the {name}", legendgroup=which, showlegend=first))
-            first = False
-    h = np.asarray(manifolds.homoclinic)
+    for which in ("stable", "unstable"):
+        parts = [wrapped_polyline(br, z_max) for br in getattr(manifolds, which)]
+        if not parts:
+            continue
+        xy = np.vstack([np.vstack([p, [[np.nan, np.nan]]]) for p in parts])[:-1]
+        out.append(go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="lines", line=dict(color=MANIFOLD_COLOURS[which], width=1.5),
+                              name=f"{which} manifold of the {name}", legendgroup=which, connectgaps=False,
+                              hovertemplate=f"{which} manifold<br>φ = %{{x:.4f}}, Γ₃ = %{{y:.4f}}<extra></extra>"))
+    h = shown_homoclinic(manifolds, z_max)
     if len(h):
         out.append(go.Scatter(x=h[:, 0], y=h[:, 1], mode="markers", name="homoclinic points",
                               marker=dict(color=BLUISH_GREEN, size=6, symbol="circle-open")))
-    out.append(go.Scatter(x=[manifolds.orbit.phi], y=[manifolds.orbit.z], mode="markers", name=name,
-                          marker=dict(color=ORANGE, size=10, symbol="cross")))
+    if orbit_marker:
+        out.append(go.Scatter(x=[manifolds.orbit.phi], y=[manifolds.orbit.z], mode="markers", name=name,
+                              marker=dict(color=ORANGE, size=10, symbol="cross")))
     return out
 
 

@@ -3,7 +3,7 @@ function over a :class:`~.map.PoincareMap` (the tangent dynamics of Eqs 31-32, :
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import CancelledError, Executor
+from concurrent.futures import CancelledError
 from typing import Any
 
 import numpy as np
@@ -18,7 +18,7 @@ from ..bounds import BOUNDS
 from ..errors import IntegrationFailedError, InvalidIntegrationError
 from .chart import chaos_grid, sphere_from_chart
 from .map import PoincareMap
-from .parallel import cancel_probe, check_executor, run_chunks
+from .parallel import ExecutorLike, cancel_probe, check_executor, run_chunks
 from .region import MAX_GRID
 from .results import ChaosMap
 
@@ -32,7 +32,7 @@ MAP_LEVELS = ((16, 12), (40, 28), (80, 56))
 
 
 def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total: float = 200.0, *,
-              indicator: str = "megno", executor: Executor | None = None,
+              indicator: str = "megno", executor: ExecutorLike | None = None,
               progress: Callable[[int, int], Any] | None = None, cancel: Any = None, n_chunks: int | None = None,
               rtol: float = 1e-9, atol: float = 1e-9, tangent_to_level: bool = False) -> ChaosMap:
     """A chaos indicator over a grid of the section chart: MEGNO (or the Lyapunov estimate) of the trajectory
@@ -51,9 +51,11 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
         Integration time per cell [s], in [1e-9, MAX_MAP_TIME] (1e5 s), the range of :func:`~pendulum_explorer.megno`.
     indicator : {"megno", "lyapunov"}
         What ``values`` holds (both are computed).
-    executor : concurrent.futures.Executor, optional
-        Runs chunks of cells with ``submit`` (e.g. ``dask.distributed.Client.get_executor()``); default: the
-        process thread pool of :meth:`batch` (the kernel releases the GIL).  Results are identical.
+    executor : concurrent.futures.Executor or distributed.Client, optional
+        Runs chunks of cells with ``submit``; default: the process thread pool of :meth:`batch` (the kernel
+        releases the GIL).  A dask ``Client`` (local or remote) runs each chunk as a task on its workers, which
+        stop a running chunk when cancelled (:mod:`.cluster`; :func:`.cluster.warm_workers` compiles the kernel
+        on each worker first).  Results are identical.
     progress : callable(done, total), optional
         Called in the calling thread as chunks finish (cells done, accessible cells).
     cancel : callable returning bool, or an object with ``is_set()`` (threading.Event), optional

@@ -6,7 +6,6 @@ It holds a :class:`~.level.Level` and a :class:`~.map.PoincareMap` and forwards 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
@@ -23,6 +22,7 @@ from .chaos_map import MAP_LEVELS, chaos_map, chaos_maps
 from .chart import sphere_from_chart
 from .level import MAX_LEVEL, Level, paper_initial_state
 from .map import DEFAULT_ATOL, DEFAULT_RTOL, PoincareMap
+from .parallel import ExecutorLike
 from .results import AccessibleRegion, BatchCrossings, ChaosMap, Crossings, PeriodicOrbit, Seed, SectionState
 
 SECTION_METHODS = ("dop853", "taylor")
@@ -281,7 +281,7 @@ class PoincareSection:
         """The dashboard fast path: the trajectory through the section point at chart coordinates (phi, z)."""
         return self.map.click(phi, z, n, **kw)
 
-    def batch(self, seeds: Iterable[Seed] | NDArray[np.float64], n: int = 500, *, executor: Executor | None = None,
+    def batch(self, seeds: Iterable[Seed] | NDArray[np.float64], n: int = 500, *, executor: ExecutorLike | None = None,
               n_chunks: int | None = None, t_max: float | None = None, max_gap: float | None = None,
               max_steps: int | None = None) -> BatchCrossings:
         """Crossings of many trajectories.
@@ -291,8 +291,8 @@ class PoincareSection:
         seeds : sequence of seeds (see :meth:`crossings`), or an array (m, 3) of section Gammas or (m, 6) of
             LP states.
         n : int, crossings per seed.
-        executor : concurrent.futures.Executor, optional
-            Run chunks of seeds with ``executor.submit`` (e.g. ``dask.distributed.Client.get_executor()``);
+        executor : concurrent.futures.Executor or distributed.Client, optional
+            Run chunks of seeds with ``executor.submit`` (or as tasks on a dask ``Client``'s cluster);
             each chunk runs the single-threaded kernel.  Default: a thread pool of this process with one
             thread per usable core (the kernel releases the GIL).  The results are identical either way.
         n_chunks : int, optional
@@ -304,7 +304,7 @@ class PoincareSection:
 
     # --- chaos maps and periodic orbits ---------------------------------------------------------
     def chaos_map(self, resolution: tuple[int, int] = (64, 48), t_total: float = 200.0, *, indicator: str = "megno",
-                  executor: Executor | None = None, progress: Callable[[int, int], Any] | None = None,
+                  executor: ExecutorLike | None = None, progress: Callable[[int, int], Any] | None = None,
                   cancel: Any = None, n_chunks: int | None = None, rtol: float = 1e-9, atol: float = 1e-9,
                   tangent_to_level: bool = False) -> ChaosMap:
         """A chaos indicator over a grid of the section chart: MEGNO (or the Lyapunov estimate) of the trajectory

@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
@@ -22,7 +21,7 @@ from ..errors import InvariantDriftWarning, PendulumError, ShapeError
 from ..integrators import DOP853, CrossingRunner, Integrator
 from .chart import sphere_from_chart
 from .level import LEVEL_RTOL, MAX_CROSSINGS, Level
-from .parallel import N_THREADS, run_chunks
+from .parallel import N_THREADS, ExecutorLike, check_executor, run_chunks
 from .results import BatchCrossings, Crossings, Seed
 
 DEFAULT_RTOL = 1e-11
@@ -108,7 +107,7 @@ class PoincareMap:
             raise type(e)(f"(phi, z) = ({phi:.6g}, {z:.6g}): {e}") from None
         return self.crossings(y0, n, **kw)
 
-    def batch(self, seeds: Iterable[Seed] | NDArray[np.float64], n: int = 500, *, executor: Executor | None = None,
+    def batch(self, seeds: Iterable[Seed] | NDArray[np.float64], n: int = 500, *, executor: ExecutorLike | None = None,
               n_chunks: int | None = None, t_max: float | None = None, max_gap: float | None = None,
               max_steps: int | None = None) -> BatchCrossings:
         """Crossings of many trajectories (see :meth:`PoincareSection.batch`)."""
@@ -126,8 +125,7 @@ class PoincareMap:
                              f"several batches)")
         n, t_max, max_gap, max_steps = self.level.limits(n, t_max, max_gap, max_steps)
         _v.result_memory(10.0 * n * len(seed_list), f"{len(seed_list)} seeds x {n} crossings", "reduce n or the seeds")
-        if executor is not None and not hasattr(executor, "submit"):
-            raise TypeError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
+        check_executor(executor)
         Y0 = np.ascontiguousarray(np.stack([self.level.check_seed(s, f"seeds[{k}]") for k, s in enumerate(seed_list)]))
         fn, args = self.runner.task(n, t_max, max_gap, max_steps)
         parts = run_chunks(executor, fn, Y0, args, n_chunks=n_chunks, stoppable=True, what="batch",

@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import _validate as _v
+from . import cluster
 
 
 def _usable_cores() -> int:
@@ -21,6 +22,8 @@ def _usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: what ``executor=`` takes: a ``concurrent.futures.Executor`` or a ``distributed.Client`` (not imported here)
+ExecutorLike = Any
 N_THREADS = _usable_cores()
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
@@ -49,21 +52,25 @@ def cancel_probe(cancel: Any) -> Callable[[], bool]:
 
 
 def check_executor(executor: Any) -> None:
-    """TypeError unless ``executor`` is None or has ``submit`` (a concurrent.futures.Executor)."""
+    """TypeError unless ``executor`` is None, has ``submit`` (a concurrent.futures.Executor) or is a
+    ``distributed.Client``."""
     if executor is not None and not hasattr(executor, "submit"):
-        raise TypeError(f"executor must be a concurrent.futures.Executor; got {type(executor).__name__}")
+        raise TypeError(f"executor must be a concurrent.futures.Executor or a dask.distributed Client; got "
+                        f"{type(executor).__name__}")
 
 
-def run_chunks(executor: Executor | None, fn: Callable[..., Any], Y0: NDArray[np.float64], args: tuple[Any, ...], *,
+def run_chunks(executor: ExecutorLike | None, fn: Callable[..., Any], Y0: NDArray[np.float64], args: tuple[Any, ...], *,
                n_chunks: int | None, default_chunks: Callable[[int, bool], int], stoppable: bool = False,
                cancel: Any = None, progress: Callable[[int, int], Any] | None = None,
                what: str = "computation", unit: str = "seeds") -> list[tuple[int, int, Any]]:
     """Split the rows of ``Y0`` into chunks, run ``fn(Y0[a:b], *args)`` for each on ``executor`` (default: the
-    process's :func:`thread_pool`) and return ``[(a, b, result), ...]`` in row order.
+    process's :func:`thread_pool`; a ``distributed.Client``: one task per chunk on its cluster, see
+    :mod:`.cluster`) and return ``[(a, b, result), ...]`` in row order.
 
     ``default_chunks(m, own_pool)`` gives the number of chunks when ``n_chunks`` is None.  With ``stoppable``
     and a thread pool, ``fn`` also receives ``stop`` (a threading.Event) that is set when the caller is
-    interrupted or cancels, so the worker threads stop between pieces.  ``cancel`` (see :func:`cancel_probe`)
+    interrupted or cancels, so the worker threads stop between pieces; with a client, ``stop`` is
+    :class:`.cluster.TaskCancelled` (set once the task's future is cancelled).  ``cancel`` (see :func:`cancel_probe`)
     is polled while waiting: when set, pending chunks are cancelled and CancelledError is raised.
     ``progress(done, total)`` is called in the calling thread as chunks finish.
     """
@@ -71,10 +78,17 @@ def run_chunks(executor: Executor | None, fn: Callable[..., Any], Y0: NDArray[np
     is_cancelled = cancel_probe(cancel)
     m = Y0.shape[0]
     own = executor is None
-    pool: Executor = thread_pool() if executor is None else executor
     count = default_chunks(m, own) if n_chunks is None else min(_v.integer("n_chunks", n_chunks, low=1), m)
     bounds = np.linspace(0, m, count + 1).astype(int)
-    stop = {"stop": threading.Event()} if stoppable and isinstance(pool, ThreadPoolExecutor) else {}
+    stop: dict[str, Any] = {}
+    if cluster.is_client(executor):
+        pool: Executor = cluster.client_executor(executor)
+        if stoppable:
+            stop["stop"] = cluster.TaskCancelled()
+    else:
+        pool = thread_pool() if executor is None else executor
+        if stoppable and isinstance(pool, ThreadPoolExecutor):
+            stop["stop"] = threading.Event()
     futs: dict[Future[Any], tuple[int, int]] = {
         pool.submit(fn, Y0[a:b], *args, **stop): (int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a}
     results: dict[int, tuple[int, int, Any]] = {}

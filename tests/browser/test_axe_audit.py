@@ -118,3 +118,26 @@ def test_axe_audit_of_every_tab(dashboard_server, browser, axe_js):
         grave = [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in res["violations"]
                  if v["impact"] in ("serious", "critical")]
         assert not grave, f"{name}: serious or critical accessibility violations: {grave}"
+
+
+def test_axe_audit_on_a_phone(dashboard_server, browser, axe_js):
+    """Every tab at 390 x 844 with touch (the phone layout of ``shell_style.py``): no serious or critical
+    violation either (the report: ``test-artifacts/axe-audit-phone.json``)."""
+    report = {"viewport": pb.PHONE, "axe_core": AXE_VERSION, "tabs": {}}
+    with pb.touch_page(browser, pb.PHONE) as page:
+        page.goto(dashboard_server.url, wait_until="commit", timeout=60_000)
+        pb.wait_for_panels(page, timeout=150_000)
+        for name, cls in TABS.items():
+            pb.show_panel(page, cls)
+            if page.locator(f".{cls} .js-plotly-plot").count():
+                pb.wait_plots_quiet(page)
+            report["tabs"][name] = _audit(page, axe_js)
+    pb.ARTIFACTS.mkdir(exist_ok=True)
+    (pb.ARTIFACTS / "axe-audit-phone.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
+    print("[axe] phone violations (elements) by impact:",
+          json.dumps({k: v["counts"] for k, v in report["tabs"].items()}), flush=True)
+    for name, res in report["tabs"].items():
+        assert res["passes"] > 10, f"axe checked almost nothing on the {name} tab: {res}"
+        grave = [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in res["violations"]
+                 if v["impact"] in ("serious", "critical")]
+        assert not grave, f"{name} at 390x844: serious or critical accessibility violations: {grave}"

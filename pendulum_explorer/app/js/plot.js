@@ -15,6 +15,37 @@ const DOUBLE_MS = 800;
 
 // the meta of a trace drawn only once its figure has been shown (see draw)
 const AFTER_PAINT = "pe-after-paint";
+// a figure narrower than this [px] (a phone; a tablet's side column) has its legend below the plot (see fitNarrow)
+const NARROW_PX = 560;
+
+// the layout of a figure drawn ``width`` px wide: when narrow, a legend left at plotly's default place (right of
+// the plot: half the width of the energy-momentum diagram's 300 px, its family labels drawn over it) goes below
+// the plot in rows, the figure taller by their height.  A copy; ``layout`` itself is not changed
+export function fitNarrow(layout, data, width) {
+  const lg = layout.legend || {};
+  if (!(width > 0 && width < NARROW_PX) || layout.showlegend === false || lg.orientation !== undefined ||
+      lg.x !== undefined || lg.y !== undefined || layout.scene) return layout;
+  const groups = new Set();
+  for (const tr of data) {
+    if (tr.showlegend === false || tr.visible === false || (tr.showlegend === undefined && !tr.name)) continue;
+    groups.add(tr.legendgroup ? "g:" + tr.legendgroup : "t:" + groups.size);
+  }
+  if (groups.size < 2 && layout.showlegend !== true) return layout;
+  // in a grid of entries of equal width (the longest name, "elliptic-elliptic", is ~95 px at 12 px) as wide as the
+  // plot area (plotly's limit for a horizontal legend)
+  const m = layout.margin || {};
+  const avail = width - (m.l === undefined ? 80 : m.l) - (m.r === undefined ? 80 : m.r);
+  const perRow = Math.max(1, Math.floor(avail / 140));
+  const rows = Math.ceil(groups.size / perRow);
+  const extra = 20 * rows + 6;
+  return Object.assign({}, layout, {
+    height: (layout.height || 450) + extra,
+    margin: Object.assign({}, m, { b: (m.b === undefined ? 80 : m.b) + extra }),
+    legend: Object.assign({}, lg, {
+      orientation: "h", traceorder: "normal", x: 0, xanchor: "left", xref: "container", y: 0, yanchor: "bottom",
+      yref: "container", entrywidth: Math.floor(avail / perRow) - 48, entrywidthmode: "pixels" }),
+  });
+}
 
 // the data coordinates (x, y) of a pointer event on the subplot of the clicked point ``p``, or null (outside the
 // plot area, no position, not a cartesian subplot)
@@ -65,12 +96,38 @@ export class PlotView {
     HOOKS.views.add(this.waiting);
     this.onChange = () => { this.stale = true; this.draw(); };
     this.onMsg = (msg) => this.message(msg);
+    this.onDescription = () => this.describe();
     model.on("change:figure", this.onChange);
     model.on("change:revision", this.onChange);
+    model.on("change:description", this.onDescription);
     model.on("msg:custom", this.onMsg);
     this.ro = new ResizeObserver(() => this.resized());
     this.ro.observe(el);
+    this.describe();
     this.draw();
+  }
+
+  // the figure's text alternative (the model's ``description``: its layout.meta.description, kept current by
+  // Python as the figure changes) is the graph's accessible name, on role "figure" (plotly's SVG says nothing to
+  // a screen reader; not "img": its children would be hidden, and the mode bar's buttons are keyboard controls)
+  describe() {
+    const fig = this.model.get("figure") || {};
+    const meta = (fig.layout && fig.layout.meta) || {};
+    const title = fig.layout && fig.layout.title;
+    const text = String(this.model.get("description") || meta.description ||
+                        (title && (title.text || (typeof title === "string" ? title : ""))) || "").trim();
+    // plotly's SVG layers (axis ticks, legend, titles read out one after another) are left out of the
+    // accessibility tree of a described figure; its mode bar stays
+    for (const svg of this.gd.querySelectorAll(".main-svg")) {
+      if (text) svg.setAttribute("aria-hidden", "true"); else svg.removeAttribute("aria-hidden");
+    }
+    if (text) {
+      this.gd.setAttribute("role", "figure");
+      this.gd.setAttribute("aria-label", text.replace(/<br\s*\/?>/gi, " ").replace(/<[^>]*>/g, ""));
+    } else {
+      this.gd.removeAttribute("role");
+      this.gd.removeAttribute("aria-label");
+    }
   }
 
   visible() { return this.el.isConnected && this.el.offsetWidth > 0 && this.el.getClientRects().length > 0; }
@@ -84,7 +141,10 @@ export class PlotView {
       if (!this.Plotly) this.Plotly = await whenPlotly(120000);
       const fig = decode(this.model.get("figure") || {});
       if (!fig.data && !fig.layout) return;   // nothing to show yet (no empty axes)
-      const obj = { data: fig.data || [], layout: fig.layout || {}, config: fig.config || {} };
+      const width = this.el.clientWidth;
+      const layout = this.player ? fig.layout || {} : fitNarrow(fig.layout || {}, fig.data || [], width);
+      this.narrowAt = width < NARROW_PX;   // the width class drawn (resized draws again across it)
+      const obj = { data: fig.data || [], layout: layout, config: fig.config || {} };
       if (fig.frames) obj.frames = fig.frames;   // react replaces the animation frames too
       // a trace marked AFTER_PAINT (a warm-up: WebGL shaders compiled before the first click needs them) is
       // hidden in the figure's first draw and drawn right after the page has shown it (the tab opens as fast)
@@ -102,6 +162,7 @@ export class PlotView {
       if (this.player) { this.player.Plotly = this.Plotly; this.player.plotDrawn(); }
       this.lastWidth = this.el.offsetWidth;
       gd.dataset.peRevision = String(this.model.get("revision"));
+      this.describe();
     } catch (err) {
       console.error("PlotlyView", err);
       gd.textContent = "could not draw the figure: " + err;
@@ -124,8 +185,11 @@ export class PlotView {
       }
     };
     gd.on("plotly_hover", touchUnhover);
+    this.bindPinch();
     gd.on("plotly_click", (ev) => {
       if (!model.get("clicks") || !ev || !ev.points || !ev.points.length) return;
+      // two fingers zoom or pan (bindPinch): the click plotly makes of their touch launches nothing
+      if (performance.now() - this.gestureAt < DOUBLE_MS) { touchUnhover(); return; }
       // one click per press: a touch tap reaches Plotly twice (the touch, then the mouse click the browser
       // emulates after it), and launched two trajectories
       // (the same press, within DOUBLE_MS and 4 px: a press whose pointerdown the page did not see, e.g. on a
@@ -142,6 +206,58 @@ export class PlotView {
                    point: p.pointNumber, pointer: !!at });
       touchUnhover();
     });
+  }
+
+  // two fingers on a 2D chart: pinch zooms it about the fingers' midpoint, moving them pans it (a one-finger drag
+  // scrolls the page: the chart fills a phone's width).  The axes' ranges change in the page only (a redraw from
+  // Python starts from the figure's own ranges)
+  bindPinch() {
+    const gd = this.gd;
+    this.gestureAt = -1e9;
+    let g = null, frame = 0, want = null;
+    const two = (ev) => [0, 1].map((i) => [ev.touches[i].clientX, ev.touches[i].clientY]);
+    const apply = () => {
+      frame = 0;
+      if (!want || !this.Plotly) return;
+      const upd = want;
+      want = null;
+      this.Plotly.relayout(gd, upd).catch((err) => console.error("PlotlyView pinch", err));
+    };
+    const onStart = (ev) => {
+      const fl = gd._fullLayout;
+      if (ev.touches.length < 2 || !fl || !fl.xaxis || !fl.yaxis || fl.scene || !fl.xaxis.range) return;
+      ev.preventDefault();
+      this.gestureAt = performance.now();
+      const [a, b] = two(ev), box = gd.getBoundingClientRect();
+      g = { a0: a, b0: b, x: fl.xaxis.range.slice(), y: fl.yaxis.range.slice(),
+            left: box.left + fl.xaxis._offset, top: box.top + fl.yaxis._offset,
+            w: fl.xaxis._length, h: fl.yaxis._length };
+    };
+    const onMove = (ev) => {
+      if (!g || ev.touches.length < 2) return;
+      ev.preventDefault();
+      this.gestureAt = performance.now();
+      const [a, b] = two(ev);
+      const d0 = Math.hypot(g.a0[0] - g.b0[0], g.a0[1] - g.b0[1]), d = Math.hypot(a[0] - b[0], a[1] - b[1]);
+      const s = Math.min(20, Math.max(0.05, d0 / Math.max(d, 1)));   // > 1: fingers closer, zoom out
+      const m0 = [(g.a0[0] + g.b0[0]) / 2, (g.a0[1] + g.b0[1]) / 2], m = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+      // the data point under the fingers' first midpoint stays under their midpoint; the spans scale by s
+      const fx0 = (m0[0] - g.left) / g.w, fx = (m[0] - g.left) / g.w;
+      const fy0 = 1 - (m0[1] - g.top) / g.h, fy = 1 - (m[1] - g.top) / g.h;
+      const px = g.x[0] + fx0 * (g.x[1] - g.x[0]), py = g.y[0] + fy0 * (g.y[1] - g.y[0]);
+      const sx = (g.x[1] - g.x[0]) * s, sy = (g.y[1] - g.y[0]) * s;
+      want = { "xaxis.range": [px - fx * sx, px - fx * sx + sx], "yaxis.range": [py - fy * sy, py - fy * sy + sy] };
+      if (!frame) frame = requestAnimationFrame(apply);
+    };
+    const onEnd = (ev) => {
+      if (!g) return;
+      this.gestureAt = performance.now();
+      if (ev.touches.length < 2) g = null;
+    };
+    gd.addEventListener("touchstart", onStart, { capture: true, passive: false });
+    gd.addEventListener("touchmove", onMove, { capture: true, passive: false });
+    gd.addEventListener("touchend", onEnd, { capture: true, passive: true });
+    gd.addEventListener("touchcancel", onEnd, { capture: true, passive: true });
   }
 
   message(msg) {
@@ -249,6 +365,10 @@ export class PlotView {
   resized() {
     if (!this.visible()) return;
     if (this.stale) { this.draw(); return; }
+    // across NARROW_PX the legend moves (fitNarrow): drawn again
+    if (this.drawn && !this.player && !this.busy && (this.el.clientWidth < NARROW_PX) !== this.narrowAt) {
+      this.stale = true; this.draw(); return;
+    }
     if (this.drawn && !this.busy && Math.abs(this.el.offsetWidth - this.lastWidth) > 1) {
       this.lastWidth = this.el.offsetWidth;
       this.Plotly.Plots.resize(this.gd);
@@ -263,6 +383,7 @@ export class PlotView {
     if (this.layer) this.layer.dispose();
     this.model.off("change:figure", this.onChange);
     this.model.off("change:revision", this.onChange);
+    this.model.off("change:description", this.onDescription);
     this.model.off("msg:custom", this.onMsg);
     if (this.Plotly && this.drawn) this.Plotly.purge(this.gd);
   }
