@@ -44,6 +44,8 @@ def voila_command(notebook: str | Path, host: str = "127.0.0.1", port: int = 886
            # than the timeout); the culler ends only kernels without a connection (a page that never connected)
            "--MappingKernelManager.cull_connected=False",
            "--VoilaConfiguration.show_tracebacks=False",
+           # the browser's languages reach the kernel (HTTP_ACCEPT_LANGUAGE): the page opens in the class's language
+           "--VoilaConfiguration.http_header_envs=['Accept-Language']",
            f"--Voila.root_dir={nb.parent}"]
     if check_pool_size(pool_size):
         cmd += ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool_size}",

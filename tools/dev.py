@@ -5,6 +5,7 @@
     python3 tools/dev.py test      # set up .venv, warm the numba cache, run the whole test suite
     python3 tools/dev.py lab       # set up .venv, open JupyterLab on notebooks/ (the teaching notebooks)
     python3 tools/dev.py docs      # set up .venv with the docs extra, build the site into docs/_build/html
+    python3 tools/dev.py i18n      # the dashboard's message catalogs: extract, update the .po files, compile the .mo
 
 The virtual environment lives in ``.venv`` next to this repository; it is (re)installed only when
 ``pyproject.toml`` changes.  Extra arguments after ``serve``/``test``/``lab``/``docs`` go to
@@ -62,7 +63,7 @@ def docs_command(rest=()):
 
 
 def main(argv):
-    if not argv or argv[0] not in ("serve", "test", "setup", "lab", "docs"):
+    if not argv or argv[0] not in ("serve", "test", "setup", "lab", "docs", "i18n"):
         sys.exit(__doc__)
     setup()
     cmd, rest = argv[0], argv[1:]
@@ -75,6 +76,8 @@ def main(argv):
         if r.returncode == 0:
             print(f"the site: {ROOT / 'docs' / '_build' / 'html' / 'index.html'}")
         sys.exit(r.returncode)
+    elif cmd == "i18n":
+        sys.exit(subprocess.run([str(PY), str(ROOT / "tools" / "i18n_catalogs.py"), *rest], cwd=ROOT).returncode)
     elif cmd == "test":
         args = rest or ["-n", "2", "--dist", "loadfile", "-q"]
         r = subprocess.run([str(PY), "-m", "pytest", *args], cwd=ROOT)

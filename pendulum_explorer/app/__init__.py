@@ -9,13 +9,16 @@ plotly.js.
 """
 from __future__ import annotations
 
+import os
 import threading
 
 import ipywidgets as w
 
+from . import i18n
 from .autosave import Autosave
 from .common import Messages, body_title, freeze_startup_objects, guarded, limit_memory_arenas, log, report_error
-from .links import ViewLink
+from .i18n import _
+from .links import ViewLink, link_lang
 from .pagebridge import PageBridge
 from .plotview import figure_bundle, plotly_loader
 from .shell_header import Header
@@ -52,13 +55,17 @@ class Dashboard(w.VBox):
 
     def __init__(self, body=None, prewarm=True, query=None, synchronous=False):
         self.synchronous = synchronous  # tests: the link's section work runs inline
+        # the page's language first: everything below speaks it (the link's lang, else the browser's)
+        asked = link_lang(query)
+        accept = os.environ.get("HTTP_ACCEPT_LANGUAGE")
+        i18n.set_language(i18n.choose(asked, accept))
         self.msg = Messages()
         self.msg.add_class("pe-app-message")
         link, linked, self.link_problem = read_link(query)
         self.link = link
         self.state = AppState(linked if linked is not None else body)
         if not link.is_default:
-            self.state.body_origin = "the link"
+            self.state.body_origin = "the link"  # (translated where it is shown: shell_text.ORIGINS)
         self.panels = {}
         self.containers = {}
         for key, _title in TABS:
@@ -66,19 +73,20 @@ class Dashboard(w.VBox):
             box.add_class(f"pe-{key}")
             box.add_class("pe-panel")
             self.containers[key] = box
-        self.tabs = w.Tab(children=[self.containers[k] for k, _ in TABS], titles=[t for _, t in TABS])
+        self.tabs = w.Tab(children=[self.containers[k] for k, _t in TABS], titles=[_(t) for _k, t in TABS])
         self.tabs.add_class("pe-tabs")
         self.header = h = Header(show_guide=link.is_default and not self.link_problem)
         # the header's controls that tests and links use, by their names on the dashboard
         self.presenter, self.body_in_use, self.link_text, self.guide = h.presenter, h.body_in_use, h.link_text, h.guide
         self.reset_row, self.reset_question = h.reset_row, h.reset_question
-        self.bridge = PageBridge()
+        self.bridge = PageBridge(lang_chosen=asked is not None or i18n.from_accept_language(accept) is not None)
         self.links = LinkActions(self)
         super().__init__([*h.top, self.msg, h.guide, self.bridge, plotly_loader(), self.tabs],
                          layout=w.Layout(width="100%"))
         self.add_class("pe-app")
         self.presenter.observe(self._on_presenter, names="value")
         h.copy_link.on_click(self.links.copy)
+        h.language.observe(self.links.switch_language, names="value")
         self.bridge.on_copied(self.links.copied)
         # the view and the section's levels kept in the browser, for a page whose kernel ended ("reconnect")
         self.autosave = Autosave(self)
@@ -96,7 +104,8 @@ class Dashboard(w.VBox):
         self.state.listen("motion_request", lambda launch: launch is not None and self._show_motion(launch))
         self.state.listen("panel_request", lambda key: key and self.panel(key))
         if self.link_problem:
-            self.msg.error(f"This link could not be opened: {self.link_problem}. Showing the start view instead.")
+            self.msg.error(_("This link could not be opened: {problem}. Showing the start view instead.").format(
+                problem=self.link_problem))
         else:
             self.links.open(link)
         self._prewarm_once = threading.Lock()  # held by the prewarm that runs
@@ -121,15 +130,18 @@ class Dashboard(w.VBox):
         self.header.show_body(self.state.body, self.state.body_origin)
         origin = self.state.body_origin
         if origin not in ("the Body tab", "reset", "the link", "the start view"):
-            self.msg.info(f"The body changed to {body_title(body)} (chosen by {origin}); the Body tab shows it.")
-        elif self.msg.text.startswith("The body changed to "):  # about the body before: no longer true
+            self.msg.info(_("The body changed to {body} (chosen by {origin}); the Body tab shows it.").format(
+                body=body_title(body), origin=_(origin)))
+            self._body_note = self.msg.text
+        elif self.msg.text and self.msg.text == getattr(self, "_body_note", None):  # about the body before: no
+            # longer true
             self.msg.clear()
 
-    @guarded(what="resetting")
+    @guarded(what=i18n.N_("resetting"))
     def _on_reset(self, _b=None):
         self.header.ask_reset(len(self.state.launches))
 
-    @guarded(what="resetting")
+    @guarded(what=i18n.N_("resetting"))
     def _on_reset_yes(self, _b=None):
         self.reset()
 
@@ -140,7 +152,7 @@ class Dashboard(w.VBox):
         self.header.show_link(None)
         self.panel("body").reset()
         self.show("body")
-        self.msg.ok("Back to the start view.")
+        self.msg.ok(_("Back to the start view."))
         self.header.show_guide(True)
 
     # ------------------------------------------------------------------ panels and tabs
@@ -180,7 +192,7 @@ class Dashboard(w.VBox):
                 panel = _panel_class(key)(self.state)
             except Exception as exc:  # noqa: BLE001 - the page must stay usable
                 msg = Messages()
-                report_error(msg, exc, f"building the {key} panel")
+                report_error(msg, exc, _("building the {tab} panel").format(tab=_(dict(TABS)[key])))
                 box.children = [msg]
                 raise
             self.panels[key] = panel
@@ -188,7 +200,7 @@ class Dashboard(w.VBox):
         return self.panels[key]
 
     def show(self, key):
-        self.tabs.selected_index = [k for k, _ in TABS].index(key)
+        self.tabs.selected_index = [k for k, _t in TABS].index(key)
 
     def _show_motion(self, launch):
         """The Motion tab, playing ``launch`` (computed when the tab opens, or now if it is open)."""

@@ -14,6 +14,7 @@ import threading
 from typing import Any
 
 from .common import body_title, log
+from .i18n import _, ngettext
 from .links import build_query
 
 #: seconds between two looks at whether the work changed (a changed view or work is sent then)
@@ -99,13 +100,26 @@ class Autosave:
                         loaded += 1
                     except Exception as exc:  # noqa: BLE001 - one bad level must not lose the others
                         problems.append(str(exc))
-            words = (f"Reconnected: a new session on the server, with this view and {n_traj} "
-                     f"trajector{'y' if n_traj == 1 else 'ies'} at {loaded} level{'' if loaded == 1 else 's'} "
-                     f"kept in this browser ({body_title(d.state.body)}).") if loaded else \
-                "Reconnected: a new session on the server with this view (no trajectories were kept in this browser)."
-            if problems:
-                d.msg.error(words + f" {len(problems)} saved level(s) could not be restored: {problems[0]}")
+            levels_words = ngettext("{n} level", "{n} levels", loaded).format(n=loaded)
+            if getattr(d.bridge, "restore_reason", "") == "lang":  # the language menu opened the page again
+                words = ngettext("This view in the language chosen, with {n} trajectory at {levels} kept in this "
+                                 "browser ({body}).", "This view in the language chosen, with {n} trajectories at "
+                                 "{levels} kept in this browser ({body}).", n_traj).format(
+                    n=n_traj, levels=levels_words, body=body_title(d.state.body)) if loaded else ""
             else:
+                words = ngettext("Reconnected: a new session on the server, with this view and {n} trajectory at "
+                                 "{levels} kept in this browser ({body}).", "Reconnected: a new session on the "
+                                 "server, with this view and {n} trajectories at {levels} kept in this browser "
+                                 "({body}).", n_traj).format(n=n_traj, levels=levels_words,
+                                                             body=body_title(d.state.body)) if loaded else \
+                    _("Reconnected: a new session on the server with this view (no trajectories were kept in this "
+                      "browser).")
+            if problems:
+                d.msg.error((words + " " if words else "") + ngettext(
+                    "{n} saved level could not be restored: {problem}",
+                    "{n} saved levels could not be restored: {problem}", len(problems)).format(
+                    n=len(problems), problem=problems[0]))
+            elif words:
                 d.msg.ok(words)
             self.save(force=True)
 

@@ -8,16 +8,18 @@ from .. import presets
 from ..bodies import Pendulum, build_body, equivalent_body
 from ..errors import BalancedPendulumError
 from ..plotting.body import body_preview_figure
-from .body_text import ABOUT, body_summary_html
+from .body_text import about_html, body_summary_html
+from . import i18n
 from .common import PRESET_TITLES, Messages, about, body_title, figure_output, guarded
+from .i18n import N_, _
 from .plausible import BALANCED, G_RANGE, check_plausible_pendulum, check_plausible_shape, check_range
 
 PRESET_LABELS = [(t, k) for k, t in PRESET_TITLES.items()]
 #: the preview's height [px]: the 3D scene and the legend's rows under it
 PREVIEW_HEIGHT = 430
 
-SHAPES = [("elliptic cylinder (a, b semi-axes, h height)", "elliptic_cylinder"),
-          ("box (side lengths)", "box"), ("ellipsoid (semi-axes)", "ellipsoid")]
+SHAPES = [(N_("elliptic cylinder (a, b semi-axes, h height)"), "elliptic_cylinder"),
+          (N_("box (side lengths)"), "box"), (N_("ellipsoid (semi-axes)"), "ellipsoid")]
 
 def _float_text(value, description, width="128px", step=0.01):
     # three in a row fit the 480 px control column (inside an accordion) without clipping the third
@@ -37,7 +39,7 @@ class BodyPanel:
     def __init__(self, state):
         self.state = state
         self.msg = Messages()
-        self.preset = w.Dropdown(options=PRESET_LABELS, value=None, description="preset",
+        self.preset = w.Dropdown(options=[(_(t), k) for t, k in PRESET_LABELS], value=None, description=_("preset"),
                                  layout=w.Layout(width="340px"), style={"description_width": "60px"})
         self.preset.add_class("pe-preset")
         self.g = w.FloatText(value=float(state.pendulum.g), description="g [m/s²]", step=0.1, layout=w.Layout(width="170px"),
@@ -46,14 +48,16 @@ class BodyPanel:
         self.g_msg = Messages()  # preset and g messages, right under those controls
         self.g_msg.layout.min_height = "0"
         # custom shape
-        self.shape_kind = w.Dropdown(options=SHAPES, value="elliptic_cylinder", description="shape",
+        self.shape_kind = w.Dropdown(options=[(_(t), k) for t, k in SHAPES], value="elliptic_cylinder",
+                                     description=_("shape"),
                                      layout=w.Layout(width="340px"), style={"description_width": "60px"})
         self.dims = [_float_text(v, d) for v, d in zip((0.8, 0.2, 0.6), ("a", "b", "h"))]
         self.mass = _float_text(1.0, "m")
         self.pivot = [_float_text(v, d) for v, d in zip((-0.4, 0.1, -0.3), ("x", "y", "z"))]
         for p in self.pivot:
             p.style.description_width = "20px"
-        self.apply_shape = w.Button(description="use this shape", button_style="primary", icon="check")
+        self.apply_shape = w.Button(description=_("use this shape"), button_style="primary", icon="check",
+                                    layout=w.Layout(width="auto", min_width="148px"))
         self.shape_msg = Messages()  # custom shape and custom J messages, right under their buttons
         self.shape_msg.layout.min_height = "0"
         self.J_msg = Messages()
@@ -67,7 +71,8 @@ class BodyPanel:
                   {"J11": (0, 0), "J22": (1, 1), "J33": (2, 2), "J12": (0, 1), "J13": (0, 2), "J23": (1, 2)}.items()}
         self.rho = [_float_text(round(float(x), 6), f"ρ{i + 1}", step=0.01) for i, x in enumerate(J0.rho)]
         self.mass_J = _float_text(1.0, "m")
-        self.apply_J = w.Button(description="use this J, ρ", button_style="primary", icon="check")
+        self.apply_J = w.Button(description=_("use this J, ρ"), button_style="primary", icon="check",
+                                layout=w.Layout(width="auto", min_width="148px"))
         self.apply_J.add_class("pe-apply-j")
         for k, t in self.J.items():
             t.add_class(f"pe-{k.lower()}")
@@ -75,22 +80,22 @@ class BodyPanel:
         self.preview = figure_output(f"{PREVIEW_HEIGHT}px")
         self.preview.add_class("pe-body-preview")
 
-        shape_box = w.VBox([self.shape_kind, _caption("dimensions [m]"), w.HBox(self.dims),
-                            _caption("mass [kg]"), w.HBox([self.mass]),
-                            _caption("pivot position from the body's centre [m]"), w.HBox(self.pivot),
+        shape_box = w.VBox([self.shape_kind, _caption(_("dimensions [m]")), w.HBox(self.dims),
+                            _caption(_("mass [kg]")), w.HBox([self.mass]),
+                            _caption(_("pivot position from the body's centre [m]")), w.HBox(self.pivot),
                             self.apply_shape, self.shape_msg])
-        J_box = w.VBox([_caption("J, the inertia about the pivot [kg m²]"),
+        J_box = w.VBox([_caption(_("J, the inertia about the pivot [kg m²]")),
                         w.HBox([self.J["J11"], self.J["J22"], self.J["J33"]]),
                         w.HBox([self.J["J12"], self.J["J13"], self.J["J23"]]),
-                        _caption("ρ, from the pivot to the centre of mass [m]"), w.HBox(self.rho),
-                        _caption("mass [kg]"), w.HBox([self.mass_J]), self.apply_J, self.J_msg])
-        self.custom = w.Accordion(children=[shape_box, J_box], titles=("custom shape", "custom J and ρ"))
+                        _caption(_("ρ, from the pivot to the centre of mass [m]")), w.HBox(self.rho),
+                        _caption(_("mass [kg]")), w.HBox([self.mass_J]), self.apply_J, self.J_msg])
+        self.custom = w.Accordion(children=[shape_box, J_box], titles=(_("custom shape"), _("custom J and ρ")))
         self.custom.selected_index = None
         controls = w.VBox([self.preset, self.g, self.g_msg, self.custom, self.msg, self.summary],
                           layout=w.Layout(width="500px", min_width="440px"))
         self.widget = w.VBox([w.HBox([controls, w.VBox([self.preview], layout=w.Layout(width="100%", min_width="500px"))],
                                      layout=w.Layout(width="100%")),
-                              about(ABOUT, "About: the body and its small oscillations")])
+                              about(about_html(), _("About: the body and its small oscillations"))])
         self.widget.layout.padding = "4px"
 
         self.preset.observe(self._on_preset, names="value")
@@ -110,7 +115,7 @@ class BodyPanel:
         for t, d in zip(self.dims, names[change["new"]]):
             t.description = d
 
-    @guarded(msg_attr="g_msg", what="choosing a preset")
+    @guarded(msg_attr="g_msg", what=N_("choosing a preset"))
     def _on_preset(self, change):
         self.set_preset(change["new"])
 
@@ -118,18 +123,19 @@ class BodyPanel:
         if name is None:
             return
         body = presets.get(name, g=self._g())
-        self._use(body, f"{PRESET_TITLES.get(name, name)} in use", self.g_msg, kind="preset")
+        self._use(body, _("{body} in use").format(body=_(PRESET_TITLES.get(name, name))), self.g_msg, kind="preset")
 
-    @guarded(msg_attr="g_msg", what="changing g")
+    @guarded(msg_attr="g_msg", what=N_("changing g"))
     def _on_g(self, change):
         try:
             body = self._with_g(self.state.body, self._g())
-            self._use(body, f"g = {self._g():g} m/s²", self.g_msg, kind=self._source[0])
+            self._use(body, "g = {g} m/s²".format(g=i18n.number(self._g())), self.g_msg, kind=self._source[0])
         except ValueError as exc:
             # the body in use keeps its g, and the box shows it again
             g_in_use = self.state.pendulum.g
             self._set_quietly(self.g, g_in_use, self._on_g)
-            raise ValueError(f"{exc}. g stays at {g_in_use:g} m/s².") from None
+            raise ValueError(_("{problem}. g stays at {g} m/s².").format(problem=exc, g=i18n.number(g_in_use))) \
+                from None
 
     def _with_g(self, body, g):
         """The body in use with another g: rebuilt from what is in use (its preset, its shape or its J and rho),
@@ -146,15 +152,15 @@ class BodyPanel:
         finally:
             widget.observe(handler, names="value")
 
-    @guarded(msg_attr="shape_msg", what="building the custom shape")
+    @guarded(msg_attr="shape_msg", what=N_("building the custom shape"))
     def _on_apply_shape(self, _b=None):
         body = self._shape_body()
-        self._use(body, "custom shape in use", self.shape_msg, kind="shape")
+        self._use(body, _("custom shape in use"), self.shape_msg, kind="shape")
 
-    @guarded(msg_attr="J_msg", what="building the custom J, rho")
+    @guarded(msg_attr="J_msg", what=N_("building the custom J, rho"))
     def _on_apply_J(self, _b=None):
         body = self._J_body()
-        self._use(body, "custom J, ρ in use", self.J_msg, kind="J")
+        self._use(body, _("custom J, ρ in use"), self.J_msg, kind="J")
 
     def _g(self):
         return float(self.g.value)
@@ -185,7 +191,7 @@ class BodyPanel:
     def _use(self, body, note, msg=None, kind="preset"):
         if body.pendulum.is_balanced:
             # accepted by the model, but equilibria/section need rho != 0: keep the last valid body
-            raise BalancedPendulumError(BALANCED)
+            raise BalancedPendulumError(_(BALANCED))
         check_plausible_pendulum(body.pendulum)
         msg = self.msg if msg is None else msg
         self._clear_messages()
@@ -216,7 +222,8 @@ class BodyPanel:
         self._show_source(body, kind)
         if kind is None:  # chosen elsewhere (another tab, a link, reset): say so here
             self._clear_messages()
-            self.msg.info(f"{body_title(body)} in use (chosen by {self.state.body_origin})")
+            self.msg.info(_("{body} in use (chosen by {origin})").format(body=body_title(body),
+                                                                         origin=_(self.state.body_origin)))
         self._fill_J(body.pendulum)
         self.refresh()
 

@@ -11,6 +11,7 @@ import time
 import ipywidgets as w
 
 from ..plotting.colours import PALETTE  # noqa: F401  (the panels' trajectory colours, re-exported)
+from .i18n import N_, _
 from .plotview import PlotlyView, figure_bundle  # noqa: F401 - figure_bundle is part of this module's offer
 
 log = logging.getLogger("pendulum_explorer.app")
@@ -23,16 +24,17 @@ if not log.handlers:  # the server log (Voila's stderr)
 
 #: what the page calls the presets (the library's names are identifiers)
 PRESET_TITLES = {
-    "paper_fig1": "Fig. 1 elliptic cylinder (paper)",
-    "paper_fig2": "Fig. 2 body (paper)",
-    "lagrange_top": "Symmetric (Lagrange) top",
-    "planar": "Planar pendulum (rod)",
+    "paper_fig1": N_("Fig. 1 elliptic cylinder (paper)"),
+    "paper_fig2": N_("Fig. 2 body (paper)"),
+    "lagrange_top": N_("Symmetric (Lagrange) top"),
+    "planar": N_("Planar pendulum (rod)"),
 }
 
 
 def body_title(body):
-    """The name of ``body`` as the page shows it (a preset's title, else the body's own name)."""
-    return PRESET_TITLES.get(body.name, body.name)
+    """The name of ``body`` as the page shows it (a preset's title in the page's language, else the body's own
+    name)."""
+    return _(PRESET_TITLES[body.name]) if body.name in PRESET_TITLES else body.name
 
 
 
@@ -117,7 +119,8 @@ def report_error(msg, exc, what):
         msg.error(str(exc))
     else:
         log.error("internal error while %s", what, exc_info=exc)
-        msg.error(f"Internal error while {what} ({type(exc).__name__}); details are in the server log.")
+        msg.error(_("Internal error while {what} ({error}); details are in the server log.").format(
+            what=_(what), error=type(exc).__name__))
 
 
 def guarded(msg_attr="msg", what=None):
@@ -156,9 +159,9 @@ class Task:
         self.bar = w.FloatProgress(value=0.0, min=0.0, max=1.0, description="", bar_style="info",
                                    layout=w.Layout(width="220px", visibility="hidden"))
         self.bar.add_class("pe-progress")  # a stable hook (ipywidgets 8 names it widget-hprogress, 7 widget-progress)
-        self.cancel_button = w.Button(description="cancel", icon="stop", button_style="warning",
-                                      layout=w.Layout(width="90px", visibility="hidden"),
-                                      tooltip="stop the running computation")
+        self.cancel_button = w.Button(description=_("cancel"), icon="stop", button_style="warning",
+                                      layout=w.Layout(width="auto", min_width="90px", visibility="hidden"),
+                                      tooltip=_("stop the running computation"))
         self.cancel_button.add_class("pe-cancel")
         self.cancel_button.on_click(lambda _b: self.cancel())
         self.label = w.Label("", layout=w.Layout(width="auto"))
@@ -184,7 +187,7 @@ class Task:
         follow: a cancelled task answers before it tidies up)."""
         self.bar.layout.visibility = "hidden"
         self.cancel_button.layout.visibility = "hidden"
-        self.label.value = ("cancelled" if self.cancelled else "") if self.last_error is None else ""
+        self.label.value = (_("cancelled") if self.cancelled else "") if self.last_error is None else ""
 
     def progress(self, fraction, text=None):
         self.bar.value = max(0.0, min(1.0, float(fraction)))
@@ -217,7 +220,7 @@ class Task:
                     on_done()
             except Exception as exc:  # noqa: BLE001 - error boundary of the thread
                 self.last_error = exc
-                report_error(self.msg, exc, what)
+                report_error(self.msg, exc, what)  # (what: already in the page's language)
             finally:
                 self.settle()
                 log.info("%s: %.2f s%s", what, time.perf_counter() - t0, " (cancelled)" if self.cancelled else "")
@@ -234,9 +237,10 @@ class Task:
             self._thread.join(timeout)
 
 
-def about(html_text, title="About"):
+def about(html_text, title=None):
     """A collapsed "About" box holding the equations (HTMLMath)."""
-    box = w.Accordion(children=[w.HTMLMath(value=html_text, layout=w.Layout(max_width="60em"))], titles=(title,))
+    box = w.Accordion(children=[w.HTMLMath(value=html_text, layout=w.Layout(max_width="60em"))], 
+                        titles=(_("About") if title is None else title,))
     box.selected_index = None
     box.add_class("pe-about")
     return box

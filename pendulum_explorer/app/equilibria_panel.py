@@ -6,12 +6,14 @@ import numpy as np
 
 from ..bounds import BOUNDS
 from ..plotting.diagrams import energy_momentum_figure
-from ..plotting.sphere import equilibria_sphere_figure, family_name
+from ..plotting.sphere import equilibria_sphere_figure
 from ..poincare import PoincareSection, nearby_window
 from ..reduction import energy, momentum
 from . import equilibria_text as say
+from . import i18n
 from .common import Messages, Task, about, body_title, figure_output, guarded
-from .equilibria_text import ABOUT, POINT_WORDS
+from .equilibria_text import about_html, family_title, point_words
+from .i18n import N_, _
 
 #: fewer returns than this and "launch nearby" explains the (nearly) empty section
 NEARBY_FEW = 3
@@ -25,30 +27,37 @@ class EquilibriaPanel:
         self.task = Task(self.msg)
         self.eq = None
         self._quiet = False  # set while the selectors are rebuilt: one redraw at the end, not one per change
-        self.view = w.ToggleButtons(options=["3D", "top", "bottom"], value="3D", description="view",
-                                    style={"button_width": "70px", "description_width": "40px"})
+        self.view = w.ToggleButtons(options=[("3D", "3D"), (_("top"), "top"), (_("bottom"), "bottom")], value="3D",
+                                    description=_("view"),
+                                    style={"button_width": "70px",
+                                           "description_width": f"{max(40, int(7.2 * len(_('view'))) + 4)}px"})
         # the checkboxes wrap to a second row: in one row the longer names ("hanging spin", "ring 1", ...) squeezed
         # the label to "fami" (presenter view at 1024 x 768)
         self.families = w.HBox(layout=w.Layout(flex_flow="row wrap", align_items="center"))
         self._fam_boxes = {}
-        self.family = w.Dropdown(description="steady spin", layout=w.Layout(width="100%", max_width="440px"),
-                                 style={"description_width": "80px"})
+        # the labels' width: the longer of the two, at least the English 80 px (German: "stationäre Drehung")
+        label_w = f"{max(80, int(7.2 * max(len(_('steady spin')), len(_('along it')))) + 4)}px"
+        self.family = w.Dropdown(description=_("steady spin"), layout=w.Layout(width="100%", max_width="440px"),
+                                 style={"description_width": label_w})
         self.family.add_class("pe-eq-choice")
         # the position along a family (its points are ordered by alpha); the caption says what it means
-        self.index = w.IntSlider(value=0, min=0, max=0, description="along it", continuous_update=False,
+        self.index = w.IntSlider(value=0, min=0, max=0, description=_("along it"), continuous_update=False,
                                  readout=False, layout=w.Layout(width="100%", max_width="440px"),
-                                 style={"description_width": "80px"})
+                                 style={"description_width": label_w})
         self.index.add_class("pe-eq-along")
         self.along_info = w.HTML()
         self.details = w.HTML()
         # a bounded input clamps silently: the label names its range
         # 0.1 rad (5.7°): a motion the body view shows (0.02 rad from hanging gave ω ≈ 0.05 rad/s: it looked frozen)
         lo, hi = BOUNDS["tilt"].range(plausible=True)
-        self.eps = w.BoundedFloatText(value=NEARBY_TILT, min=lo, max=hi, step=0.01,
-                                      description=f"tilt [rad] (≤ {hi:g})",
-                                      layout=w.Layout(width="200px"), style={"description_width": "120px"},
-                                      tooltip="the equilibrium's Γ is tilted by this angle, ω kept")
-        self.nearby = w.Button(description="launch nearby", icon="rocket", button_style="primary")
+        tilt = _("tilt [rad] (≤ {max})").format(max=i18n.number(hi))
+        tilt_w = max(120, int(7.2 * len(tilt)) + 4)
+        self.eps = w.BoundedFloatText(value=NEARBY_TILT, min=lo, max=hi, step=0.01, description=tilt,
+                                      layout=w.Layout(width=f"{tilt_w + 80}px"),
+                                      style={"description_width": f"{tilt_w}px"},
+                                      tooltip=_("the equilibrium's Γ is tilted by this angle, ω kept"))
+        self.nearby = w.Button(description=_("launch nearby"), icon="rocket", button_style="primary",
+                               layout=w.Layout(width="auto", min_width="148px"))
         self.nearby.add_class("pe-launch-nearby")
         self.sphere_out = figure_output("470px")
         self.em_out = figure_output("330px")
@@ -60,7 +69,7 @@ class EquilibriaPanel:
                         self.details],
                        layout=w.Layout(width="45%"))
         self.widget = w.VBox([self.msg, w.HBox([left, right]),
-                              about(ABOUT, "About: equilibria and relative equilibria")])
+                              about(about_html(), _("About: equilibria and relative equilibria"))])
         self.view.observe(self._on_redraw, names="value")
         self.family.observe(self._on_family, names="value")
         self.index.observe(self._on_index, names="value")
@@ -79,7 +88,7 @@ class EquilibriaPanel:
         body = self.state.body
 
         def work(task):
-            task.progress(0.2, "computing the equilibria")
+            task.progress(0.2, _("computing the equilibria"))
             eq = self.state.equilibria()
             if task.cancelled or self.state.body is not body:
                 return
@@ -88,26 +97,26 @@ class EquilibriaPanel:
             self.redraw()
             self.msg.ok(say.computed(body_title(body), eq.labels))
 
-        self.task.start(work, "computing the equilibria")
+        self.task.start(work, _("computing the equilibria"))
 
     def _build_selectors(self):
         """Family toggles and the point selector for the new equilibria (draws nothing: the caller redraws)."""
         eq = self.eq
         boxes = {}
         for lab in sorted(eq.labels):
-            cb = w.Checkbox(value=True, description=family_name(lab), indent=False,
+            cb = w.Checkbox(value=True, description=family_title(lab), indent=False,
                             layout=w.Layout(width="auto"))
             cb.observe(self._on_redraw, names="value")
             boxes[lab] = cb
         self._fam_boxes = boxes
-        self.families.children = [w.Label("families:", layout=w.Layout(flex="0 0 auto", width="auto"))] + \
+        self.families.children = [w.Label(_("families:"), layout=w.Layout(flex="0 0 auto", width="auto"))] + \
             list(boxes.values())
         opts, seen = [], set()
         for i, p in enumerate(eq.isolated):
             if p.family in seen:  # the two Eq. 38 spins (spin one way or the other): one entry
                 continue
             seen.add(p.family)
-            opts.append((POINT_WORDS.get(p.family, p.family), ("iso", i)))
+            opts.append((point_words(p.family), ("iso", i)))
         opts += [(say.family_words(eq, f), ("fam", i)) for i, f in sorted(enumerate(eq.families), key=lambda x: x[1].label)
                  if f.branch == 1]
         self._quiet = True
@@ -128,7 +137,7 @@ class EquilibriaPanel:
         return self.eq.families[i].point(self.index.value)
 
     # ------------------------------------------------------------------ events
-    @guarded(what="redrawing the equilibria")
+    @guarded(what=N_("redrawing the equilibria"))
     def _on_redraw(self, change=None):
         if not self._quiet:
             self.redraw()
@@ -149,7 +158,7 @@ class EquilibriaPanel:
         self.em_out.show(present(energy_momentum_figure(self.eq, marker=marker, height=size(330),
                                                         label_px=self.state.label_px(13))))
 
-    @guarded(what="selecting an equilibrium")
+    @guarded(what=N_("selecting an equilibrium"))
     def _on_family(self, change):
         if self._quiet or change["new"] is None:
             return
@@ -174,7 +183,7 @@ class EquilibriaPanel:
             self.index.disabled = True
         self._show_details()
 
-    @guarded(what="selecting an equilibrium")
+    @guarded(what=N_("selecting an equilibrium"))
     def _on_index(self, change):
         if self._quiet:
             return
@@ -189,7 +198,7 @@ class EquilibriaPanel:
         kind, i = self.family.value
         fam = self.eq.families[i] if kind == "fam" else None
         self.along_info.value = say.along(fam, self.index.value, p, say.family_start(self.eq, fam)) if fam else \
-            say.SINGLE_POINT
+            say.single_point()
         self.details.value = say.details_html(p)
 
     def _on_launch_done(self, launch):
@@ -214,7 +223,7 @@ class EquilibriaPanel:
             return
         self.msg.info(nb["empty"] + " " + say.nearby_empty(n))
 
-    @guarded(what="launching near the equilibrium")
+    @guarded(what=N_("launching near the equilibrium"))
     def _on_nearby(self, _b=None):
         self.launch_nearby()
 
@@ -223,7 +232,7 @@ class EquilibriaPanel:
         chosen angle, ω kept), sent to the section and motion panels."""
         p = self.selected()
         if p is None:
-            raise ValueError("no equilibrium selected yet")
+            raise ValueError(_("no equilibrium selected yet"))
         eps, pend = float(self.eps.value), self.state.pendulum
         G1, w1 = p.tilted(eps)
         E, mu = energy(pend, G1, w1), momentum(pend, G1, w1)

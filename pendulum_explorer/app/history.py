@@ -7,6 +7,8 @@ from typing import Any
 
 from ..bodies import Body
 from .common import body_title
+from .i18n import _, ngettext
+from .i18n import number as num
 
 #: levels kept at most (the oldest is dropped first, and the panel says so)
 LIMIT = 20
@@ -30,16 +32,18 @@ class Saved:
     @property
     def drop_note(self) -> str:
         """What the panel's message adds when this set-aside dropped the oldest saved level ("" if none)."""
-        return "" if not self.dropped else (
-            f". The saved levels are full ({LIMIT} kept): the oldest one, {self.dropped}, was dropped and cannot "
-            f"be brought back")
+        return "" if not self.dropped else _(
+            ". The saved levels are full ({limit} kept): the oldest one, {label}, was dropped and cannot be brought "
+            "back").format(limit=LIMIT, label=self.dropped)
 
     @property
     def label(self) -> str:
         n = len(self.launches)
-        extra = ("" if self.chaos is None else " · chaos map") + (
-            "" if not self.orbits else f" · {len(self.orbits)} periodic orbit{'s' if len(self.orbits) > 1 else ''}")
-        return (f"E = {self.E:.5g} J, μ = {self.mu:.4g} kg m²/s · {n} trajector{'y' if n == 1 else 'ies'}{extra} "
+        k = len(self.orbits)
+        extra = ("" if self.chaos is None else " · " + _("chaos map")) + (
+            "" if not k else " · " + ngettext("{n} periodic orbit", "{n} periodic orbits", k).format(n=k))
+        traj = ngettext("{n} trajectory", "{n} trajectories", n).format(n=n)
+        return (f"E = {num(self.E, '.5g')} J, μ = {num(self.mu, '.4g')} kg m²/s · {traj}{extra} "
                 f"· {body_title(self.body)}")
 
 

@@ -11,6 +11,7 @@ Parameters (all optional)::
     omega0, T  the Motion tab's motion from R₀ = I: ω₀ (3 numbers, rad/s) and its duration T [s] (0.1 … 200);
                either opens the Motion tab (unless ``tab`` says otherwise) with that motion computed
     presenter  1 | 0 (larger text and figures, for a projector)
+    lang       en | de | es: the page's language (default: the browser's)
 
 Voila passes the page's query string to the kernel in the ``QUERY_STRING`` environment variable.
 
@@ -23,10 +24,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import quote, unquote_plus
 
 from ..bounds import BOUNDS as TABLE
+from .i18n import _
 
 #: the dashboard's tabs, in order (keys used by ``tab=``)
 TAB_KEYS = ("body", "equilibria", "section", "motion")
@@ -35,7 +37,7 @@ PRESET_NAMES = ("paper_fig1", "paper_fig2", "lagrange_top", "planar")
 
 MAX_QUERY = 2000      # characters of the whole query string
 MAX_VALUE = 600       # characters of one value
-MAX_PARAMS = 12       # parameters in one link
+MAX_PARAMS = 12       # parameters in one link (a custom body with every other parameter and lang: 12)
 MAX_LAUNCH = int(TABLE["launch_link"].high)  # launch pairs
 NUMBER = re.compile(r"[+-]?(?:\d{1,12}(?:\.\d{0,17})?|\.\d{1,17})(?:[eE][+-]?\d{1,3})?")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,19}")
@@ -46,7 +48,9 @@ DURATION_RANGE = TABLE["t_final"].range(plausible=True)
 BOUNDS = {key: TABLE[name].range(plausible=True) for key, name in (
     ("E", "E"), ("mu", "mu"), ("J", "J"), ("rho", "rho"), ("m", "m"), ("g", "g"), ("phi", "phi"),
     ("Gamma3", "Gamma3"), ("omega0", "omega0"), ("T", "t_final"))}
-KNOWN = ("preset", "tab", "E", "mu", "J", "rho", "m", "g", "launch", "presenter", "omega0", "T")
+KNOWN = ("preset", "tab", "E", "mu", "J", "rho", "m", "g", "launch", "presenter", "omega0", "T", "lang")
+#: the page languages a link may name (kept equal to ``i18n.LANGUAGES`` by a test)
+LANG_CODES = ("en", "de", "es")
 #: parameters of the server hosting the page (Jupyter's token, Voila's template / theme, Binder's urlpath):
 #: not ours, ignored without a message
 SERVER_PARAMS = ("token", "theme", "template", "voila-template", "voila-theme", "urlpath", "kernel_name")
@@ -72,27 +76,31 @@ class ViewLink:
     presenter: bool = False
     omega0: tuple[float, ...] | None = None
     T: float | None = None
+    lang: str | None = None
 
     @property
     def is_default(self) -> bool:
-        return self == ViewLink()
+        """The start view (whatever the language)."""
+        return replace(self, lang=None) == ViewLink()
 
 
 def _number(text: str, name: str) -> float:
     text = text.strip()
     if not NUMBER.fullmatch(text):
-        raise LinkError(f"{name} must be a plain decimal number; got {_show(text)}")
+        raise LinkError(_("{name} must be a plain decimal number; got {value}").format(name=name, value=_show(text)))
     x = float(text)
     lo, hi = BOUNDS[name]
     if not (math.isfinite(x) and lo <= x <= hi):
-        raise LinkError(f"{name} must lie in [{lo:g}, {hi:g}]; got {_show(text)}")
+        raise LinkError(_("{name} must lie in [{lo}, {hi}]; got {value}").format(name=name, lo=f"{lo:g}", hi=f"{hi:g}",
+                                                                                 value=_show(text)))
     return x
 
 
 def _numbers(text: str, name: str, count: int) -> tuple[float, ...]:
     parts = text.split(",")
     if len(parts) != count:
-        raise LinkError(f"{name} takes {count} comma-separated numbers; got {len(parts)}")
+        raise LinkError(_("{name} takes {count} comma-separated numbers; got {got}").format(name=name, count=count,
+                                                                                          got=len(parts)))
     return tuple(_number(p, name) for p in parts)
 
 
@@ -123,13 +131,13 @@ def parse_query(query: str | None) -> ViewLink:
     if query is None:
         return ViewLink()
     if not isinstance(query, str):
-        raise LinkError("the link's query must be text")
+        raise LinkError(_("the link's query must be text"))
     if len(query) > MAX_QUERY:
-        raise LinkError(f"the link is too long ({len(query)} characters; at most {MAX_QUERY})")
+        raise LinkError(_("the link is too long ({n} characters; at most {max})").format(n=len(query), max=MAX_QUERY))
     query = query[1:] if query.startswith("?") else query
     items = [p for p in query.split("&") if p]
     if len(items) > MAX_PARAMS + len(SERVER_PARAMS):
-        raise LinkError(f"the link has {len(items)} parameters; at most {MAX_PARAMS}")
+        raise LinkError(_("the link has {n} parameters; at most {max}").format(n=len(items), max=MAX_PARAMS))
     raw: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
@@ -137,25 +145,28 @@ def parse_query(query: str | None) -> ViewLink:
         if name in SERVER_PARAMS:
             continue
         if not NAME.fullmatch(name) or name not in KNOWN:
-            raise LinkError(f"unknown link parameter {_show(name)}; known: {', '.join(KNOWN)}")
+            raise LinkError(_("unknown link parameter {name}; known: {known}").format(name=_show(name),
+                                                                                       known=", ".join(KNOWN)))
         if not sep:
-            raise LinkError(f"link parameter {name} has no value ({name}=…)")
+            raise LinkError(_("link parameter {name} has no value ({name}=…)").format(name=name))
         if name in raw:
-            raise LinkError(f"link parameter {name} is given twice")
+            raise LinkError(_("link parameter {name} is given twice").format(name=name))
         value = unquote_plus(value)
         if len(value) > MAX_VALUE:
-            raise LinkError(f"the value of {name} is too long ({len(value)} characters)")
+            raise LinkError(_("the value of {name} is too long ({n} characters)").format(name=name, n=len(value)))
         raw[name] = value
     if len(raw) > MAX_PARAMS:
-        raise LinkError(f"the link has {len(raw)} parameters; at most {MAX_PARAMS}")
+        raise LinkError(_("the link has {n} parameters; at most {max}").format(n=len(raw), max=MAX_PARAMS))
     kw: dict = {}
     if "preset" in raw:
         if raw["preset"] not in PRESET_NAMES:
-            raise LinkError(f"preset must be one of {', '.join(PRESET_NAMES)}; got {_show(raw['preset'])}")
+            raise LinkError(_("{name} must be one of {values}; got {value}").format(
+                name="preset", values=", ".join(PRESET_NAMES), value=_show(raw["preset"])))
         kw["preset"] = raw["preset"]
     if "tab" in raw:
         if raw["tab"] not in TAB_KEYS:
-            raise LinkError(f"tab must be one of {' | '.join(TAB_KEYS)}; got {_show(raw['tab'])}")
+            raise LinkError(_("{name} must be one of {values}; got {value}").format(
+                name="tab", values=" | ".join(TAB_KEYS), value=_show(raw["tab"])))
         kw["tab"] = raw["tab"]
     for name in ("E", "mu", "m", "g", "T"):
         if name in raw:
@@ -167,31 +178,37 @@ def parse_query(query: str | None) -> ViewLink:
     if "omega0" in raw:
         kw["omega0"] = _numbers(raw["omega0"], "omega0", 3)
     if ("J" in kw) != ("rho" in kw):
-        raise LinkError("a custom body needs both J (9 numbers) and rho (3 numbers)")
+        raise LinkError(_("a custom body needs both J (9 numbers) and rho (3 numbers)"))
     if "J" in kw and "preset" in kw:
-        raise LinkError("give either preset or J and rho, not both")
+        raise LinkError(_("give either preset or J and rho, not both"))
     if "m" in kw and "J" not in kw:
-        raise LinkError("m belongs to a custom body (J and rho)")
+        raise LinkError(_("m belongs to a custom body (J and rho)"))
     if "mu" in kw and "E" not in kw:
-        raise LinkError("mu needs E (the section level is the pair E, mu)")
+        raise LinkError(_("mu needs E (the section level is the pair E, mu)"))
     if "launch" in raw:
         pairs = [p for p in raw["launch"].split(";") if p.strip()]
         if not pairs:
-            raise LinkError("launch needs at least one φ,Γ₃ pair")
+            raise LinkError(_("launch needs at least one φ,Γ₃ pair"))
         if len(pairs) > MAX_LAUNCH:
-            raise LinkError(f"launch has {len(pairs)} pairs; at most {MAX_LAUNCH}")
+            raise LinkError(_("launch has {n} pairs; at most {max}").format(n=len(pairs), max=MAX_LAUNCH))
         out = []
         for p in pairs:
             xy = p.split(",")
             if len(xy) != 2:
-                raise LinkError(f"each launch seed is one pair φ,Γ₃ (pairs separated by ';'); got {_show(p)}")
+                raise LinkError(_("each launch seed is one pair φ,Γ₃ (pairs separated by ';'); got {value}").format(
+                    value=_show(p)))
             out.append((_number(xy[0], "phi"), _number(xy[1], "Gamma3")))
         kw["launch"] = tuple(out)
     if "presenter" in raw:
         v = raw["presenter"].strip().lower()
         if v not in ("0", "1", "true", "false"):
-            raise LinkError(f"presenter must be 1 or 0; got {_show(raw['presenter'])}")
+            raise LinkError(_("presenter must be 1 or 0; got {value}").format(value=_show(raw["presenter"])))
         kw["presenter"] = v in ("1", "true")
+    if "lang" in raw:
+        if raw["lang"] not in LANG_CODES:
+            raise LinkError(_("{name} must be one of {values}; got {value}").format(
+                name="lang", values=" | ".join(LANG_CODES), value=_show(raw["lang"])))
+        kw["lang"] = raw["lang"]
     return ViewLink(**kw)
 
 
@@ -226,7 +243,22 @@ def build_query(link: ViewLink) -> str:
         parts.append(("T", _num_text(link.T)))
     if link.presenter:
         parts.append(("presenter", "1"))
+    if link.lang is not None:
+        parts.append(("lang", link.lang))
     return "&".join(f"{k}={quote(v, safe=',;.-+_')}" for k, v in parts)
 
 
-__all__ = ["ViewLink", "LinkError", "parse_query", "build_query", "TAB_KEYS", "PRESET_NAMES", "DURATION_RANGE"]
+def link_lang(query: str | None) -> str | None:
+    """The ``lang`` a query string asks for (None: none, or not one of :data:`LANG_CODES`), read before the
+    link itself so that the link's own problems are told in its language."""
+    if not isinstance(query, str) or len(query) > MAX_QUERY:
+        return None
+    for item in query.lstrip("?").split("&"):
+        name, _sep, value = item.partition("=")
+        if name == "lang" and value in LANG_CODES:
+            return value
+    return None
+
+
+__all__ = ["ViewLink", "LinkError", "parse_query", "build_query", "link_lang", "TAB_KEYS", "PRESET_NAMES",
+           "DURATION_RANGE", "LANG_CODES"]

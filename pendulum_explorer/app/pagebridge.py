@@ -27,7 +27,24 @@ import anywidget
 import ipywidgets as w
 import traitlets
 
+from . import i18n
 from .common import log
+from .i18n import _
+
+
+def banner_words() -> dict[str, str]:
+    """The kernel-lost banner's words in the page's language (the page shows them when the kernel is gone)."""
+    return {
+        "lost": _("This page has lost its session on the server (it was stopped or restarted), so the controls no "
+                  "longer respond. Your view and your trajectories are kept in this browser: “reconnect” opens "
+                  "them again in a new session."),
+        "gone": _("This page has lost its connection to the server (the server stopped, or the network is down), "
+                  "so the controls no longer respond. Your view and your trajectories are kept in this browser: "
+                  "“reconnect” opens them again once the server is back."),
+        "wait": _("The connection to the server was interrupted; reconnecting… (the controls respond again once "
+                  "it is back)"),
+        "reconnect": _("reconnect"),
+    }
 
 _ESM = r"""
 const HEADERS = ".jupyter-widget-Collapse-header, .lm-Collapse-header, .p-Collapse-header";
@@ -47,6 +64,26 @@ function enable(h) {
   });
 }
 
+// a page in a language that writes a decimal comma (de, es): the number boxes (ipywidgets' FloatText, an
+// <input type=number> that refuses a comma) become text boxes for decimals, and a comma typed in them is read as
+// the decimal point before the widget reads the box (capture phase: before the widget's own listeners)
+let COMMA = false;
+
+function commaBox(input) {
+  if (input.dataset.peComma) return;
+  input.dataset.peComma = "1";
+  input.type = "text";
+  input.setAttribute("inputmode", "decimal");
+}
+
+function commaToPoint(ev) {
+  const t = ev.target;
+  if (!t || !t.dataset || !t.dataset.peComma || typeof t.value !== "string" || t.value.indexOf(",") < 0) return;
+  const at = t.selectionStart;
+  t.value = t.value.replace(/,/g, ".");
+  try { t.setSelectionRange(at, at); } catch (e) { /* not a text box */ }
+}
+
 function landmark(app) {
   if (app && !app.getAttribute("role")) {
     app.setAttribute("role", "main");
@@ -58,6 +95,7 @@ function scan(root) {
   // (again on every scan: the bridge's element may not be in the page yet when it renders)
   landmark(root.querySelector(".pe-app"));
   root.querySelectorAll(HEADERS).forEach(enable);
+  if (COMMA) root.querySelectorAll(".pe-app input[type=number]").forEach(commaBox);
   // a slider's handle is its keyboard control: it gets the slider's label as its name (screen readers said
   // "slider" alone)
   root.querySelectorAll(".widget-slider .noUi-handle:not([aria-label])").forEach((h) => {
@@ -123,14 +161,34 @@ function saved() {
   try { return JSON.parse(window.localStorage.getItem(SAVE_KEY) || "null"); } catch (e) { return null; }
 }
 
-function reconnect() {
-  const s = saved();
+// a new page on the view ``q`` (a query string; the page's token kept) that gets the saved levels back
+function openView(q, reason) {
   const token = new URLSearchParams(window.location.search).get("token");
-  let q = s && typeof s.view === "string" ? s.view : window.location.search.replace(/^\?/, "");
   if (token && !/(^|&)token=/.test(q)) q = (q ? q + "&" : "") + "token=" + encodeURIComponent(token);
-  try { window.sessionStorage.setItem(RESTORE_KEY, "1"); } catch (e) { /* restored from the link only */ }
+  try { window.sessionStorage.setItem(RESTORE_KEY, reason); } catch (e) { /* restored from the link only */ }
   window.location.href = window.location.origin + window.location.pathname + (q ? "?" + q : "");
 }
+
+function reconnect() {
+  const s = saved();
+  openView(s && typeof s.view === "string" ? s.view : window.location.search.replace(/^\?/, ""), "reconnect");
+}
+
+// no ``lang`` in the link and none from the server (no Accept-Language): the browser's language, if the page has
+// it and it is not the one shown, by opening the page again with ``lang=`` (a first view: nothing to keep)
+function browserLanguage(model) {
+  if (model.get("lang_chosen") || new URLSearchParams(window.location.search).has("lang")) return;
+  const have = model.get("languages") || [];
+  const want = (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language])
+    .map((l) => String(l || "").toLowerCase().split("-")[0]).find((l) => have.indexOf(l) >= 0);
+  if (!want || want === model.get("lang")) return;
+  const q = window.location.search.replace(/^\?/, "");
+  window.location.replace(window.location.origin + window.location.pathname + "?" + (q ? q + "&" : "") +
+                          "lang=" + want);
+}
+
+let WORDS = {};
+const word = (key, text) => (WORDS && typeof WORDS[key] === "string" && WORDS[key]) || text;
 
 function banner() {
   let b = document.querySelector(".pe-kernel-lost");
@@ -146,7 +204,7 @@ function banner() {
   const btn = document.createElement("button");
   btn.className = "pe-reconnect";
   btn.type = "button";
-  btn.textContent = "reconnect";
+  btn.textContent = word("reconnect", "reconnect");
   btn.style.cssText = "font:16px sans-serif;padding:4px 14px;cursor:pointer";
   btn.addEventListener("click", reconnect);
   b.append(text, btn);
@@ -165,6 +223,7 @@ const WAIT = "The connection to the server was interrupted; reconnecting… (the
 
 function show(text, canReconnect) {
   const b = banner();
+  text = word(text === LOST ? "lost" : text === GONE ? "gone" : "wait", text);
   b.querySelector(".pe-kernel-lost-text").textContent = text;
   b.querySelector(".pe-reconnect").style.display = canReconnect ? "" : "none";
   b.dataset.state = canReconnect ? "lost" : "waiting";
@@ -206,6 +265,12 @@ function watchKernel(model) {
 
 function render({ model, el }) {
   el.style.display = "none";
+  WORDS = model.get("words") || {};
+  // the page's language for screen readers and the browser (hyphenation, spelling)
+  if (model.get("lang")) document.documentElement.setAttribute("lang", model.get("lang"));
+  COMMA = !!model.get("decimal_comma");
+  const COMMA_EVENTS = ["input", "change", "keydown", "keypress"];
+  if (COMMA) COMMA_EVENTS.forEach((t) => document.addEventListener(t, commaToPoint, true));
   const root = document.body;
   // the dashboard is the page's main landmark (screen readers jump to it; axe: all content in landmarks)
   landmark(el.closest(".pe-app"));
@@ -217,12 +282,14 @@ function render({ model, el }) {
   model.save_changes();
   const unwatch = watchKernel(model);
   let restoring = false;
-  try { restoring = window.sessionStorage.getItem(RESTORE_KEY) === "1"; window.sessionStorage.removeItem(RESTORE_KEY); }
-  catch (e) { restoring = false; }
+  try { restoring = window.sessionStorage.getItem(RESTORE_KEY); window.sessionStorage.removeItem(RESTORE_KEY); }
+  catch (e) { restoring = null; }
   if (restoring) {
     const s = saved();
     model.send({ event: "restore", levels: s && Array.isArray(s.levels) ? s.levels : [],
-                 saved_at: s ? s.saved_at : null });
+                 saved_at: s ? s.saved_at : null, reason: restoring === "lang" ? "lang" : "reconnect" });
+  } else {
+    browserLanguage(model);
   }
   const onMsg = async (msg) => {
     if (msg && msg.op === "autosave") {
@@ -235,6 +302,7 @@ function render({ model, el }) {
       }
       return;
     }
+    if (msg && msg.op === "open") { openView(String(msg.query || ""), "lang"); return; }
     if (!msg || msg.op !== "copy") return;
     const url = window.location.origin + window.location.pathname + (msg.query ? "?" + msg.query : "");
     const ok = await copyText(url);
@@ -244,6 +312,7 @@ function render({ model, el }) {
   return () => {
     mo.disconnect(); unwatch(); model.off("msg:custom", onMsg);
     document.removeEventListener("focusin", onFocusIn, true);
+    COMMA_EVENTS.forEach((t) => document.removeEventListener(t, commaToPoint, true));
   };
 }
 export default { render };
@@ -262,9 +331,21 @@ class PageBridge(anywidget.AnyWidget):
     _esm = _ESM
     #: the page's address without its query (``origin + pathname``), set by the page
     base_url = traitlets.Unicode("").tag(sync=True)
+    #: the page's language (:mod:`.i18n`), the languages it has, whether the link or the server chose it (if not,
+    #: the page opens itself again in the browser's language when the page has it), whether the number boxes take
+    #: a decimal comma, and the banner's words in the page's language
+    lang = traitlets.Unicode("en").tag(sync=True)
+    languages = traitlets.List(traitlets.Unicode(), default_value=["en"]).tag(sync=True)
+    lang_chosen = traitlets.Bool(True).tag(sync=True)
+    decimal_comma = traitlets.Bool(False).tag(sync=True)
+    words = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, **kw):
-        super().__init__(layout=w.Layout(display="none"), **kw)
+    def __init__(self, lang_chosen: bool = True, **kw):
+        super().__init__(layout=w.Layout(display="none"), lang=i18n.language(), languages=list(i18n.LANGUAGES),
+                         lang_chosen=lang_chosen, decimal_comma=i18n.language() in i18n.DECIMAL_COMMA,
+                         words=banner_words(), **kw)
+        #: why a page sent back its saved levels: "reconnect" (its kernel ended) or "lang" (the language menu)
+        self.restore_reason = ""
         self.last_copy: dict | None = None
         #: the page's answer to the last :meth:`autosave` ({"ok": bool[, "error": str]}), None before one
         self.last_autosave: dict | None = None
@@ -281,6 +362,10 @@ class PageBridge(anywidget.AnyWidget):
         first; at most :data:`MAX_RESTORE` strings of at most :data:`MAX_LEVEL_CHARS` characters each)."""
         self._on_restore.append(callback)
 
+    def open_view(self, query: str) -> None:
+        """Ask the page to open itself again on ``query`` (the language menu), its saved levels sent back."""
+        self.send({"op": "open", "query": query})
+
     def copy(self, query: str) -> None:
         """Ask the page to copy its own address with ``query`` to the clipboard."""
         self.send({"op": "copy", "query": query})
@@ -296,6 +381,7 @@ class PageBridge(anywidget.AnyWidget):
             self.last_autosave = {"ok": bool(content.get("ok")), "error": str(content.get("error", ""))[:200]}
             return
         if content.get("event") == "restore":
+            self.restore_reason = "lang" if content.get("reason") == "lang" else "reconnect"
             levels = content.get("levels")
             levels = [x for x in levels[:MAX_RESTORE] if isinstance(x, str) and len(x) <= MAX_LEVEL_CHARS] \
                 if isinstance(levels, list) else []

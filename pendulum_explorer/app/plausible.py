@@ -10,6 +10,8 @@ import numpy as np
 from ..bodies import Pendulum
 from ..bounds import BOUNDS
 from ..errors import BalancedPendulumError, InaccessibleError
+from .i18n import N_, _
+from .i18n import number as num
 
 #: plausibility bounds of the dashboard (the library accepts any valid body; a class needs sensible ones)
 DIM_RANGE = BOUNDS["dim"].range(plausible=True)                # m, every dimension of a custom shape
@@ -20,25 +22,25 @@ J_RANGE = BOUNDS["principal_moment"].range(plausible=True)     # kg m², princip
 G_RANGE = BOUNDS["g"].range(plausible=True)                    # m/s² (the Sun's surface: 274)
 G_MAX = G_RANGE[1]
 #: why a balanced body (rho = 0) is refused
-BALANCED = ("ρ = 0 (the pivot is at the centre of mass): this dashboard needs a body whose centre of mass differs "
-            "from the pivot")
+BALANCED = N_("ρ = 0 (the pivot is at the centre of mass): this dashboard needs a body whose centre of mass "
+              "differs from the pivot")
 
 
 def check_range(name: str, value: float, lo: float, hi: float, unit: str, why: str = "") -> None:
     """ValueError naming ``name``, its value and the range ``lo … hi`` when ``value`` lies outside it."""
     if not (lo <= value <= hi):
-        raise ValueError(f"{name} = {value:g} {unit} is outside the dashboard's range {lo:g} … {hi:g} {unit}"
-                         + (f" ({why})" if why else ""))
+        raise ValueError(_("{name} = {value} {unit} is outside the dashboard's range {lo} … {hi} {unit}").format(
+            name=_(name), value=num(value), unit=unit, lo=num(lo), hi=num(hi)) + (f" ({_(why)})" if why else ""))
 
 
 def check_plausible_shape(dims: Sequence[float], m: float, pivot: Sequence[float]) -> None:
     """ValueError (naming the input and its range) for a custom shape a class cannot use: dimensions outside
     5 mm … 100 m (a 1e9 m box vanishes from every picture), a mass outside 1 g … 10 t, a pivot > 100 m away."""
     for d in dims:
-        check_range("a dimension", float(d), *DIM_RANGE, "m")
-    check_range("the mass", float(m), *MASS_RANGE, "kg")
+        check_range(N_("a dimension"), float(d), *DIM_RANGE, "m")
+    check_range(N_("the mass"), float(m), *MASS_RANGE, "kg")
     off = float(np.linalg.norm(np.asarray(pivot, float)))
-    check_range("the pivot's distance from the centre", off, 0.0, PIVOT_MAX, "m")
+    check_range(N_("the pivot's distance from the centre"), off, 0.0, PIVOT_MAX, "m")
 
 
 def check_plausible_pendulum(pend: Pendulum) -> None:
@@ -47,12 +49,12 @@ def check_plausible_pendulum(pend: Pendulum) -> None:
     1e-6 … 1e6 kg m², a mass outside 1 g … 10 t, g above 300 m/s²."""
     r = float(np.linalg.norm(pend.rho))
     if r == 0.0:
-        raise BalancedPendulumError(BALANCED)
-    check_range("|ρ|", r, *RHO_RANGE, "m", "the distance from the pivot to the centre of mass; below 0.1 mm the "
-                 "body is nearly balanced")
+        raise BalancedPendulumError(_(BALANCED))
+    check_range("|ρ|", r, *RHO_RANGE, "m", N_("the distance from the pivot to the centre of mass; below 0.1 mm the "
+                                            "body is nearly balanced"))
     for x in pend.principal_moments:
-        check_range("a principal moment of J", float(x), *J_RANGE, "kg m²")
-    check_range("the mass", float(pend.m), *MASS_RANGE, "kg")
+        check_range(N_("a principal moment of J"), float(x), *J_RANGE, "kg m²")
+    check_range(N_("the mass"), float(pend.m), *MASS_RANGE, "kg")
     check_range("g", float(pend.g), *G_RANGE, "m/s²")
 
 
@@ -73,9 +75,11 @@ def check_plausible_level(pend: Pendulum, E: float, mu: float) -> None:
     lo, hi, mu_hi = level_range(pend)
     w_max = BOUNDS["omega0"].range(plausible=True)[1]
     if not hi >= E:
-        raise InaccessibleError(f"E = {E:.4g} J is beyond this body's range for the dashboard, E ≤ {hi:.4g} J "
-                                f"(above it the body turns faster than {w_max:g} rad/s); the lowest E is "
-                                f"{lo:.4g} J, hanging at rest")
+        raise InaccessibleError(_("E = {E} J is beyond this body's range for the dashboard, E ≤ {hi} J (above it "
+                                  "the body turns faster than {w} rad/s); the lowest E is {lo} J, hanging at "
+                                  "rest").format(
+            E=num(E, ".4g"), hi=num(hi, ".4g"), w=num(w_max), lo=num(lo, ".4g")))
     if not abs(mu) <= mu_hi:
-        raise InaccessibleError(f"μ = {mu:.4g} kg m²/s is beyond this body's range for the dashboard, |μ| ≤ "
-                                f"{mu_hi:.4g} kg m²/s (a spin faster than {w_max:g} rad/s)")
+        raise InaccessibleError(_("μ = {mu} kg m²/s is beyond this body's range for the dashboard, |μ| ≤ {hi} kg m²/s "
+                                  "(a spin faster than {w} rad/s)").format(mu=num(mu, ".4g"), hi=num(mu_hi, ".4g"),
+                                                                          w=num(w_max)))

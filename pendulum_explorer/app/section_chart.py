@@ -9,6 +9,8 @@ import plotly.graph_objects as go
 
 from ..plotting.describe import describe_section
 from ..plotting.section import crossings_trace, periodic_orbit_trace, section_chart_figure
+from . import i18n
+from .i18n import _
 
 #: the chart's height [px] (the presenter view: ``AppState.size``); whole in the first screen at 1280x720 beside
 #: the controls' column
@@ -49,9 +51,13 @@ class SectionChart:
         fig = section_chart_figure(sec, region=region, clickable=True, height=self.state.size(HEIGHT),
                                    show_equilibria=False, chaos=chaos,
                                    title=f"Poincaré section at E = {sec.energy:.4g} J, μ = {sec.mu:.4g} kg m²/s")
+        if i18n.language() != "en":  # the title and its click hint in the page's language (the axes stay English)
+            fig.update_layout(title_text=_("Poincaré section at E = {E} J, μ = {mu} kg m²/s  (click in the white "
+                                           "region)").format(E=i18n.number(sec.energy, ".4g"),
+                                                             mu=i18n.number(sec.mu, ".4g")))
         lo, hi = sec.chart_window()
         if (lo, hi) != (-1.0, 1.0):  # a thin band: the axis shows it (hanging side at the bottom, as always)
-            fig.update_yaxes(range=[hi, lo], title="Γ₃ = cos θ  (zoomed to the accessible band)")
+            fig.update_yaxes(range=[hi, lo], title=_("Γ₃ = cos θ  (zoomed to the accessible band)"))
         # one transparent WebGL point outside the axes: drawn right after the chart is first shown (its tab
         # opening; the page draws an AFTER_PAINT trace then), it compiles the scattergl marker shaders, not the
         # first click's crossings (0.4-0.7 s in a software-rendered browser)

@@ -14,6 +14,8 @@ import ipywidgets as w
 import numpy as np
 
 from .common import Messages
+from .i18n import _
+from .i18n import number as num
 
 
 def _num(value: float, description: str, width: str, label_width: str, cls: str) -> w.FloatText:
@@ -61,12 +63,11 @@ class LevelControls:
             _set_range(self.E_slider, a, b, (b - a) / 400, min(max(E, a), b))
             _set_range(self.mu_slider, -lim, lim, lim / 200, mu)
             self.E.value, self.mu.value = _digits(E), _digits(mu)  # the boxes: 6 digits (the level keeps all)
-            self.ranges.value = (
-                f"<span style='font-size:13px;color:#333;display:block;line-height:1.4'>admissible at this μ: E &gt; min V<sub>μ</sub> = "
-                f"<b>{lo:.5g}</b> J (whole sphere above {region.energy_all:.5g} J); at this E: |μ| &lt; "
-                f"{mu_max:.4g} kg m²/s · area {area_percent(region.area_fraction, region.empty)} · "
-                f"E slider {a:.4g} … {b:.4g} J"
-                f"</span>")
+            words = _("admissible at this μ: E &gt; min V<sub>μ</sub> = <b>{lo}</b> J (whole sphere above {all} J); "
+                      "at this E: |μ| &lt; {mu_max} kg m²/s · area {area} · E slider {a} … {b} J").format(
+                lo=num(lo, ".5g"), all=num(region.energy_all, ".5g"), mu_max=num(mu_max, ".4g"),
+                area=area_percent(region.area_fraction, region.empty), a=num(a, ".4g"), b=num(b, ".4g"))
+            self.ranges.value = f"<span style='font-size:13px;color:#333;display:block;line-height:1.4'>{words}</span>"
         finally:
             self._suspend = False
 

@@ -51,7 +51,8 @@ _STOPS = {"reached end": "reached the end of the range", "max_points": "work bou
 
 
 def _button(description: str, cls: str, width: str, **kw: Any) -> w.Button:
-    b = w.Button(description=description, layout=w.Layout(width=width), **kw)
+    # as wide as its words in the page's language ("Mannigfaltigkeiten zeichnen"), never below the English width
+    b = w.Button(description=description, layout=w.Layout(width="auto", min_width=width), **kw)
     b.add_class(cls)
     return b
 

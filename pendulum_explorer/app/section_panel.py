@@ -23,6 +23,7 @@ from ..poincare import PoincareSection, default_level
 from . import section_text as say
 from .common import Messages, Task, about, body_title, figure_output, guarded, report_error
 from .history import History
+from .i18n import N_, _
 from .section_chart import HEIGHT as CHART_HEIGHT
 from .section_chart import SectionChart
 from .plausible import check_plausible_level
@@ -30,7 +31,7 @@ from .section_levels import LevelControls
 from .section_orbits import OrbitLayers
 from .section_runs import Runs
 from .section_side import SideFigures
-from .section_text import ABOUT
+from .section_text import about_html
 from .section_tools import ChaosTools, LaunchControls, SessionFiles, UndoControls
 
 
@@ -89,7 +90,7 @@ class SectionPanel:
             w.HBox([self.E, self.orbit_layers.slider_box(self.E_slider), self.mu, self.mu_slider,
                     self.files.paper], layout=w.Layout(**row)),
             w.HBox([w.VBox([self.chart, self.orbit_layers.diagram], layout=w.Layout(width="60%")), controls]),
-            self.files.downloads, about(ABOUT, "About: the Poincaré section")])
+            self.files.downloads, about(about_html(), _("About: the Poincaré section"))])
 
         self.chart.on_click(self._on_chart_click)
         for b, action in ((self.inputs.fill_btn, lambda: self.fill(int(self.inputs.n_fill.value))),
@@ -132,7 +133,7 @@ class SectionPanel:
             raise
         with self.busy:
             self.task.cancel()
-            aside = None if keep else self.set_aside("the level changed")
+            aside = None if keep else self.set_aside(N_("the level changed"))
             old, self.section, self.region = self.section, sec, sec.chart_region()
             if not (keep and old is not None and (old.pendulum, old.energy, old.mu) == (sec.pendulum, sec.energy,
                                                                                           sec.mu)):
@@ -171,7 +172,7 @@ class SectionPanel:
             self.set_level(self.state.E if E is None else float(E), self.state.mu if mu is None else float(mu),
                            changed=changed)
         except Exception as exc:  # noqa: BLE001 - the error boundary of the level controls
-            report_error(self.level_msg, exc, f"setting {changed}")
+            report_error(self.level_msg, exc, _("setting {name}").format(name=changed))
             if self.section is not None and self.section.pendulum == self.state.pendulum:
                 self.levels.show(self.section, self.region, self.section.critical_energies(self.state.equilibria()))
 
@@ -179,7 +180,7 @@ class SectionPanel:
         self.state.E = None
         level, self._level_after_body = self._level_after_body, None
         try:
-            aside = self.set_aside("the body changed")
+            aside = self.set_aside(N_("the body changed"))
             E, mu = level if level is not None else self._default_level()
             try:
                 self.set_level(E, mu)
@@ -188,7 +189,7 @@ class SectionPanel:
                 self.set_level(E, mu)
             self.msg.info(say.new_body(body_title(body), E, mu, aside))
         except Exception as exc:  # noqa: BLE001
-            report_error(self.msg, exc, "redrawing the section for the new body")
+            report_error(self.msg, exc, _("redrawing the section for the new body"))
 
     def set_body_and_level(self, body, E, mu, origin="a loaded session"):
         """Use ``body`` (if it is not the current one) and show the section at (E, mu): one chart, not two."""
@@ -203,7 +204,7 @@ class SectionPanel:
                 return
         self.set_level(E, mu)
 
-    @guarded(what="launching near the equilibrium")
+    @guarded(what=N_("launching near the equilibrium"))
     def _on_level_request(self, E, mu, seed=None, source="nearby", zoom=None):
         self.set_level(E, mu)
         if zoom is not None:
@@ -249,9 +250,9 @@ class SectionPanel:
         a periodic orbit there ("find periodic orbit" on)."""
         if x is not None and y is not None:
             if self.po_mode.value:
-                self.guard(lambda: self.find_orbit(float(x), float(y)), "finding a periodic orbit")
+                self.guard(lambda: self.find_orbit(float(x), float(y)), _("finding a periodic orbit"))
             else:
-                self.guard(lambda: self.launch_at(float(x), float(y)), "launching from the click")
+                self.guard(lambda: self.launch_at(float(x), float(y)), _("launching from the click"))
 
     def guard(self, action, what):
         """Run a user action; an exception becomes the panel's message (never a traceback on the page)."""

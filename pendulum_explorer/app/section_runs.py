@@ -14,6 +14,10 @@ from ..errors import InaccessibleError, IntegrationFailedError
 from ..poincare import sphere_from_chart
 from . import section_text as say
 from .common import PALETTE
+from .i18n import N_, _
+
+#: the sources of several launches at once, as the messages name them
+MANY_LABELS = (N_("fill"), N_("typed"))
 from .state import Launch
 
 FIRST_CHUNK = 60  # crossings drawn first (fast feedback), then chunks of about CHUNK_SECONDS each
@@ -111,7 +115,7 @@ class Runs:
             self.state.select(launch)
 
         t_click = time.perf_counter() if t_click is None else t_click
-        task.start(self.work(sec, [(launch, n)], None, t_click), f"trajectory #{launch.id}", done)
+        task.start(self.work(sec, [(launch, n)], None, t_click), _("trajectory #{id}").format(id=launch.id), done)
         return launch
 
     def start_many(self, sec: Any, seeds: Any, label: str, n: int | None) -> list[Launch]:
@@ -119,6 +123,7 @@ class Runs:
         n, task = int(self.n_default() if n is None else n), self.task
         task.stop()  # the running task's last message first, then this one's
         launches = self.add(sec, seeds, label)
+        label = _(label)  # the launches' source ("fill", "typed") in the page's words from here on
         self.msg.info(say.many_start(label, len(launches), n))
         items = [(L, n) for L in launches]
         task.start(self.work(sec, items, label), label, on_done=lambda: (

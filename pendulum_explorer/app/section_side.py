@@ -7,6 +7,7 @@ from typing import Any
 from ..plotting.diagrams import energy_momentum_figure
 from ..plotting.section import section_sphere_figure
 from .common import figure_output, report_error
+from .i18n import _
 from .section_tools import button
 
 EM_HEIGHT = 300
@@ -27,7 +28,7 @@ class SideFigures:
     def __init__(self, state: Any, msg: Any) -> None:
         self.state, self.msg = state, msg
         self.em_out, self.sphere_out = figure_output(f"{EM_HEIGHT}px"), figure_output(f"{EM_HEIGHT}px")
-        self.sphere_btn = button("draw on sphere", "pe-sphere", icon="globe", width="150px")
+        self.sphere_btn = button(_("draw on sphere"), "pe-sphere", icon="globe", width="150px")
         self.widgets = [self.em_out, self.sphere_btn, self.sphere_out]
 
     def draw_em(self) -> None:
@@ -35,7 +36,7 @@ class SideFigures:
         try:
             self.em_out.show(em_figure(self.state))
         except Exception as exc:  # noqa: BLE001 - the error boundary of the diagram
-            report_error(self.msg, exc, "drawing the energy-momentum diagram")
+            report_error(self.msg, exc, _("drawing the energy-momentum diagram"))
 
     def draw_sphere(self, section: Any, region: Any) -> None:
         """The crossings of the state's launches on ``section`` drawn on the sphere (over its ``region``)."""
@@ -43,4 +44,4 @@ class SideFigures:
         self.sphere_out.show(section_sphere_figure(
             section, [L.crossings for L in launches], region=region, names=[f"#{L.id}" for L in launches],
             colours=[L.colour for L in launches], height=SPHERE_HEIGHT, showlegend=False,
-            title="the same crossings on the sphere (body frame)"))
+            title=_("the same crossings on the sphere (body frame)")))

@@ -6,154 +6,187 @@ import base64
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .i18n import N_, _, ngettext
+from .i18n import number as num
+
 #: the five energies of the paper's Fig. 2 (a)-(e), as the presets menu lists them
 PAPER_FIG2_ENERGIES = [("(a) E = −2.65", -2.65), ("(b) E = 0", 0.0), ("(c) E = 2.03", 2.03), ("(d) E = 8.83", 8.83),
                        ("(e) E = 11.95", 11.95)]
 
-ABOUT = r"""
-<p>At fixed momentum \(\mu=\omega^{T}J\Gamma\) the Lagrange&ndash;Routh equations (62) live on \(TS^2\), a
-4-dimensional space; fixing the energy \(E\) leaves 3 dimensions, and the Poincaré section of Sec. 5.6</p>
-$$\mathcal P=\{(\Gamma,\dot\Gamma):\ e_3^{T}\dot\Gamma = 0,\ e_3^{T}(\Gamma\times\dot\Gamma)>0,\ E(\Gamma,\dot\Gamma)=E\}$$
-<p>is a 2-dimensional surface: over each \(\Gamma\) there is exactly one section state, with speed fixed by
-\(E = V_\mu(\Gamma) + K\), \(K\ge 0\) the kinetic energy of the motion of \(\Gamma\) (quadratic in \(\dot\Gamma\)), where \(V_\mu(\Gamma)=\frac{\mu^2}{2\Gamma^{T}J\Gamma}-mg\rho^{T}\Gamma\)
-is the amended potential. So the section is drawn as a map of the sphere: the equal-area chart
-\(\varphi=\mathrm{atan2}(\Gamma_2,\Gamma_1)\), \(z=\Gamma_3\). Where \(V_\mu(\Gamma) > E\) (grey) the body cannot
-go at this energy; when the white region is a thin band, the chart zooms to it.</p>
-<p><b>Reading the picture.</b> Each click starts a trajectory at the section state under the mouse and plots
-every return to the section, one colour per trajectory. Closed curves are quasi-periodic motions (KAM tori),
-isolated fixed points are periodic orbits, and a cloud that fills an area is chaos. Following the paper's Fig. 2
-(body \(J=\mathrm{diag}(0.13,0.28,0.17)\), \(\rho=[0,0,0.3]\), started from \(R_0=I\), \(\omega_0=c[1,1,1]\)) you see
-regular motion at \(E=-2.65\), chaos at \(E=0\) and \(2.03\), and order again at \(E=11.95\). The small diagram shows
-where \((\mu, E)\) sits among the relative equilibria; the E slider spans the energies between two of their
-energies at this \(\mu\) (where the picture changes), so it has a fine step where it matters.</p>
-"""
+#: the About box: paragraphs (translated) and the displayed equation (not marked: the same in every language)
+ABOUT_PARTS = (
+    N_(r"At fixed momentum \(\mu=\omega^{T}J\Gamma\) the Lagrange&ndash;Routh equations (62) live on \(TS^2\), a "
+       r"4-dimensional space; fixing the energy \(E\) leaves 3 dimensions, and the Poincaré section of Sec. 5.6"),
+    r"$$\mathcal P=\{(\Gamma,\dot\Gamma):\ e_3^{T}\dot\Gamma = 0,\ e_3^{T}(\Gamma\times\dot\Gamma)>0,\ "
+    r"E(\Gamma,\dot\Gamma)=E\}$$",
+    N_(r"is a 2-dimensional surface: over each \(\Gamma\) there is exactly one section state, with speed fixed by "
+       r"\(E = V_\mu(\Gamma) + K\), \(K\ge 0\) the kinetic energy of the motion of \(\Gamma\) (quadratic in "
+       r"\(\dot\Gamma\)), where \(V_\mu(\Gamma)=\frac{\mu^2}{2\Gamma^{T}J\Gamma}-mg\rho^{T}\Gamma\) is the amended "
+       r"potential. So the section is drawn as a map of the sphere: the equal-area chart "
+       r"\(\varphi=\mathrm{atan2}(\Gamma_2,\Gamma_1)\), \(z=\Gamma_3\). Where \(V_\mu(\Gamma) > E\) (grey) the body "
+       r"cannot go at this energy; when the white region is a thin band, the chart zooms to it."),
+    N_(r"<b>Reading the picture.</b> Each click starts a trajectory at the section state under the mouse and plots "
+       r"every return to the section, one colour per trajectory. Closed curves are quasi-periodic motions (KAM tori), "
+       r"isolated fixed points are periodic orbits, and a cloud that fills an area is chaos. Following the paper's "
+       r"Fig. 2 (body \(J=\mathrm{diag}(0.13,0.28,0.17)\), \(\rho=[0,0,0.3]\), started from \(R_0=I\), "
+       r"\(\omega_0=c[1,1,1]\)) you see regular motion at \(E=-2.65\), chaos at \(E=0\) and \(2.03\), and order again "
+       r"at \(E=11.95\). The small diagram shows where \((\mu, E)\) sits among the relative equilibria; the E slider "
+       r"spans the energies between two of their energies at this \(\mu\) (where the picture changes), so it has a "
+       r"fine step where it matters."),
+)
+
+
+def about_html() -> str:
+    """The About box's HTML in the page's language."""
+    return "\n".join(part if part.startswith("$$") else f"<p>{_(part)}</p>" for part in ABOUT_PARTS)
+
+
+ABOUT = "\n".join(part if part.startswith("$$") else f"<p>{part}</p>" for part in ABOUT_PARTS)  # (English)
 
 
 def _trajectories(n: int) -> str:
-    return f"{n} trajector{'y' if n == 1 else 'ies'}"
+    return ngettext("{n} trajectory", "{n} trajectories", n).format(n=n)
 
 
 def level(E: float, mu: float) -> str:
-    return f"E = {E:.5g} J, μ = {mu:.4g} kg m²/s"
+    return "E = {E} J, μ = {mu} kg m²/s".format(E=num(E, ".5g"), mu=num(mu, ".4g"))
 
 
 def aside_note(saved: Any) -> str:
     """What a level change, a new body or "clear" set aside (``saved``: a :class:`~.history.Saved` or None)."""
     n = 0 if saved is None else len(saved.launches)
-    return ("" if not n else (f" ({_trajectories(n)} at E = {saved.E:.5g} J set aside: "
-                              f"'undo' or 'saved levels' brings {'it' if n == 1 else 'them'} back)")) + (
-        "" if saved is None else saved.drop_note)
+    note = "" if not n else ngettext(
+        " ({n} trajectory at E = {E} J set aside: 'undo' or 'saved levels' brings it back)",
+        " ({n} trajectories at E = {E} J set aside: 'undo' or 'saved levels' brings them back)",
+        n).format(n=n, E=num(saved.E, ".5g"))
+    return note + ("" if saved is None else saved.drop_note)
 
 
 def new_level(E: float, mu: float, aside: Any) -> str:
-    return f"section at {level(E, mu)}: click in the white region to launch a trajectory{aside_note(aside)}"
+    return _("section at {level}: click in the white region to launch a trajectory").format(
+        level=level(E, mu)) + aside_note(aside)
 
 
 def new_body(title: str, E: float, mu: float, aside: Any) -> str:
-    return (f"new body ({title}): section at E = {E:.5g} J, μ = {mu:.4g} kg m²/s; click in the white region to "
-            f"launch a trajectory{aside_note(aside)}")
+    return _("new body ({title}): section at {level}; click in the white region to launch a trajectory").format(
+        title=title, level=level(E, mu)) + aside_note(aside)
 
 
 def level_kept(reason: Any, E: float, mu: float) -> str:
     """A refused level: why, and the section that stays."""
-    return f"{reason} The section stays at E = {E:.5g} J, μ = {mu:.4g} kg m²/s."
+    return _("{reason} The section stays at {level}.").format(reason=reason, level=level(E, mu))
 
 
 def cleared(aside: Any) -> str:
-    return "cleared" + aside_note(aside)
+    return _("cleared") + aside_note(aside)
 
 
 def restored(label: str, what: str) -> str:
-    return f"back to {label} (set aside when {what})"
+    return _("back to {label} (set aside when {what})").format(label=label, what=_(what))
 
 
 def pole_note(phi: float, z: float, moved: tuple[float, float]) -> str:
     """A click at a pole, moved to ``moved`` = (φ, Γ₃) (:meth:`PoincareSection.seed_at`)."""
-    where = "the hanging pole (Γ₃ = +1)" if z > 0 else "the inverted pole (Γ₃ = −1)"
-    return (f" — (φ, Γ₃) = ({phi:.3f}, {z:.4g}) is {where}, where the swing has no direction and the section has "
-            f"no point; launched at the nearest point where motion is possible, ({moved[0]:.3f}, {moved[1]:.4f})")
+    where = _("the hanging pole (Γ₃ = +1)") if z > 0 else _("the inverted pole (Γ₃ = −1)")
+    return _(" — (φ, Γ₃) = ({phi}, {z}) is {where}, where the swing has no direction and the section has no point; "
+             "launched at the nearest point where motion is possible, ({phi2}, {z2})").format(
+        phi=num(phi, ".3f"), z=num(z, ".4g"), where=where, phi2=num(moved[0], ".3f"), z2=num(moved[1], ".4f"))
 
 
 def inaccessible(phi: float, z: float, E: float, V: float) -> str:
-    return (f"(φ, Γ₃) = ({phi:.3f}, {z:.3f}) is not accessible at E = {E:.4g}: there V_μ = {V:.4g} > E. Click in "
-            f"the white region; nothing launched.")
+    return _("(φ, Γ₃) = ({phi}, {z}) is not accessible at E = {E}: there V_μ = {V} > E. Click in the white region; "
+             "nothing launched.").format(phi=num(phi, ".3f"), z=num(z, ".3f"), E=num(E, ".4g"), V=num(V, ".4g"))
 
 
 def computing(launch_id: int, n: int, note: str = "") -> str:
-    return f"trajectory #{launch_id}: computing {n} crossings…{note}"
+    return _("trajectory #{id}: computing {n} crossings…").format(id=launch_id, n=n) + note
 
 
 def trajectory_done(launch_id: int, n_crossings: int, E: float, mu: float, note: str = "") -> str:
-    return (f"trajectory #{launch_id}: {n_crossings} crossings (E = {E:.4g} J, μ = {mu:.4g} kg m²/s); open the "
-            f"Motion tab to watch it{note}")
+    return ngettext("trajectory #{id}: {n} crossing (E = {E} J, μ = {mu} kg m²/s); open the Motion tab to watch it",
+                    "trajectory #{id}: {n} crossings (E = {E} J, μ = {mu} kg m²/s); open the Motion tab to watch it",
+                    n_crossings).format(id=launch_id, n=n_crossings, E=num(E, ".4g"), mu=num(mu, ".4g")) + note
 
 
-#: what the Poincaré section marks, in plain words (Γ̇₃ = 0 crossed with e₃ᵀ(Γ × Γ̇) > 0)
-SECTION_RULE = ("it marks Γ each time Γ₃ (the component of gravity along the body axis e₃) reaches a turning point "
-                "while Γ goes round e₃ in the positive sense")
+#: what the Poincaré section marks, in plain words (Γ̇₃ = 0 crossed with e₃ᵀ(Γ × Γ̇) > 0): "it marks ..." and,
+#: after "the section", "marks ..."
+SECTION_RULE = N_("it marks Γ each time Γ₃ (the component of gravity along the body axis e₃) reaches a turning "
+                  "point while Γ goes round e₃ in the positive sense")
+SECTION_MARKS = N_("marks Γ each time Γ₃ (the component of gravity along the body axis e₃) reaches a turning point "
+                   "while Γ goes round e₃ in the positive sense")
 #: the motions that the section never marks
-NEVER_MARKED = ("one that rests at an equilibrium, swings in a vertical plane through the pole Γ = ±e₃ (a planar swing) "
-                "or goes round e₃ the other way")
+NEVER_MARKED = N_("one that rests at an equilibrium, swings in a vertical plane through the pole Γ = ±e₃ (a planar "
+                  "swing) or goes round e₃ the other way")
 
 
 #: why a trajectory's crossings stopped, in a few words, per Crossings status
-SHORT_REASONS = {"no_crossing": "it stopped coming back to the section", "max_time": "the time bound was reached",
-                 "max_steps": "the step budget was used up", "step_too_small": "the integrator's step became too small",
-                 "non_finite": "the numbers became non-finite"}
+SHORT_REASONS = {"no_crossing": N_("it stopped coming back to the section"),
+                 "max_time": N_("the time bound was reached"),
+                 "max_steps": N_("the step budget was used up"),
+                 "step_too_small": N_("the integrator's step became too small"),
+                 "non_finite": N_("the numbers became non-finite")}
+
+
+def _reason(status: str) -> str:
+    return _(SHORT_REASONS[status]) if status in SHORT_REASONS else status
 
 
 def stopped(launch_id: int, n_crossings: int, status: str) -> str:
-    return f"trajectory #{launch_id} stopped after {n_crossings} crossings ({SHORT_REASONS.get(status, status)})"
+    return ngettext("trajectory #{id} stopped after {n} crossing ({reason})",
+                    "trajectory #{id} stopped after {n} crossings ({reason})", n_crossings).format(
+        id=launch_id, n=n_crossings, reason=_reason(status))
 
 
 def many_done(label: str, items: Sequence[tuple[Any, int]]) -> str:
     """A fill or a load finished (``items``: (launch, crossings asked)); those that stopped short, and why."""
     short = [(L, n) for L, n in items if L.stopped]
-    head = f"{label} done: {len(items)} trajectories"
+    head = ngettext("{label} done: {n} trajectory", "{label} done: {n} trajectories", len(items)).format(
+        label=label, n=len(items))
     if not short:
         return head
-    parts = ", ".join(f"#{L.id} {len(L.crossings)} of {n} ({SHORT_REASONS.get(L.stopped, L.stopped)})"
-                      for L, n in short)
-    return (f"{head}; {len(short)} stopped short of the crossings asked: {parts}. A motion that never returns to "
-            f"the section (e.g. {NEVER_MARKED}) has no point on it")
+    parts = ", ".join(_("#{id} {got} of {n} ({reason})").format(id=L.id, got=len(L.crossings), n=n,
+                                                                reason=_reason(L.stopped)) for L, n in short)
+    return _("{head}; {k} stopped short of the crossings asked: {parts}. A motion that never returns to the section "
+             "(e.g. {never}) has no point on it").format(head=head, k=len(short), parts=parts, never=_(NEVER_MARKED))
 
 
 def stop_reason(status: str, max_gap: float) -> str:
     """Why a trajectory's crossings stopped, in plain words, for a :class:`~pendulum_explorer.poincare.Crossings`
     status other than "ok" (``max_gap``: the section's time without a crossing before it gives up [s])."""
     if status == "no_crossing":
-        gap = f"{max_gap:.0f}" if max_gap >= 10 else f"{max_gap:.2g}"
-        return (f"the motion did not come back to the section for {gap} s, so the computation stopped. The section "
-                f"{SECTION_RULE.removeprefix('it ')}, and a motion that never does that has no point on it: for "
-                f"example {NEVER_MARKED}")
-    return SHORT_REASONS.get(status, status)
+        gap = f"{max_gap:.0f}" if max_gap >= 10 else num(max_gap, ".2g")
+        return _("the motion did not come back to the section for {gap} s, so the computation stopped. The section "
+                 "{marks}, and a motion that never does that has no point on it: for example {never}").format(
+            gap=gap, marks=_(SECTION_MARKS), never=_(NEVER_MARKED))
+    return _reason(status)
 
 
 def trajectory_stopped(launch_id: int, n_crossings: int, n: int, status: str, max_gap: float, E: float, mu: float,
                        note: str = "") -> str:
     """A launch that gave fewer crossings than asked (``status``: why, a Crossings status): what it gave and why."""
-    got = "no crossing" if n_crossings == 0 else f"only {n_crossings} of {n} crossings"
-    return (f"trajectory #{launch_id} (E = {E:.4g} J, μ = {mu:.4g} kg m²/s): {got} — {stop_reason(status, max_gap)}. "
-            f"Watch it in the Motion tab, or click elsewhere in the white region{note}")
+    got = _("no crossing") if n_crossings == 0 else _("only {got} of {n} crossings").format(got=n_crossings, n=n)
+    return _("trajectory #{id} (E = {E} J, μ = {mu} kg m²/s): {got} — {why}. Watch it in the Motion tab, or click "
+             "elsewhere in the white region").format(id=launch_id, E=num(E, ".4g"), mu=num(mu, ".4g"), got=got,
+                                                     why=stop_reason(status, max_gap)) + note
 
 
 def crossings_progress(launch_id: int, done: int, n: int) -> str:
-    return f"#{launch_id}: {done}/{n} crossings"
+    return _("#{id}: {done}/{n} crossings").format(id=launch_id, done=done, n=n)
 
 
 def many_progress(label: str, done: int, total: int) -> str:
-    return f"{label}: {done}/{total} trajectories"
+    return _("{label}: {done}/{total} trajectories").format(label=label, done=done, total=total)
 
 
 def many_start(label: str, n_trajectories: int, n: int) -> str:
-    return f"{label}: {n_trajectories} trajectories × {n} crossings"
+    return _("{label}: {k} trajectories × {n} crossings").format(label=label, k=n_trajectories, n=n)
 
 
 def cancelled(items: Sequence[tuple[Any, int]]) -> str:
     """After a cancel: the trajectories kept (``items``: (launch, crossings asked)) and those not started.  Runs
     of complete trajectories with consecutive numbers are said as one ("#1–#29 5000 each"): a cancelled fill of
     60 listed every trajectory, more than the message slot shows."""
-    empty = sum(1 for L, _ in items if len(L.crossings) == 0)
+    empty = sum(1 for L, _n in items if len(L.crossings) == 0)
     runs: list[list[Any]] = []  # [first id, last id, crossings, complete, asked]
     for L, n in items:
         m = len(L.crossings)
@@ -163,33 +196,36 @@ def cancelled(items: Sequence[tuple[Any, int]]) -> str:
             runs[-1][1] = L.id
         else:
             runs.append([L.id, L.id, m, m >= n, n])
-    kept = [f"#{a} {m}" + ("" if done else f" of {n}") if a == b else f"#{a}–#{b} {m} each"
-            for a, b, m, done, n in runs]
-    n_kept = sum(b - a + 1 for a, b, *_ in runs)
-    return (f"cancelled: kept {n_kept} trajector{'y' if n_kept == 1 else 'ies'} (crossings: "
-            f"{', '.join(kept) or 'none'})" + (f"; {empty} not started, removed" if empty else ""))
+    kept = [(f"#{a} {m}" if done else _("#{id} {got} of {n}").format(id=a, got=m, n=n))
+            if a == b else _("#{a}–#{b} {m} each").format(a=a, b=b, m=m) for a, b, m, done, n in runs]
+    n_kept = sum(b - a + 1 for a, b, *_r in runs)
+    text = ngettext("cancelled: kept {n} trajectory (crossings: {kept})",
+                    "cancelled: kept {n} trajectories (crossings: {kept})", n_kept).format(
+        n=n_kept, kept=", ".join(kept) or _("none"))
+    return text + (_("; {n} not started, removed").format(n=empty) if empty else "")
 
 
 def map_start(T: float) -> str:
-    return f"chaos map: MEGNO at T = {T:g} s, coarse first, then refined"
+    return _("chaos map: MEGNO at T = {T} s, coarse first, then refined").format(T=num(T))
 
 
 def map_progress(resolution: tuple[int, int], done: int, total: int) -> str:
-    return f"chaos map {resolution[0]}×{resolution[1]}: {done}/{total} cells"
+    return _("chaos map {nx}×{ny}: {done}/{total} cells").format(nx=resolution[0], ny=resolution[1], done=done,
+                                                                 total=total)
 
 
 def map_cancelled(cm: Any) -> str:
     """A cancelled chaos map: the last finished map (``cm``, or None) is kept."""
     if cm is None:
-        return "chaos map cancelled: nothing drawn"
+        return _("chaos map cancelled: nothing drawn")
     n_z, n_phi = cm.values.shape
-    return f"chaos map cancelled: the {n_phi}×{n_z} map is kept"
+    return _("chaos map cancelled: the {nx}×{ny} map is kept").format(nx=n_phi, ny=n_z)
 
 
 def map_done(cm: Any) -> str:
     n_z, n_phi = cm.values.shape
-    return (f"chaos map {n_phi}×{n_z}, T = {cm.t_total:g} s: {100 * cm.chaotic_fraction():.0f}% of the accessible "
-            f"cells chaotic (Ȳ > {cm.threshold:g})")
+    return _("chaos map {nx}×{ny}, T = {T} s: {pct}% of the accessible cells chaotic (Ȳ > {threshold})").format(
+        nx=n_phi, ny=n_z, T=num(cm.t_total), pct=f"{100 * cm.chaotic_fraction():.0f}", threshold=num(cm.threshold))
 
 
 def orbit_search(k: int, phi: float, z: float) -> str:
@@ -225,8 +261,9 @@ def newton(k: int) -> str:
 
 
 def export_ready(n_crossings: int) -> str:
-    return f"export ready: {n_crossings} crossings"
+    return ngettext("export ready: {n} crossing", "export ready: {n} crossings", n_crossings).format(n=n_crossings)
 
 
 def session_loaded(title: str, n_trajectories: int) -> str:
-    return f"session loaded: {title}, {n_trajectories} trajectories"
+    return ngettext("session loaded: {title}, {n} trajectory", "session loaded: {title}, {n} trajectories",
+                    n_trajectories).format(title=title, n=n_trajectories)

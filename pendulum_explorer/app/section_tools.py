@@ -16,15 +16,25 @@ from ..errors import PeriodicOrbitNotFoundError
 from ..poincare import MAP_LEVELS, PoincareSection
 from . import section_text as say
 from .common import body_title, guarded
+from .i18n import N_, _
 from .section_text import PAPER_FIG2_ENERGIES
 from .state import Launch
 
 
 def button(description: str, cls: str, **kw: Any) -> w.Button:
     """A panel button with its CSS class (the browser tests find it by that)."""
-    b = w.Button(description=description, layout=w.Layout(width=kw.pop("width", "110px")), **kw)
+    # its width grows with a longer word (German, Spanish), never below the English one's
+    b = w.Button(description=description, layout=w.Layout(width="auto", min_width=kw.pop("width", "110px")), **kw)
     b.add_class(cls)
     return b
+
+
+def _fitted(description: str, input_px: int) -> dict[str, Any]:
+    """A number box's description with its label as wide as its words (~7.2 px a character at 14 px: the English
+    widths, 140 px for "crossings (100–5000)"; a German label is longer) and an input of ``input_px``."""
+    label = int(7.2 * len(description)) + 4
+    return {"description": description, "layout": w.Layout(width=f"{label + input_px}px"),
+            "style": {"description_width": f"{label}px"}}
 
 
 class ChaosTools:
@@ -119,15 +129,16 @@ class SessionFiles:
     def __init__(self, panel: Any) -> None:
         self.panel = panel
         self.msg = panel.msg  # the error boundary of the menus (guarded) reports here
-        self.export_btn = button("export", "pe-export", icon="download", tooltip="CSV of crossings + JSON session")
-        self.load = w.FileUpload(accept=".json", multiple=False, description="load session",
-                                 layout=w.Layout(width="140px"))
+        self.export_btn = button(_("export"), "pe-export", icon="download",
+                                 tooltip=_("CSV of crossings + JSON session"))
+        self.load = w.FileUpload(accept=".json", multiple=False, description=_("load session"),
+                                 layout=w.Layout(width="auto", min_width="140px"))
         self.load.add_class("pe-load")
         self.downloads = w.HTML()
-        self.paper = w.Dropdown(options=[("paper Fig. 2 presets…", "")] + PAPER_FIG2_ENERGIES, value="",
+        self.paper = w.Dropdown(options=[(_("paper Fig. 2 presets…"), "")] + PAPER_FIG2_ENERGIES, value="",
                                 layout=w.Layout(width="220px"))
         self.paper.add_class("pe-paper-preset")
-        self.export_btn.on_click(lambda _b: panel.guard(self.export, "export"))
+        self.export_btn.on_click(lambda _b: panel.guard(self.export, _("export")))
         self.load.observe(self._on_load, names="value")
         self.paper.observe(self._on_paper, names="value")
 
@@ -140,7 +151,7 @@ class SessionFiles:
             self.paper.value = ""
             self.paper.observe(self._on_paper, names="value")
 
-    @guarded(what="loading the paper preset")
+    @guarded(what=N_("loading the paper preset"))
     def _on_paper(self, change: Any) -> None:
         if change["new"] not in (None, ""):
             self.paper_preset(change["new"])
@@ -172,7 +183,7 @@ class SessionFiles:
                                                    ("pendulum_session.json", self.export_json(), "application/json")))
         self.msg.ok(say.export_ready(sum(len(L.crossings) for L in self.panel.state.launches)))
 
-    @guarded(what="loading the session")
+    @guarded(what=N_("loading the session"))
     def _on_load(self, change: Any) -> None:
         if change["new"]:
             f = change["new"][0]
@@ -195,7 +206,7 @@ class SessionFiles:
         for L, x in zip(launches, s.seeds):
             L.source = x.source
         new = [(L, x.n) for L, x in zip(launches, s.seeds)]
-        p.task.start(p.runs.work(sec, new, "loading"), "loading the session",
+        p.task.start(p.runs.work(sec, new, _("loading")), _("loading the session"),
                      on_done=lambda: self.msg.ok(say.session_loaded(body_title(body), len(new))))
         if wait:
             p.task.wait()
@@ -209,22 +220,22 @@ class LaunchControls:
     def __init__(self) -> None:
         # bounded inputs clamp silently: their labels name the range
         lo, hi = (int(x) for x in BOUNDS["n_crossings"].range(plausible=True))
-        self.n_cross = w.BoundedIntText(value=500, min=lo, max=hi, step=100, description=f"crossings ({lo}–{hi})",
-                                        layout=w.Layout(width="215px"), style={"description_width": "140px"})
+        self.n_cross = w.BoundedIntText(value=500, min=lo, max=hi, step=100,
+                                        **_fitted(_("crossings ({lo}–{hi})").format(lo=lo, hi=hi), 75))
         f_lo, f_hi = (int(x) for x in BOUNDS["n_fill"].range(plausible=True))
-        self.n_fill = w.BoundedIntText(value=12, min=f_lo, max=f_hi, description=f"fill seeds ({f_lo}–{f_hi})",
-                                       layout=w.Layout(width="175px"), style={"description_width": "115px"})
+        self.n_fill = w.BoundedIntText(value=12, min=f_lo, max=f_hi,
+                                       **_fitted(_("fill seeds ({lo}–{hi})").format(lo=f_lo, hi=f_hi), 60))
         self.n_cross.add_class("pe-n-crossings")
         self.n_fill.add_class("pe-n-fill")
-        self.fill_btn = button("fill", "pe-fill", icon="th", tooltip="seeds spread over the accessible region")
+        self.fill_btn = button(_("fill"), "pe-fill", icon="th", tooltip=_("seeds spread over the accessible region"))
         self.phi_in = w.FloatText(value=0.0, description="φ [rad]", layout=w.Layout(width="140px"),
                                   style={"description_width": "52px"})
         self.z_in = w.BoundedFloatText(value=0.5, min=-1.0, max=1.0, step=0.05, description="Γ₃",
                                        layout=w.Layout(width="120px"), style={"description_width": "30px"})
         self.phi_in.add_class("pe-launch-phi")
         self.z_in.add_class("pe-launch-z")
-        self.launch_btn = button("launch", "pe-launch", icon="play", width="100px",
-                                 tooltip="launch a trajectory at the typed (φ, Γ₃)")
+        self.launch_btn = button(_("launch"), "pe-launch", icon="play", width="100px",
+                                 tooltip=_("launch a trajectory at the typed (φ, Γ₃)"))
         self.keys = w.HBox([self.phi_in, self.z_in, self.launch_btn], layout=w.Layout(flex_flow="row wrap"))
 
 
@@ -235,14 +246,16 @@ class UndoControls:
     def __init__(self, panel: Any) -> None:
         self.panel = panel
         self.msg = panel.msg
-        self.clear_btn = button("clear", "pe-clear", icon="trash", tooltip="set the trajectories aside (undo)")
-        self.undo_btn = button("undo", "pe-undo", icon="undo", tooltip="remove the last trajectory, or bring back "
-                                                                       "what a level change, a new body or clear set aside")
-        self.saved = w.Dropdown(options=[("saved levels (0)", -1)], value=-1, layout=w.Layout(width="330px"),
-                                description="set aside", style={"description_width": "70px"})
+        self.clear_btn = button(_("clear"), "pe-clear", icon="trash", tooltip=_("set the trajectories aside (undo)"))
+        self.undo_btn = button(_("undo"), "pe-undo", icon="undo",
+                               tooltip=_("remove the last trajectory, or bring back what a level change, a new body or "
+                                         "clear set aside"))
+        self.saved = w.Dropdown(options=[(_("saved levels ({n})").format(n=0), -1)], value=-1,
+                                layout=w.Layout(width="330px"), description=_("set aside"),
+                                style={"description_width": "initial"})
         self.saved.add_class("pe-saved-levels")
-        self.clear_btn.on_click(lambda _b: panel.guard(self.clear, "clear"))
-        self.undo_btn.on_click(lambda _b: panel.guard(self.undo, "undo"))
+        self.clear_btn.on_click(lambda _b: panel.guard(self.clear, _("clear")))
+        self.undo_btn.on_click(lambda _b: panel.guard(self.undo, _("undo")))
         self.saved.observe(self._on_saved, names="value")
 
     def clear(self) -> None:
@@ -250,7 +263,7 @@ class UndoControls:
         p.task.cancel()
         p.task.wait(5)
         with p.busy:
-            aside = p.set_aside("clear")
+            aside = p.set_aside(N_("“clear” was pressed"))
             p.state.launches = []
             p.show_launches(p.state.launches)
         self.msg.info(say.cleared(aside))
@@ -261,17 +274,17 @@ class UndoControls:
         with p.busy:
             u = p.history.undo(p.state.launches)
             if u is None:
-                self.msg.info("nothing to undo")
+                self.msg.info(_("nothing to undo"))
             elif isinstance(u, Launch):
                 if p.task.running:
                     p.task.cancel()
                 p.state.launches[:] = [L for L in p.state.launches if L is not u]
                 p.traces.remove([u])
-                self.msg.info(f"removed trajectory #{u.id}")
+                self.msg.info(_("removed trajectory #{id}").format(id=u.id))
             else:
                 self.restore(u)
 
-    @guarded(what="restoring a saved level")
+    @guarded(what=N_("restoring a saved level"))
     def _on_saved(self, change: Any) -> None:
         if change["new"] is not None and change["new"] >= 0:
             self.restore(self.panel.history.saved[change["new"]])
@@ -293,7 +306,7 @@ class UndoControls:
         """The "saved levels" menu lists the history, newest first."""
         saved = self.panel.history.saved
         self.saved.unobserve(self._on_saved, names="value")
-        self.saved.options = [(f"saved levels ({len(saved)})", -1)] + [
+        self.saved.options = [(_("saved levels ({n})").format(n=len(saved)), -1)] + [
             (x.label, i) for i, x in reversed(list(enumerate(saved)))]
         self.saved.value = -1
         self.saved.observe(self._on_saved, names="value")

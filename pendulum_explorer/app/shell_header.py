@@ -8,7 +8,9 @@ from typing import Any
 
 import ipywidgets as w
 
+from . import i18n
 from . import shell_text as say
+from .i18n import _
 
 
 def _classed(widget: Any, cls: str) -> Any:
@@ -20,30 +22,40 @@ class Header:
     """The header's widgets; ``top`` goes above the shell's message area, ``guide`` below it."""
 
     def __init__(self, show_guide: bool) -> None:
-        self.title = _classed(w.HTML(say.TITLE), "pe-title")
+        self.title = _classed(w.HTML(say.title()), "pe-title")
         # its text wraps before the buttons do ("reset" went to a line of its own in the presenter view at 1280 px)
         self.body_in_use = _classed(w.HTML(layout=w.Layout(flex="1 1 300px", min_width="260px")), "pe-body-in-use")
         self.presenter = _classed(w.ToggleButton(
-            value=False, description="presenter view", icon="television", layout=w.Layout(width="150px"),
-            tooltip="larger text and figures for a projector (link: presenter=1)"), "pe-presenter-toggle")
+            value=False, description=_("presenter view"), icon="television",
+            layout=w.Layout(width="auto", min_width="150px"),
+            tooltip=_("larger text and figures for a projector (link: presenter=1)")), "pe-presenter-toggle")
         self.copy_link = _classed(w.Button(
-            description="copy link to this view", icon="link", layout=w.Layout(width="190px"),
-            tooltip="a URL that opens the dashboard with this body, tab, level and seeds"), "pe-copy-link")
-        self.reset_btn = _classed(w.Button(description="reset", icon="refresh", tooltip="back to the start view",
-                                           layout=w.Layout(width="80px")), "pe-reset")
-        self.link_text = _classed(w.Text(description="link", layout=w.Layout(width="100%", display="none"),
-                                         style={"description_width": "40px"}), "pe-link-text")
-        self.reset_yes = _classed(w.Button(description="yes, reset", button_style="danger",
-                                           layout=w.Layout(width="120px")), "pe-reset-yes")
-        self.reset_no = w.Button(description="keep my work", layout=w.Layout(width="140px"))
+            description=_("copy link to this view"), icon="link", layout=w.Layout(width="auto", min_width="190px"),
+            tooltip=_("a URL that opens the dashboard with this body, tab, level and seeds")), "pe-copy-link")
+        self.reset_btn = _classed(w.Button(description=_("reset"), icon="refresh",
+                                           tooltip=_("back to the start view"),
+                                           layout=w.Layout(width="auto", min_width="80px")),
+                                  "pe-reset")
+        # the page's language: choosing another opens this view again in it (lang= in the link)
+        self.language = _classed(w.Dropdown(options=[(name, code) for code, name in i18n.LANGUAGES.items()],
+                                            value=i18n.language(), description=_("language"),
+                                            tooltip=_("the page's language (link: lang=de)"),
+                                            layout=w.Layout(width="auto"), style={"description_width": "initial"}),
+                                 "pe-language")
+        self.link_text = _classed(w.Text(description=_("link"), layout=w.Layout(width="100%", display="none"),
+                                         style={"description_width": "initial"}), "pe-link-text")
+        self.reset_yes = _classed(w.Button(description=_("yes, reset"), button_style="danger",
+                                           layout=w.Layout(width="auto", min_width="120px")), "pe-reset-yes")
+        self.reset_no = w.Button(description=_("keep my work"), layout=w.Layout(width="auto", min_width="140px"))
         self.reset_question = w.HTML()
         self.reset_row = w.HBox([self.reset_question, self.reset_yes, self.reset_no],
                                 layout=w.Layout(display="none", align_items="center"))
-        self.guide_close = w.Button(description="got it", layout=w.Layout(width="80px", flex="0 0 auto"))
-        self.guide = _classed(w.HBox([w.HTML(say.GUIDE, layout=w.Layout(flex="1 1 auto")), self.guide_close],
+        self.guide_close = w.Button(description=_("got it"),
+                                    layout=w.Layout(width="auto", min_width="80px", flex="0 0 auto"))
+        self.guide = _classed(w.HBox([w.HTML(say.guide(), layout=w.Layout(flex="1 1 auto")), self.guide_close],
                                      layout=w.Layout(align_items="center", display="flex" if show_guide else "none")),
                               "pe-guide-box")
-        toolbar = w.HBox([self.body_in_use, self.presenter, self.copy_link, self.reset_btn],
+        toolbar = w.HBox([self.body_in_use, self.presenter, self.copy_link, self.reset_btn, self.language],
                          layout=w.Layout(flex_flow="row wrap", align_items="center", width="100%"))
         self.top = [self.title, toolbar, self.link_text, self.reset_row]
         self.reset_no.on_click(lambda _b: self.hide_reset())

@@ -4,14 +4,16 @@ this view".  Parsing and writing query strings is :mod:`.links`', the body of a 
 :mod:`.link_view`'s, the wording :mod:`.shell_text`'s."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from typing import Any
 
+from . import i18n
 from . import shell_text as say
 from .common import body_title, guarded, log, report_error
+from .i18n import _, ngettext
 from .link_view import body_from_link, link_of_view
-from .i18n import _
 from .links import ViewLink, build_query, parse_query
 from .shell_text import TAB_TITLES, TABS
 
@@ -117,7 +119,9 @@ class LinkActions:
                 mot = d.panels.get("motion")
                 what = "" if not (motion and mot is not None) else say.link_motion(
                     [b.value for b in mot.omega0], mot.t_final.value)
-                self.msg.info(say.link_opened(body_title(d.state.body), TAB_TITLES.get(tab or ""), motion=what))
+                tab_title = TAB_TITLES.get(tab or "")
+                self.msg.info(say.link_opened(body_title(d.state.body), _(tab_title) if tab_title else None,
+                                              motion=what))
             return
         sec = d.panel("section")
         if d.synchronous and hasattr(sec, "task"):
@@ -135,7 +139,7 @@ class LinkActions:
                 try:
                     sec.set_level(link.E, mu)
                 except ValueError as exc:
-                    self.msg.error(f"This link's level cannot be shown: {exc}")
+                    self.msg.error(_("This link's level cannot be shown: {problem}").format(problem=exc))
                     return
             launched = 0
             for phi, z in link.launch:
@@ -143,11 +147,12 @@ class LinkActions:
                 if L is not None:
                     launched += 1
                     sec.task.wait()
-            level = f"E = {sec.section.energy:.5g} J, μ = {sec.section.mu:.4g} kg m²/s"
+            level = "E = {E} J, μ = {mu} kg m²/s".format(E=i18n.number(sec.section.energy, ".5g"),
+                                                         mu=i18n.number(sec.section.mu, ".4g"))
             self.msg.info(say.link_opened(body_title(self.dash.state.body), level=level, launched=launched,
                                           asked=len(link.launch)))
         except Exception as exc:  # noqa: BLE001 - the page must stay usable
-            report_error(self.msg, exc, "opening the link")
+            report_error(self.msg, exc, _("opening the link"))
 
     def current(self) -> ViewLink:
         """The view shown now (what "copy link to this view" writes)."""
@@ -158,10 +163,27 @@ class LinkActions:
         motion = None
         if tab == "motion" and mot is not None and mot.choice.value == 0 and not mot.beyond_links():
             motion = (mot.omega0_rad(), float(mot.t_final.value))  # the motion "ω₀ below" (the boxes may be in rev/s)
-        return link_of_view(d.state.body, tab, d.state.presenter, (d.state.E, d.state.mu) if shown else None,
+        view = link_of_view(d.state.body, tab, d.state.presenter, (d.state.E, d.state.mu) if shown else None,
                             list(d.state.launches), motion)
+        # the language kept in the link unless the page is in English by default
+        lang = i18n.language()
+        return dataclasses.replace(view, lang=lang if lang != "en" or d.link.lang else None)
 
-    @guarded(what="making the link")
+    def switch_language(self, change: Any) -> None:
+        """The header's language menu: the page opens itself again in the language chosen, on this view; the
+        section's levels come back from the browser (:mod:`.autosave`), as after "reconnect"."""
+        lang = change["new"] if isinstance(change, dict) else change
+        if lang not in i18n.LANGUAGES or lang == i18n.language():
+            return
+        d = self.dash
+        try:
+            d.autosave.save(force=True)  # the page keeps the work as it is now, before it opens again
+        except Exception:  # noqa: BLE001 - the page still opens in the language chosen
+            log.exception("autosave before the language change")
+        d.bridge.open_view(build_query(dataclasses.replace(self.current(), launch=(), lang=lang)))
+        self.msg.info(_("Opening this view in {language}…").format(language=i18n.LANGUAGES[lang]))
+
+    @guarded(what=i18n.N_("making the link"))
     def copy(self, _b: Any = None) -> None:
         """"copy link to this view": the link in the header's box, then to the clipboard (through the page)."""
         query = build_query(self.current())
@@ -172,13 +194,14 @@ class LinkActions:
         mot = self.dash.panels.get("motion")
         beyond = mot.beyond_links() if mot is not None and TABS[self.dash.tabs.selected_index or 0][0] == "motion" \
             else ""
-        self.msg.info("Link to this view below" + (f" ({n} trajectories as seeds)" if n else "")
-                      + "; copying it to the clipboard…"
+        self.msg.info((ngettext("Link to this view below ({n} trajectory as seeds); copying it to the clipboard…",
+                                "Link to this view below ({n} trajectories as seeds); copying it to the clipboard…",
+                                n).format(n=n) if n else _("Link to this view below; copying it to the clipboard…"))
                       + (_(" A link cannot hold {what} yet: it opens the Motion tab without this motion.").format(
                           what=beyond) if beyond else ""))
 
     def copied(self, url: str, ok: bool) -> None:
         """The page's answer to a copy: the full URL (the page knows its address) and whether copying worked."""
         self.dash.header.link_text.value = url
-        self.msg.ok("Link copied to the clipboard (also in the box above)." if ok else
-                    "The browser did not allow copying: select the link in the box above and copy it.")
+        self.msg.ok(_("Link copied to the clipboard (also in the box above).") if ok else
+                    _("The browser did not allow copying: select the link in the box above and copy it."))
