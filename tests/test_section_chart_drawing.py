@@ -65,3 +65,109 @@ def test_chaos_map_cells_stay_inside_the_shaded_region(P, E, clickable):
     if clickable and E == 0.0:  # a window across the region's edge
         zoom_chart(fig, sec, (-1.0, 1.0, 0.0, 0.6), cm)
         _check_inside(fig, sec, cm, np.linspace(-1.0, 1.0, 1001)[1:-1], np.linspace(0.0, 0.6, 601)[1:-1])
+
+
+# ------------------------------------------------------------------------------------------------ the boundary
+#: the plot area's width over its height (the dashboard's chart: ~900 x 330 px): a distance along phi counts this
+#: many times more than the same fraction of the window height
+ASPECT = 3.0
+
+
+def _exact_boundary(sec, phi0, phi1, z0, z1, n=1200):
+    """Points of V_mu = E in the window, each found by bisection of the accessibility condition (slack > 0) along
+    ``n`` vertical and ``n // 2`` horizontal lines (every sign change of a 400-point scan, to 1e-13)."""
+    def slack(phi, z):
+        return np.asarray(sec.slack(sphere_from_chart(phi, z)))
+
+    out = []
+    for vertical in (True, False):
+        lines = np.linspace(phi0, phi1, n) if vertical else np.linspace(z0, z1, n // 2)
+        s = np.linspace(z0, z1, 400) if vertical else np.linspace(phi0, phi1, 400)
+        L, S = np.meshgrid(lines, s, indexing="ij")
+        F = slack(L, S) if vertical else slack(S, L)
+        i, k = np.nonzero((F[:, 1:] > 0) != (F[:, :-1] > 0))
+        lo, hi, flo = S[i, k], S[i, k + 1], F[i, k]
+        for _ in range(45):
+            mid = 0.5 * (lo + hi)
+            fm = slack(L[i, k], mid) if vertical else slack(mid, L[i, k])
+            same = (fm > 0) == (flo > 0)
+            lo, flo, hi = np.where(same, mid, lo), np.where(same, fm, flo), np.where(same, hi, mid)
+        r = 0.5 * (lo + hi)
+        out.append(np.stack([L[i, k], r], 1) if vertical else np.stack([r, L[i, k]], 1))
+    return np.concatenate(out)
+
+
+def _drawn_boundary(tr, k=16):
+    """Points along the drawn polylines of trace ``tr`` (x, y with NaN between polylines), ``k`` per segment."""
+    x, y = np.asarray(tr.x, dtype=float), np.asarray(tr.y, dtype=float)
+    ok = np.isfinite(x[:-1]) & np.isfinite(x[1:])
+    t = np.linspace(0.0, 1.0, k)[None, :]
+    px = x[:-1][ok, None] + t * (x[1:] - x[:-1])[ok, None]
+    py = y[:-1][ok, None] + t * (y[1:] - y[:-1])[ok, None]
+    return np.stack([px.ravel(), py.ravel()], 1)
+
+
+def _distances(sec, tr, phi0, phi1, z0, z1):
+    """(drawn -> exact, exact -> drawn) largest distances in window heights (phi scaled by ASPECT / width)."""
+    from scipy.spatial import cKDTree
+
+    scale = np.array([ASPECT / (phi1 - phi0), 1.0 / (z1 - z0)])
+    exact = _exact_boundary(sec, phi0, phi1, z0, z1)
+    drawn = _drawn_boundary(tr)
+    inside = (drawn[:, 0] >= phi0) & (drawn[:, 0] <= phi1) & (drawn[:, 1] >= z0) & (drawn[:, 1] <= z1)
+    assert len(exact) > 100 and inside.sum() > 100
+    d1 = cKDTree(exact * scale).query(drawn[inside] * scale)[0].max()
+    d2 = cKDTree(drawn * scale).query(exact * scale)[0].max()
+    return d1, d2
+
+
+def _shading_error(sec, shade, phi0, phi1, z0, z1):
+    """The farthest point of the window from the exact boundary (in window heights, phi scaled by ASPECT / width)
+    that the shading ``shade`` draws on the wrong side (grey where accessible or white where not)."""
+    from scipy.spatial import cKDTree
+
+    x, y = np.linspace(phi0, phi1, 901)[1:-1], np.linspace(z0, z1, 301)[1:-1]
+    PH, Z = np.meshgrid(x, y)
+    wrong = (_cell_values(shade, x, y) == 1.0) != (np.asarray(sec.slack(sphere_from_chart(PH, Z))) <= 0)
+    if not wrong.any():
+        return 0.0
+    scale = np.array([ASPECT / (phi1 - phi0), 1.0 / (z1 - z0)])
+    pts = np.stack([PH[wrong], Z[wrong]], 1)
+    return cKDTree(_exact_boundary(sec, phi0, phi1, z0, z1) * scale).query(pts * scale)[0].max()
+
+
+def _boundary_trace(fig):
+    return next(tr for tr in fig.data if tr.name == "V_mu = E")
+
+
+def test_boundary_is_exact_in_a_thin_zoom(P):
+    """A zoom into a band 0.02 high in Gamma_3 across the boundary (Fig. 2, E = 0, phi in [-0.5, 0.5]): the drawn
+    V_mu = E lies within 1 % of the window height of the exact boundary, and every exact point within 1 % of the
+    line.  Before: the zoom dropped the boundary line (its shading's cells were the only edge); the plain
+    marching squares of the window's 121 x 81 grid (linear interpolation) were 0.6 % off."""
+    sec = PoincareSection.from_paper_ic(P, 0.0)[0]
+    zb = _exact_boundary(sec, -0.01, 0.01, 0.0, 1.0, n=3)[:, 1].max()  # the boundary's top crossing near phi = 0
+    win = (-0.5, 0.5, zb - 0.01, zb + 0.01)
+    fig = zoom_chart(chaos_map_figure(sec, sec.chaos_map((4, 4), 1.0), clickable=True), sec, win)
+    d1, d2 = _distances(sec, _boundary_trace(fig), *win)
+    assert d1 < 0.01 and d2 < 0.01, (d1, d2)
+    assert _shading_error(sec, fig.data[0], *win) < 0.01
+
+
+def test_boundary_is_exact_on_the_chart_zoomed_to_a_thin_band(P):
+    """The click-to-launch chart zoomed to the accessible band (mu = 1, E 0.002 J above min V_mu: two small
+    regions around the minima at phi = +-pi/2, a band 0.075 high): the drawn boundary within 1 % of the window
+    height of the exact one.  Before: the marching squares' linear interpolation on the chart's 121 x 81 grid
+    (0.052 rad per column, the regions three columns wide) were 15 % of the window height off."""
+    from pendulum_explorer.app.section_chart import SectionChart
+    from pendulum_explorer.app.state import AppState
+
+    emin = PoincareSection(P, 0.0, 1.0).accessible_region(121, 81).energy_min
+    sec = PoincareSection(P, emin + 0.002, 1.0)
+    lo, hi = sec.chart_window()
+    assert 0.05 < hi - lo < 0.1
+    fig = SectionChart(None, AppState()).figure(sec, sec.chart_region(), [])
+    assert tuple(fig.layout.yaxis.range) == (hi, lo)
+    d1, d2 = _distances(sec, _boundary_trace(fig), -np.pi, np.pi, lo, hi)
+    assert d1 < 0.01 and d2 < 0.01, (d1, d2)
+    assert _shading_error(sec, fig.data[0], -np.pi, np.pi, lo, hi) < 0.01

@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike, NDArray
 
 from ..poincare import (AccessibleRegion, BatchCrossings, ChaosMap, Crossings, PeriodicOrbit, PoincareSection,
-                        chart_from_sphere, sphere_from_chart)
+                        chart_from_sphere)
 from .colours import BLACK, BLUE, PALETTE, VERMILLION, trajectory_symbol
 from .labels import CrossingsLike, _as_list, _gammas  # noqa: F401  (re-exported)
 from .describe import describe_section, describe_section_sphere, with_description
@@ -333,16 +333,15 @@ def chaos_map_figure(section: PoincareSection, cm: ChaosMap, crossings: Crossing
 def zoom_chart(fig: go.Figure, section: PoincareSection, window: tuple[float, float, float, float],
                chaos: ChaosMap | None = None) -> go.Figure:
     """``fig`` (a :func:`section_chart_figure` of ``section``) showing only the chart window
-    ``(phi0, phi1, z0, z1)`` (clipped to the chart), its shading recomputed on a 121 x 81 grid of the window: the
-    whole-chart grid is coarse for a small window (its cells would hide where V_mu = E runs), so the coarse
-    boundary line is dropped.  A chaos map keeps its own cells; pass it as ``chaos`` so that the shading's hover
-    keeps giving its values on the new grid.  Updates ``fig`` in place and returns it."""
+    ``(phi0, phi1, z0, z1)`` (clipped to the chart), its shading and the boundary V_mu = E recomputed for the
+    window (``section.accessible_region(121, 81, window)``: the boundary on the exact curve, smooth at any zoom).
+    Pass the chart's chaos map as ``chaos``: it is redrawn on the new grid's white cells and the shading's hover
+    keeps giving its values.  Updates ``fig`` in place and returns it."""
     phi0, phi1, z0, z1 = (float(v) for v in window)
     phi0, phi1, z0, z1 = max(phi0, -np.pi), min(phi1, np.pi), max(z0, -1.0), min(z1, 1.0)
     fig.update_layout(xaxis_range=[phi0, phi1], yaxis_range=[z1, z0])
-    phi, z = np.linspace(phi0, phi1, 121), np.linspace(z0, z1, 81)
-    V = section.amended_potential(sphere_from_chart(*np.meshgrid(phi, z)))
-    acc = V <= section.energy
+    reg = section.accessible_region(121, 81, window=(phi0, phi1, z0, z1))
+    phi, z, V, acc = reg.phi, reg.z, reg.V, reg.accessible
     for tr in fig.data:
         if tr.type == "heatmap" and tr.name == "V_mu":
             tr.update(x=phi, y=z, z=np.where(acc, 0.0, 1.0), customdata=V)
@@ -353,5 +352,5 @@ def zoom_chart(fig: go.Figure, section: PoincareSection, window: tuple[float, fl
         elif tr.type == "heatmap" and chaos is not None and (tr.name or "").startswith("chaos map"):
             tr.update(x=phi, y=z, z=_chaos_on_grid(chaos, phi, z, acc))  # the white cells of the new grid
         elif tr.name == "V_mu = E":
-            tr.update(x=[], y=[])
+            tr.update(x=reg.boundary_phi, y=reg.boundary_z)
     return fig
