@@ -106,7 +106,7 @@ def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = No
         (:func:`chaos_map_trace`).
     """
     reg = region if region is not None else section.accessible_region()
-    shade = np.where(reg.accessible, 0.0, 1.0)
+    shade = np.where(reg.accessible, 0, 1).astype(np.uint8)  # 0/1: one byte a cell to the browser, not eight
     fig = go.Figure()
     hover = SHADE_HOVER
     if chaos is not None:  # the map's value under the pointer: the shading carries it (see chaos_map_trace)
@@ -344,7 +344,7 @@ def zoom_chart(fig: go.Figure, section: PoincareSection, window: tuple[float, fl
     phi, z, V, acc = reg.phi, reg.z, reg.V, reg.accessible
     for tr in fig.data:
         if tr.type == "heatmap" and tr.name == "V_mu":
-            tr.update(x=phi, y=z, z=np.where(acc, 0.0, 1.0), customdata=V)
+            tr.update(x=phi, y=z, z=np.where(acc, 0, 1).astype(np.uint8), customdata=V)
             if tr.text is not None:  # the chaos map's values in the hover, on the new grid (or none)
                 tr.update(text=None if chaos is None else chaos_hover_text(chaos, phi, z),
                           hovertemplate=SHADE_HOVER + ("" if chaos is None else "<br>" + chaos_hover_template(chaos))
