@@ -171,6 +171,11 @@ def test_boundary_is_exact_on_the_chart_zoomed_to_a_thin_band(P):
     d1, d2 = _distances(sec, _boundary_trace(fig), -np.pi, np.pi, lo, hi)
     assert d1 < 0.01 and d2 < 0.01, (d1, d2)
     assert _shading_error(sec, fig.data[0], -np.pi, np.pi, lo, hi) < 0.01
+    # every vertex of the line (the grid lines' crossings and the points added where it bowed) is on V_mu = E
+    tr = _boundary_trace(fig)
+    x, y = np.asarray(tr.x, dtype=float), np.asarray(tr.y, dtype=float)
+    fin = np.isfinite(x)
+    assert np.abs(sec.slack(sphere_from_chart(x[fin], y[fin]))).max() < 1e-10
 
 
 def test_the_shading_is_sent_one_byte_a_cell():

@@ -131,13 +131,16 @@ def _curve_near_middle(f: Field, P: NDArray[np.float64], Q: NDArray[np.float64],
     fp, fm = at(np.full(k, 0.75)), at(np.full(k, -0.75))
     side = np.where((fp > 0) != (f0 > 0), 0.75, np.where((fm > 0) != (f0 > 0), -0.75, 0.0))
     lo, hi, flo = np.zeros(k), side.copy(), f0
+    fhi = np.where(side > 0, fp, fm)
     for _ in range(ROOT_STEPS):
         s = 0.5 * (lo + hi)
         fs = at(s)
         same = (fs > 0) == (flo > 0)
         lo, flo = np.where(same, s, lo), np.where(same, fs, flo)
-        hi = np.where(same, hi, s)
-    s = np.where(side != 0, 0.5 * (lo + hi), 0.0)
+        hi, fhi = np.where(same, hi, s), np.where(same, fhi, fs)
+    with np.errstate(invalid="ignore", divide="ignore"):  # the root in the last bracket, linearly
+        s = lo + (hi - lo) * np.nan_to_num(flo / (flo - fhi), nan=0.5)
+    s = np.where(side != 0, s, 0.0)
     return mid + s[:, None] * n, np.abs(s)
 
 
