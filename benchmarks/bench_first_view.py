@@ -2,8 +2,8 @@
 
     python benchmarks/bench_first_view.py --baseline /path/to/checkout [--pairs 8] [--after 0]
 
-For this checkout and the baseline (a checkout with its own ``.venv``, e.g. ``git worktree add --detach DIR
-b902b7a`` then ``python3 tools/dev.py setup`` there), in turn A B A B ...: an ipykernel is started with that
+For this checkout and the baseline (a checkout, e.g. ``git worktree add --detach DIR b902b7a``: run with its own
+``.venv`` if it has one, else with this Python; each checkout first on ``PYTHONPATH``), in turn A B A B ...: an ipykernel is started with that
 checkout's Python (as Voila starts one), the dashboard notebook's one cell is run (``server.DASHBOARD_CODE``:
 import + ``build_app()``), and from the end of the start-up to the cell's "idle" this prints the wall time, the
 kernel's CPU time (/proc), its resident memory right after, and the messages and bytes it sent (widget models,
@@ -84,8 +84,10 @@ def main() -> None:
     for name, path in checkouts.items():  # one kernel spec per checkout: its own Python
         d = spec_dir / "kernels" / f"pe_{name}"
         d.mkdir(parents=True)
-        argv = [str(path / ".venv" / "bin" / "python"), "-m", "ipykernel_launcher", "-f", "{connection_file}"]
-        (d / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": name, "language": "python"}))
+        py = path / ".venv" / "bin" / "python"  # the checkout's own venv, else this Python with it on the path
+        argv = [str(py if py.exists() else sys.executable), "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+        spec = {"argv": argv, "display_name": name, "language": "python", "env": {"PYTHONPATH": str(path)}}
+        (d / "kernel.json").write_text(json.dumps(spec))
     os.environ["JUPYTER_PATH"] = str(spec_dir)
     runs: dict[str, list[dict[str, float]]] = {k: [] for k in checkouts}
     for _ in range(args.pairs):

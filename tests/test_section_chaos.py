@@ -195,7 +195,11 @@ def test_chaos_map_and_orbit_figures(sec_e):
     fig = chaos_map_figure(sec_e, cm, orbits=[po])
     assert isinstance(fig.data[0], go.Heatmap) and isinstance(fig.data[1], go.Heatmap)  # shading, then the map
     hm = fig.data[1]
-    np.testing.assert_array_equal(np.asarray(hm.z, dtype=float), cm.values)
+    # drawn on the shading's grid: each accessible node has the value of its map cell (float32)
+    reg = sec_e.accessible_region()
+    np.testing.assert_array_equal(np.asarray(hm.x), reg.phi)
+    want = np.where(reg.accessible, cm.values_at(*np.meshgrid(reg.phi, reg.z)), np.nan).astype(np.float32)
+    np.testing.assert_array_equal(np.asarray(hm.z, dtype=np.float32), want)
     assert "regular" in hm.colorbar.title.text and "chaotic" in hm.colorbar.title.text
     assert hm.showscale and hm.zmin == 0.0
     orb = fig.data[-1]

@@ -84,8 +84,9 @@ def test_a_cancelled_chaos_map_stops_its_threads(fig2, monkeypatch):
     """After cancel, each worker thread finishes at most the piece of the lane kernel it is in (before: its whole
     chunk of cells, which the next batch then waited behind: 20.9 s)."""
     import pendulum_explorer.section.chaos_map as CM
+    from pendulum_explorer._core import lanes_tangent
     from pendulum_explorer.section.parallel import N_THREADS, thread_pool
-    real = CM._lanes_tangent.tangent_lanes
+    real = lanes_tangent.tangent_lanes
     pieces = []
     cancelled_at = []
 
@@ -95,7 +96,7 @@ def test_a_cancelled_chaos_map_stops_its_threads(fig2, monkeypatch):
         pieces.append(1)  # counted when done
         return out
 
-    monkeypatch.setattr(CM._lanes_tangent, "tangent_lanes", slow)
+    monkeypatch.setattr(lanes_tangent, "tangent_lanes", slow)
     monkeypatch.setattr(CM, "LANE_PIECE_STEPS", 20)
     sec, _ = pe.PoincareSection.from_paper_ic(fig2, 2.03)
     ev = threading.Event()

@@ -111,14 +111,23 @@ def equilibria_at_mu(pendulum: Pendulum, mu: float, eq: EquilibriumSet | None = 
     return _unique(out)
 
 
+#: up to this many points :func:`_unique` compares all pairs (at most 2 MB), beyond it builds a k-d tree
+PAIRWISE_MAX = 300
+
+
 def _unique(points: list[EquilibriumPoint], tol: float = 1e-9) -> list[EquilibriumPoint]:
     """``points`` without those within ``tol`` of an earlier one (families meet, e.g. at the Eq 41 crossings), in
     O(n log n): a k-d tree's pairs (the pairwise loop took 36-64 s for a ring of 5000 points)."""
     if len(points) < 2:
         return list(points)
+    G = np.array([q.Gamma for q in points], dtype=float)
+    if len(points) <= PAIRWISE_MAX:  # the same pairs without importing scipy.spatial (11 MB and ~0.08 s of CPU
+        # in the dashboard kernel, at the section tab's first opening)
+        D = np.sqrt(((G[:, None, :] - G[None, :, :]) ** 2).sum(axis=-1))
+        near = np.triu(D <= tol, k=1)
+        return [q for k, q in enumerate(points) if not near[:, k].any()]
     from scipy.spatial import cKDTree
 
-    G = np.array([q.Gamma for q in points], dtype=float)
     drop = {max(i, j) for i, j in cKDTree(G).query_pairs(tol)}
     return [q for k, q in enumerate(points) if k not in drop]
 

@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike, NDArray
 
 from ..poincare import (AccessibleRegion, BatchCrossings, ChaosMap, Crossings, PeriodicOrbit, PoincareSection,
-                        chart_from_sphere, sphere_from_chart)
+                        chart_from_sphere)
 from .colours import BLACK, BLUE, PALETTE, VERMILLION, trajectory_symbol
 from .labels import CrossingsLike, _as_list, _gammas  # noqa: F401  (re-exported)
 from .describe import describe_section, describe_section_sphere, with_description
@@ -106,7 +106,7 @@ def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = No
         (:func:`chaos_map_trace`).
     """
     reg = region if region is not None else section.accessible_region()
-    shade = np.where(reg.accessible, 0.0, 1.0)
+    shade = np.where(reg.accessible, 0, 1).astype(np.uint8)  # 0/1: one byte a cell to the browser, not eight
     fig = go.Figure()
     hover = SHADE_HOVER
     if chaos is not None:  # the map's value under the pointer: the shading carries it (see chaos_map_trace)
@@ -117,7 +117,7 @@ def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = No
         text=None if chaos is None else chaos_hover_text(chaos, reg.phi, reg.z),
         hovertemplate=hover + "<extra></extra>"))
     if chaos is not None:
-        fig.add_trace(chaos_map_trace(chaos, hoverable=False))
+        fig.add_trace(chaos_map_trace(chaos, hoverable=False, region=reg))
     if reg.boundary_phi.size:
         fig.add_trace(go.Scatter(x=reg.boundary_phi, y=reg.boundary_z, mode="lines",
                                  line=dict(color="black", width=1), name="V_mu = E", hoverinfo="skip"))
@@ -260,8 +260,14 @@ def chaos_hover_template(cm: ChaosMap) -> str:
     return f"chaos map (T = {cm.t_total:g} s): %{{text}}<br>({meaning})"
 
 
-def chaos_map_trace(cm: ChaosMap, *, showscale: bool = True, hoverable: bool = True) -> go.Heatmap:
+def chaos_map_trace(cm: ChaosMap, *, showscale: bool = True, hoverable: bool = True,
+                    region: AccessibleRegion | None = None) -> go.Heatmap:
     """The chaos map as a heatmap on the section chart (cells at ``cm.phi``, ``cm.z``; NaN cells transparent).
+
+    ``region`` (the accessible region the chart shades): the map is drawn on the region's grid instead, each
+    accessible node coloured with the value of the map cell it lies in and the others transparent, so that the
+    coloured cells are exactly the white cells of the shading — the map's coarse cells at the edge of the region
+    no longer spill over the grey (:func:`chaos_on_region`).
 
     MEGNO is drawn on a fixed scale 0 ... ``MEGNO_MAX`` whose colour bar says what the values mean (≈ 2 regular,
     ≫ 2 chaotic); a Lyapunov map on 0 ... max with its unit.  ``hoverable=False`` (over the section's shading,
@@ -282,9 +288,22 @@ def chaos_map_trace(cm: ChaosMap, *, showscale: bool = True, hoverable: bool = T
         what = "λ"
     hover = dict(hovertemplate=f"φ = %{{x:.3f}}<br>Γ₃ = %{{y:.3f}}<br>{what} = %{{z:.3g}}<extra>T = {cm.t_total:g} s"
                                "</extra>") if hoverable else dict(hoverinfo="skip")
+    x, y, v = (cm.phi, cm.z, cm.values) if region is None else (region.phi, region.z, chaos_on_region(cm, region))
     return go.Heatmap(
-        x=cm.phi, y=cm.z, z=cm.values, zmin=zmin, zmax=zmax, colorscale=scale, showscale=showscale,
+        x=x, y=y, z=v, zmin=zmin, zmax=zmax, colorscale=scale, showscale=showscale,
         colorbar=dict(len=0.9, thickness=12, **bar), name=f"chaos map (T = {cm.t_total:g} s)", **hover)
+
+
+def chaos_on_region(cm: ChaosMap, region: AccessibleRegion) -> NDArray[np.float32]:
+    """The chaos map's values on the grid of ``region`` (len(z), len(phi)): the value of the map cell each
+    accessible node lies in, NaN at inaccessible nodes and where the cell has no value (float32: colours only)."""
+    return _chaos_on_grid(cm, region.phi, region.z, region.accessible)
+
+
+def _chaos_on_grid(cm: ChaosMap, phi: NDArray[np.float64], z: NDArray[np.float64],
+                   accessible: NDArray[np.bool_]) -> NDArray[np.float32]:
+    PH, Z = np.meshgrid(phi, z)
+    return np.where(accessible, cm.values_at(PH, Z), np.nan).astype(np.float32)
 
 
 def periodic_orbit_trace(orbits: Sequence[PeriodicOrbit], *, name: str = "periodic orbits") -> go.Scatter:
@@ -314,22 +333,24 @@ def chaos_map_figure(section: PoincareSection, cm: ChaosMap, crossings: Crossing
 def zoom_chart(fig: go.Figure, section: PoincareSection, window: tuple[float, float, float, float],
                chaos: ChaosMap | None = None) -> go.Figure:
     """``fig`` (a :func:`section_chart_figure` of ``section``) showing only the chart window
-    ``(phi0, phi1, z0, z1)`` (clipped to the chart), its shading recomputed on a 121 x 81 grid of the window: the
-    whole-chart grid is coarse for a small window (its cells would hide where V_mu = E runs), so the coarse
-    boundary line is dropped.  A chaos map keeps its own cells; pass it as ``chaos`` so that the shading's hover
-    keeps giving its values on the new grid.  Updates ``fig`` in place and returns it."""
+    ``(phi0, phi1, z0, z1)`` (clipped to the chart), its shading and the boundary V_mu = E recomputed for the
+    window (``section.accessible_region(121, 81, window)``: the boundary on the exact curve, smooth at any zoom).
+    Pass the chart's chaos map as ``chaos``: it is redrawn on the new grid's white cells and the shading's hover
+    keeps giving its values.  Updates ``fig`` in place and returns it."""
     phi0, phi1, z0, z1 = (float(v) for v in window)
     phi0, phi1, z0, z1 = max(phi0, -np.pi), min(phi1, np.pi), max(z0, -1.0), min(z1, 1.0)
     fig.update_layout(xaxis_range=[phi0, phi1], yaxis_range=[z1, z0])
-    phi, z = np.linspace(phi0, phi1, 121), np.linspace(z0, z1, 81)
-    V = section.amended_potential(sphere_from_chart(*np.meshgrid(phi, z)))
+    reg = section.accessible_region(121, 81, window=(phi0, phi1, z0, z1))
+    phi, z, V, acc = reg.phi, reg.z, reg.V, reg.accessible
     for tr in fig.data:
         if tr.type == "heatmap" and tr.name == "V_mu":
-            tr.update(x=phi, y=z, z=np.where(V <= section.energy, 0.0, 1.0), customdata=V)
+            tr.update(x=phi, y=z, z=np.where(acc, 0, 1).astype(np.uint8), customdata=V)
             if tr.text is not None:  # the chaos map's values in the hover, on the new grid (or none)
                 tr.update(text=None if chaos is None else chaos_hover_text(chaos, phi, z),
                           hovertemplate=SHADE_HOVER + ("" if chaos is None else "<br>" + chaos_hover_template(chaos))
                           + "<extra></extra>")
+        elif tr.type == "heatmap" and chaos is not None and (tr.name or "").startswith("chaos map"):
+            tr.update(x=phi, y=z, z=_chaos_on_grid(chaos, phi, z, acc))  # the white cells of the new grid
         elif tr.name == "V_mu = E":
-            tr.update(x=[], y=[])
+            tr.update(x=reg.boundary_phi, y=reg.boundary_z)
     return fig

@@ -11,8 +11,6 @@ from numpy.typing import NDArray
 
 from .. import _validate as _v
 from .._core import chaos as _kchaos
-from .._core import lanes as _lanes
-from .._core import lanes_tangent as _lanes_tangent
 from ..integrators import CHUNK_STEPS
 from ..bounds import BOUNDS
 from ..errors import IntegrationFailedError, InvalidIntegrationError
@@ -25,8 +23,11 @@ from .results import ChaosMap
 MAX_MAP_TIME = BOUNDS["map_time"].high  # s, per chaos-map cell
 #: cells of one chaos map (each cell's section state is one row of a (cells x 6) request)
 MAX_MAP_CELLS = int(BOUNDS["map_cells"].high)
+#: trajectories per call of the lane kernel (``_core.lanes.LANES``; the lane modules are imported at the first map:
+#: 33 ms of the dashboard kernel's CPU when the section tab was readied)
+LANES = 8
 #: lane steps of one piece of the lane kernel (about CHUNK_STEPS single steps): cancel answers between pieces
-LANE_PIECE_STEPS = CHUNK_STEPS // _lanes.LANES
+LANE_PIECE_STEPS = CHUNK_STEPS // LANES
 #: the chart resolutions (n_phi, n_z) of :func:`chaos_maps`: a coarse map first, then refined
 MAP_LEVELS = ((16, 12), (40, 28), (80, 56))
 
@@ -160,6 +161,10 @@ def _tangent_chunk(Y0: NDArray[np.float64], p: NDArray[np.float64], t_total: flo
     results of the scalar tangent run, 1e-12 relative on regular cells), in pieces of ``CHUNK_STEPS / 8`` lane
     steps; when ``stop`` (a threading.Event) is set it stops between pieces (a cancelled map left its threads
     computing whole chunks, which the next batch then waited for)."""
+    from .._core import lanes as _lanes
+    from .._core import lanes_tangent as _lanes_tangent
+
+    assert _lanes.LANES == LANES
     Y0 = np.ascontiguousarray(Y0, dtype=float)
     m = Y0.shape[0]
     ybar = np.empty((m, 1))

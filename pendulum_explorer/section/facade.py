@@ -179,9 +179,11 @@ class PoincareSection:
         (:meth:`~pendulum_explorer.section.level.Level.relative_equilibria`)."""
         return self.level.relative_equilibria()
 
-    def accessible_region(self, n_phi: int = 181, n_z: int = 121) -> AccessibleRegion:
-        """The accessible set ``{V_mu <= E}`` on the whole chart (:func:`.region.accessible_region`)."""
-        return _reg.accessible_region(self.level, n_phi, n_z)
+    def accessible_region(self, n_phi: int = 181, n_z: int = 121,
+                          window: tuple[float, ...] | None = None) -> AccessibleRegion:
+        """The accessible set ``{V_mu <= E}`` on the whole chart, or on a ``window`` of it (a band ``(lo, hi)`` of
+        Gamma_3 or a zoom ``(phi0, phi1, z0, z1)``; :func:`.region.accessible_region`)."""
+        return _reg.accessible_region(self.level, n_phi, n_z, window)
 
     def chart_window(self) -> tuple[float, float]:
         """The range of Gamma_3 a click-to-launch chart shows (:func:`.region.chart_window`)."""

@@ -3,7 +3,7 @@ shows, and the seeds spread over the region."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -12,8 +12,9 @@ from .. import _validate as _v
 from .._core import section as _sec
 from .._numerics import minimize_compass
 from ..bounds import BOUNDS
-from ..errors import InaccessibleError
+from ..errors import InaccessibleError, InvalidStateError
 from .chart import chart_from_sphere, sphere_from_chart
+from .contour import zero_level
 from .level import Level
 from .results import AccessibleRegion
 
@@ -21,16 +22,24 @@ from .results import AccessibleRegion
 MAX_GRID = int(BOUNDS["grid"].high)
 #: the chart grid (n_phi, n_z) of the accessible region that the dashboard draws and :func:`fill_seeds` reads
 REGION_GRID = (121, 81)
+#: the width of the section chart's plot area over its height (the dashboard's chart: ~900 x 330 px)
+CHART_ASPECT = 3.0
+#: the widest column across the boundary of a zoomed region, in window heights on the screen (the shading's
+#: steps stay within SHADE_STEP / 2 of the boundary; the rows of an 81-row window are 0.0123 high)
+SHADE_STEP = 0.015
 
 
 def accessible_region(level: Level, n_phi: int = 181, n_z: int = 121,
-           window: tuple[float, float] | None = None) -> AccessibleRegion:
+           window: tuple[float, ...] | None = None) -> AccessibleRegion:
     """The accessible set ``{V_mu <= E}`` of ``level`` on an (n_z x n_phi) grid of the equal-area chart.
 
     ``window=None``: grid nodes over the whole chart (z from -1 to 1), with the extremes of V_mu over the sphere
     and the accessible area fraction.  ``window=(lo, hi)``: ``n_z`` rows whose centres tile Gamma_3 in
-    [lo, hi] (never a pole: a click on a cell lands half a cell inside); ``energy_min``, ``energy_all``,
-    ``Gamma_min`` and ``area_fraction`` are then those of the whole sphere (on :data:`REGION_GRID`).
+    [lo, hi] (never a pole: a click on a cell lands half a cell inside); ``window=(phi0, phi1, z0, z1)`` (a zoom
+    of the chart, clipped to it): nodes from corner to corner.  With a window, ``energy_min``, ``energy_all``,
+    ``Gamma_min`` and ``area_fraction`` are those of the whole sphere (on :data:`REGION_GRID`).
+    The boundary V_mu = E lies on the exact curve (:func:`.contour.zero_level`: roots of V_mu - E along the grid
+    lines, segments split where the curve bows away), so it is smooth however small the window.
     Cached per level.
     """
     n_phi = _v.integer("n_phi", n_phi, low=3, high=MAX_GRID)
@@ -38,6 +47,8 @@ def accessible_region(level: Level, n_phi: int = 181, n_z: int = 121,
     # ~24 floats per grid point at the peak (meshgrid, Gamma, V, the contour's edge arrays; measured 1.75 GB for
     # 10000 x 1000 while the old estimate of 12 said 0.9 GB)
     _v.result_memory(24.0 * n_phi * n_z, f"an accessible region of {n_phi} x {n_z} points", "reduce n_phi, n_z")
+    if window is not None:
+        window = _window(tuple(window))
     key = ("region", n_phi, n_z, window)
     if key in level.cache:
         cached: AccessibleRegion = level.cache[key]
@@ -45,15 +56,16 @@ def accessible_region(level: Level, n_phi: int = 181, n_z: int = 121,
     phi = np.linspace(-np.pi, np.pi, n_phi)
     if window is None:
         z = np.linspace(-1.0, 1.0, n_z)
+    elif len(window) == 4:
+        phi, z = np.linspace(window[0], window[1], n_phi), np.linspace(window[2], window[3], n_z)
     else:
         lo, hi = window
         z = lo + (np.arange(n_z, dtype=np.float64) + 0.5) * ((hi - lo) / n_z)
-    PH, Z = np.meshgrid(phi, z)
-    G = sphere_from_chart(PH, Z)
-    V = np.empty(PH.size)
-    _sec.amended_potential_many(np.ascontiguousarray(G.reshape(-1, 3)), level.p, V)
-    V = V.reshape(PH.shape)
-    bphi, bz = _contour(phi, z, V - level.energy)
+    G, V = _potential(level, phi, z)
+    if window is not None and window != (-1.0, 1.0):  # a zoom: the columns across the boundary refined
+        phi = _refined(phi, V <= level.energy, CHART_ASPECT / (phi[-1] - phi[0]))
+        G, V = _potential(level, phi, z)
+    bphi, bz = zero_level(phi, z, V - level.energy, _excess(level))
     bG = np.full((bphi.size, 3), np.nan)
     fin = np.isfinite(bphi)
     if fin.any():
@@ -76,6 +88,45 @@ def accessible_region(level: Level, n_phi: int = 181, n_z: int = 121,
                                full.Gamma_min, full.area_fraction)
     level.cache[key] = reg
     return reg
+
+
+def _potential(level: Level, phi: NDArray[np.float64],
+               z: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Gamma (nz, nphi, 3) and V_mu (nz, nphi) on the chart grid phi x z."""
+    PH, Z = np.meshgrid(phi, z)
+    G = sphere_from_chart(PH, Z)
+    V = np.empty(PH.size)
+    _sec.amended_potential_many(np.ascontiguousarray(G.reshape(-1, 3)), level.p, V)
+    return G, V.reshape(PH.shape)
+
+
+def _refined(phi: NDArray[np.float64], acc: NDArray[np.bool_], heights: float) -> NDArray[np.float64]:
+    """``phi`` with each interval across which some row's accessibility changes split into equal parts (at most
+    8) at most :data:`SHADE_STEP` window heights wide on the screen (``heights``: window heights per radian)."""
+    cross = (acc[:, 1:] != acc[:, :-1]).any(axis=0)
+    parts = np.clip(np.ceil(np.diff(phi) * heights / SHADE_STEP), 1, 8).astype(int)
+    parts[~cross] = 1
+    if (parts == 1).all():
+        return phi
+    pieces = [a + (b - a) * np.arange(k) / k for a, b, k in zip(phi[:-1], phi[1:], parts)]
+    return np.concatenate(pieces + [phi[-1:]])
+
+
+def _window(window: tuple[float, ...]) -> tuple[float, ...]:
+    """A region's window checked: (lo, hi) in Gamma_3, or (phi0, phi1, z0, z1) clipped to the chart."""
+    if len(window) == 2:
+        lo, hi = (_v.real(f"window[{k}]", w, low=-1.0, high=1.0) for k, w in enumerate(window))
+        if not lo < hi:
+            raise InvalidStateError(f"window (lo, hi) must have lo < hi in [-1, 1]; got {window!r}")
+        return lo, hi
+    if len(window) != 4:
+        raise InvalidStateError(f"window must be (lo, hi) or (phi0, phi1, z0, z1); got {window!r}")
+    p0, p1, z0, z1 = (_v.real(f"window[{k}]", w) for k, w in enumerate(window))
+    p0, p1, z0, z1 = max(p0, -math.pi), min(p1, math.pi), max(z0, -1.0), min(z1, 1.0)
+    if not (p0 < p1 and z0 < z1):
+        raise InvalidStateError(f"window (phi0, phi1, z0, z1) must have phi0 < phi1 and z0 < z1 within the chart "
+                                f"(phi in [-pi, pi], z in [-1, 1]); got {window!r}")
+    return p0, p1, z0, z1
 
 
 def chart_window(level: Level) -> tuple[float, float]:
@@ -183,58 +234,11 @@ def _extremum(level: Level, V: NDArray[np.float64], G: NDArray[np.float64], sgn:
     return float(sgn * best), np.asarray(xb, dtype=float)
 
 
-def _contour(x: NDArray[np.float64], y: NDArray[np.float64],
-             F: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Zero level of F (ny, nx) on the grid (x, y) as segments separated by NaN: returns (xs, ys)."""
-    s = F > 0
-    ny, nx = F.shape
-    segs = []
-    f00 = F[:-1, :-1]
-    f10 = F[:-1, 1:]
-    f01 = F[1:, :-1]
-    f11 = F[1:, 1:]
-
-    def edge(fa: Any, fb: Any, xa: Any, ya: Any, xb: Any, yb: Any) -> tuple[Any, Any]:
-        t = fa / (fa - fb)
-        return xa + t * (xb - xa), ya + t * (yb - ya)
-
-    X0 = x[None, :-1] + 0 * f00
-    X1 = x[None, 1:] + 0 * f00
-    Y0 = y[:-1, None] + 0 * f00
-    Y1 = y[1:, None] + 0 * f00
-    # edges: bottom (00-10), right (10-11), top (01-11), left (00-01)
-    eb = s[:-1, :-1] != s[:-1, 1:]
-    er = s[:-1, 1:] != s[1:, 1:]
-    et = s[1:, :-1] != s[1:, 1:]
-    el = s[:-1, :-1] != s[1:, :-1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        pb = edge(f00, f10, X0, Y0, X1, Y0)
-        pr = edge(f10, f11, X1, Y0, X1, Y1)
-        pt = edge(f01, f11, X0, Y1, X1, Y1)
-        pl = edge(f00, f01, X0, Y0, X0, Y1)
-    pts = [(eb, pb), (er, pr), (et, pt), (el, pl)]
-    cnt = eb.astype(int) + er + et + el
-    for j, i in zip(*np.nonzero(cnt >= 2)):
-        ps = [(P[0][j, i], P[1][j, i]) for M, P in pts if M[j, i]]
-        if len(ps) == 2:
-            segs.append(ps)
-        else:  # saddle: pair by the centre value
-            centre = 0.25 * (f00[j, i] + f10[j, i] + f01[j, i] + f11[j, i])
-            if (centre > 0) == s[j, i]:
-                segs.append([ps[0], ps[1]])
-                segs.append([ps[2], ps[3]])
-            else:
-                segs.append([ps[0], ps[3]])
-                segs.append([ps[1], ps[2]])
-    if not segs:
-        return np.empty(0), np.empty(0)
-    xs = np.empty(3 * len(segs))
-    ys = np.empty(3 * len(segs))
-    arr = np.array(segs)  # (k, 2, 2)
-    xs[0::3] = arr[:, 0, 0]
-    xs[1::3] = arr[:, 1, 0]
-    xs[2::3] = np.nan
-    ys[0::3] = arr[:, 0, 1]
-    ys[1::3] = arr[:, 1, 1]
-    ys[2::3] = np.nan
-    return xs, ys
+def _excess(level: Level) -> Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.float64]]:
+    """``V_mu - E`` at chart points (phi, z) (arrays of one shape): the function whose zero is the boundary."""
+    def f(phi: NDArray[np.float64], z: NDArray[np.float64]) -> NDArray[np.float64]:
+        G = np.ascontiguousarray(sphere_from_chart(phi, z).reshape(-1, 3))
+        out = np.empty(G.shape[0])
+        _sec.amended_potential_many(G, level.p, out)
+        return out.reshape(np.shape(phi)) - level.energy
+    return f
