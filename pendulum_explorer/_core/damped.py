@@ -41,6 +41,7 @@ def damped_params(p, c):
     out = np.empty(N_PARAMS + 1)
     out[:N_PARAMS] = p[:N_PARAMS]
     out[P_DAMPING] = c
+    out.setflags(write=False)  # read-only like pendulum.params(): the shared helpers compile once
     return out
 
 
@@ -116,7 +117,7 @@ def _dense_prepare(y, y_new, h, p, K, F, ytmp):
 def _initial_step(y, f0, p, rtol, atol, h_max, ytmp, f1):
     """:func:`.dop853.initial_step` with the damped right-hand side."""
     rhs_damped(y, p, f0)
-    n = ERROR_SIZE
+    n = min(ERROR_SIZE, y.shape[0])  # not a literal: _rms keeps the one signature the undamped kernels use
     d0 = _rms(y, y, rtol, atol, n)
     d1 = _rms(f0, y, rtol, atol, n)
     h0 = 1e-6 if (d0 < 1e-5 or d1 < 1e-5) else 0.01 * d0 / d1

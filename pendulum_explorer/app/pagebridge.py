@@ -103,7 +103,9 @@ function scan(root) {
     const label = box && box.querySelector(".widget-label");
     let text = ((label && label.textContent) || "").trim();
     // a slider without a label of its own (the section's E and μ sliders) is named by the box before it
-    const prev = !text && box && box.previousElementSibling;
+    // (the E slider sits first in a box of its own with the family band: then the box before that box)
+    const prev = !text && box && (box.previousElementSibling
+      || (box.parentElement && box.parentElement.previousElementSibling));
     const prevLabel = prev && prev.querySelector(".widget-label");
     if (prevLabel && prevLabel.textContent.trim()) text = prevLabel.textContent.trim() + " slider";
     if (text) h.setAttribute("aria-label", text);

@@ -181,13 +181,13 @@ class OrbitLayers:
 
     def show_family(self, E: float) -> None:
         """The diagram (the level ``E`` marked), the band under the E slider (call under the panel's busy)."""
-        from ..plotting.bifurcation import bifurcation_figure
-
         if not self.families:
             self.diagram.layout.display = "none"
             self.band.layout.visibility = "hidden"
             self.band.value = ""
             return
+        from ..plotting.bifurcation import bifurcation_figure  # not before a family: the tab's opening stays light
+
         o = self.families[0].orbits[0]
         self.diagram.show(bifurcation_figure(
             self.families, mark=E, height=self.panel.state.size(DIAGRAM_HEIGHT),
@@ -311,15 +311,16 @@ class OrbitLayers:
     # ------------------------------------------------------------------ the chart
     def overlays(self) -> list[Any]:
         """The chart traces of the layers at the level shown: the manifolds and the family's members there."""
-        from ..plotting.bifurcation import manifold_traces
-        from ..plotting.section import periodic_orbit_trace
-
         out: list[Any] = []
         if self.level is not self.panel.section:  # a new level is being drawn: they belonged to the old one
             return out
         if self.manifolds is not None:
+            from ..plotting.bifurcation import manifold_traces  # only once drawn: the tab's opening stays light
+
             out += manifold_traces(self.manifolds, orbit_marker=False)
         if self.members:
+            from ..plotting.section import periodic_orbit_trace
+
             out.append(periodic_orbit_trace(self.members, name=_("member of the followed family")))
         return out
 
