@@ -208,8 +208,8 @@ def test_language_menu_opens_the_view_in_that_language():
 
 
 def test_no_english_left_on_the_german_panels(template):
-    """Every text of the German Body, Equilibria and Section panels and the header (descriptions, tooltips,
-    options, titles, HTML) that is a catalog string appears translated: an English string wrapped nowhere but
+    """Every text of the German Body, Equilibria, Section and Motion panels and the header (descriptions,
+    tooltips, options, titles) that is a catalog string appears translated: an English string wrapped nowhere but
     also in the catalog would show here."""
     import ipywidgets as w
 
@@ -220,10 +220,9 @@ def test_no_english_left_on_the_german_panels(template):
     cat = cats.read_po("de")
     same = {str(m.id) for m in cat if m.id and m.string == m.id}  # the same word in both ("Export", "Link"...)
     d = _dash("lang=de")
-    for key in ("body", "equilibria", "section"):
+    for key in ("body", "equilibria", "section", "motion"):
         d.panel(key)
-    # the section's chaos-map / periodic-orbit controls are being rewritten elsewhere (their words come with them)
-    skip = {id(d.panel("section").maps.widget)}
+    skip: set[int] = set()
     texts = []
 
     def walk(x):
@@ -242,6 +241,30 @@ def test_no_english_left_on_the_german_panels(template):
     walk(d)
     left = [t for t in texts if t in english and t not in same]
     assert not left, f"English on the German page: {left}"
+    # the walk reached the Motion tab's and the chaos map's controls (not only the panels built before)
+    assert {"berechnen und animieren", "Dauer [s] (0.1–200)", "Routh + Rekonstruktion", "Start", "Achse",
+            "Chaos-Karte", "periodischen Orbit finden"} <= set(texts), sorted(texts)
+
+
+def test_german_motion_tab():
+    """The Motion tab with ``?lang=de``: its controls, the player's words sent to the page (play, speed, time
+    readout, energy bars) and its messages in German; the page's template fills in as before."""
+    d = _dash("lang=de")
+    mot = d.panel("motion")
+    assert (mot.run.description, mot.choice.description) == ("berechnen und animieren", "Trajektorie")
+    assert [t for t, _k in mot.method.options] == ["Routh + Rekonstruktion", "LGVI", "Taylor (Maschinengenauigkeit)",
+                                                   "DOP853 (Dämpfung)"]
+    assert mot.start.start.description == "Start" and mot.start.damping.description.startswith("Dämpfung c (")
+    words = mot.out.words
+    assert (words["play"], words["pause"], words["kinetic"], words["potential"]) == (
+        "▶ Abspielen", "❚❚ Pause", "kinetische Energie", "potentielle Energie, ab der hängenden Lage")
+    assert words["time"].format(t="1.00", total="10") == "t = 1.00 s von 10 s"
+    mot.start.damping.value = 0.1
+    mot.method.value = "lr"
+    mot._on_run()
+    assert mot.msg.text.startswith("Dämpfung c = 0.1 N m s: nur „DOP853 (Dämpfung)“"), mot.msg.text
+    i18n.set_language("en")
+    assert _dash(None).panel("motion").out.words["play"] == "▶ play"
 
 
 def test_catalog_loading_reads_one_small_file():

@@ -11,7 +11,7 @@ from ..errors import InvariantDriftWarning
 from ..playback import compute_motion  # noqa: F401 - the motion this panel shows (tests import it from here)
 from ..plotting.body import motion_payload, motion_plots_figure
 from .common import Messages, Task, about, body_title, guarded
-from .i18n import _
+from .i18n import N_, _
 from .links import BOUNDS, DURATION_RANGE
 from .motion_controls import MotionStart
 from .plausible import check_range
@@ -45,7 +45,7 @@ The paths (centre of mass, \(\Gamma\)) are drawn through every sample; the bold 
 
 
 #: the methods' names in the line under the controls (the menu's own labels are longer)
-METHOD_NAMES = {"lgvi": "LGVI", "taylor": "Taylor method", "dop853": "DOP853"}
+METHOD_NAMES = {"lgvi": "LGVI", "taylor": N_("Taylor method"), "dop853": "DOP853"}
 
 
 class MotionPanel:
@@ -53,7 +53,7 @@ class MotionPanel:
         self.state = state
         self.msg = Messages()
         self.task = Task(self.msg)
-        self.choice = w.Dropdown(options=[(_("ω₀ and start below"), 0)], value=0, description="trajectory",
+        self.choice = w.Dropdown(options=[(_("ω₀ and start below"), 0)], value=0, description=_("trajectory"),
                                  layout=w.Layout(width="auto", min_width="330px", max_width="100%"),
                                  style={"description_width": "70px"})
         self.choice.add_class("pe-motion-choice")
@@ -62,19 +62,20 @@ class MotionPanel:
                        for i in range(3)]
         # a bounded input clamps silently: the label names its range
         self.t_final = w.BoundedFloatText(value=10.0, min=DURATION_RANGE[0], max=DURATION_RANGE[1], step=1.0,
-                                          description=f"duration [s] ({DURATION_RANGE[0]:g}–{DURATION_RANGE[1]:g})",
+                                          description=_("duration [s] ({lo:g}–{hi:g})").format(lo=DURATION_RANGE[0],
+                                                                                       hi=DURATION_RANGE[1]),
                                           layout=w.Layout(width="225px"), style={"description_width": "150px"})
-        self.method = w.ToggleButtons(options=[("Routh + reconstruction", "lr"), ("LGVI", "lgvi"),
-                                               ("Taylor (machine precision)", "taylor"),
+        self.method = w.ToggleButtons(options=[(_("Routh + reconstruction"), "lr"), ("LGVI", "lgvi"),
+                                               (_("Taylor (machine precision)"), "taylor"),
                                                (_("DOP853 (damping)"), "dop853")], value="lr",
                                       style={"button_width": "auto"},
-                                      tooltips=["Lagrange–Routh equations at fixed μ, then the attitude rebuilt",
-                                                "Lie group variational integrator on the full equations",
-                                                "adaptive Taylor method, errors at double round-off",
+                                      tooltips=[_("Lagrange–Routh equations at fixed μ, then the attitude rebuilt"),
+                                                _("Lie group variational integrator on the full equations"),
+                                                _("adaptive Taylor method, errors at double round-off"),
                                                 _("adaptive Runge–Kutta 8(5,3); the one method that integrates "
                                                   "the damping")])
         self.start = MotionStart()
-        self.run = w.Button(description="compute and animate", button_style="primary", icon="play",
+        self.run = w.Button(description=_("compute and animate"), button_style="primary", icon="play",
                             layout=w.Layout(width="200px"))
         self.run.add_class("pe-motion-run")
         self.info = w.HTML()
@@ -89,7 +90,7 @@ class MotionPanel:
                            w.HBox([omega_label] + self.omega0 + [self.run, self.task.widget],
                                   layout=w.Layout(flex_flow="row wrap", align_items="center")),
                            self.start.widget, self.msg, self.info])
-        self.controls, self.about = controls, about(ABOUT, "About: reconstruction and the animation")
+        self.controls, self.about = controls, about(ABOUT, _("About: reconstruction and the animation"))
         self.widget = w.VBox([controls, self.out, self.about])
         self.run.on_click(self._on_run)
         state.listen("selection", lambda n: self._on_launch(state.selected))
@@ -165,7 +166,7 @@ class MotionPanel:
         if self._stale and not self.task.running:
             self._on_run()
 
-    @guarded(what="computing the motion")
+    @guarded(what=N_("computing the motion"))
     def _on_run(self, _b=None):
         body = self.state.body
         key = self.choice.value
@@ -181,7 +182,7 @@ class MotionPanel:
         damping = self._check_damping(method)
 
         def work(task):
-            task.progress(0.1, "integrating")
+            task.progress(0.1, _("integrating"))
             try:
                 with warnings.catch_warnings(record=True) as caught:  # a drift beyond the tolerance: said below
                     warnings.simplefilter("always", InvariantDriftWarning)
@@ -190,15 +191,16 @@ class MotionPanel:
                 drift = [w for w in caught if issubclass(w.category, InvariantDriftWarning)]
             except ValueError as exc:  # the integrator gave up: say what the user can change
                 what = (f"ω₀ = [{', '.join(f'{x:g}' for x in omega0)}] rad/s" if launch is None
-                        else f"trajectory #{launch.id}")
-                shown = "the previous motion stays shown" if self.trajectory is not None else "nothing is shown"
-                raise ValueError(f"{exc}. {what} is too fast for this integration (its step is not a control of "
-                                 f"the dashboard): try a smaller ω₀, a shorter duration or the other method; "
-                                 f"{shown}.") from None
+                        else _("trajectory #{id}").format(id=launch.id))
+                shown = _("the previous motion stays shown") if self.trajectory is not None else _("nothing is shown")
+                raise ValueError(_("{exc}. {what} is too fast for this integration (its step is not a control of "
+                                   "the dashboard): try a smaller ω₀, a shorter duration or the other method; "
+                                   "{shown}.").format(exc=exc, what=what, shown=shown)) from None
             if task.cancelled:
                 return
-            task.progress(0.6, "preparing the animation")
-            how = f"Routh + reconstruction, {traj.method}" if method == "lr" else METHOD_NAMES[method]
+            task.progress(0.6, _("preparing the animation"))
+            how = (_("Routh + reconstruction, {method}").format(method=traj.method) if method == "lr"
+                   else _(METHOD_NAMES[method]))
             if launch is None and self.start.tilted:
                 how += ", " + self.start.describe()
             payload, fig = self._show(traj, body, task)
@@ -208,21 +210,23 @@ class MotionPanel:
             orth = st.get("orthogonality_error")  # (no "nan" on the page when a method does not report it)
             turn = playback.max_angle_per_sample(playback.attitude_quaternions(traj.R[::self.stride]))
             self.info.value = (f"<span style='font-size:14px'>{body_title(body)}, {float(traj.t[-1]):.3g} s ({how}): "
-                               f"{payload['n']} samples shown, one every "
-                               f"{payload['dt'] * 1e3:.3g} ms (≤ {turn:.2g} rad of rotation apart), "
-                               f"{st.get('n_steps', 0)} steps, " + self._conservation_text(traj)
+                               + _("{n} samples shown, one every {dt:.3g} ms (≤ {turn:.2g} rad of rotation apart), "
+                                   "{steps} steps, ").format(n=payload['n'], dt=payload['dt'] * 1e3, turn=turn,
+                                                             steps=st.get('n_steps', 0))
+                               + self._conservation_text(traj)
                                + (f", max ‖RᵀR − I‖ = {orth:.1e}" if orth is not None else "") + "</span>")
             if drift:  # the library's own check of the invariants (the motion is shown, with this note)
-                self.msg.info("Note: " + say_drift(str(drift[0].message)))
+                self.msg.info(_("Note: ") + say_drift(str(drift[0].message)))
             elif turn > 1.5 * playback.ANGLE_PER_SAMPLE:  # capped at MAX_SAMPLES: say so, and what helps
                 shorter = float(traj.t[-1]) * playback.ANGLE_PER_SAMPLE / turn
-                self.msg.info(f"This motion turns the body by up to {turn:.2g} rad between the {payload['n']} "
-                              f"samples shown, too coarse for a faithful animation: a duration of at most "
-                              f"{shorter:.3g} s shows it sample by sample. Press ▶ play above the body.")
+                self.msg.info(_("This motion turns the body by up to {turn:.2g} rad between the {n} samples shown, "
+                                "too coarse for a faithful animation: a duration of at most {shorter:.3g} s shows it "
+                                "sample by sample. Press ▶ play above the body.").format(turn=turn, n=payload['n'],
+                                                                                         shorter=shorter))
             else:
-                self.msg.ok("press ▶ play above the body (1× is real time), or drag the time slider")
+                self.msg.ok(_("press ▶ play above the body (1× is real time), or drag the time slider"))
 
-        self.task.start(work, "computing the motion")
+        self.task.start(work, _("computing the motion"))
 
     def _show(self, traj, body, task, keep_time=False):
         """Send ``traj`` to the page (payload and plots, every ``stride``-th sample); ``(payload, figure)``, or
@@ -297,7 +301,7 @@ class MotionPanel:
                                     "</span>").format(unit=unit)
         self._stale = True
 
-    @guarded(what="changing the damping")
+    @guarded(what=N_("changing the damping"))
     def _on_damping(self):
         """The damping changed: the motion shown continues from the time the page shows with the new c (the
         animation keeps its time and plays on); with a conservative method, a message."""
@@ -332,5 +336,5 @@ class MotionPanel:
 def say_drift(message: str) -> str:
     """A drift warning of the library in the motion panel's words: what drifted, that the motion is shown."""
     head = message.split(" (stats['drift'])")[0]
-    return (f"the integration's check of the invariants says {head}. The motion is shown; a shorter duration or "
-            f"the LGVI method keeps the invariants closer.")
+    return _("the integration's check of the invariants says {head}. The motion is shown; a shorter duration or "
+             "the LGVI method keeps the invariants closer.").format(head=head)

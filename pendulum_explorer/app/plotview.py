@@ -49,6 +49,8 @@ import plotly.graph_objects as go
 import traitlets
 from plotly.io.json import to_json_plotly
 
+from .i18n import _
+
 # a child of the app's logger (configured in ``common``): this module imports nothing from the other app modules
 log = logging.getLogger("pendulum_explorer.app.plotview")
 
@@ -231,9 +233,12 @@ class MotionView(PlotlyView):
     #: the motion time [s] the page shows, told by the page at most every 0.3 s while playing and at every pause
     #: or seek (a parameter changed while the motion plays continues it from there)
     now = traitlets.Float(0.0).tag(sync=True)
+    #: the player's words in the page's language (:func:`motion_words`; the page falls back to English)
+    words = traitlets.Dict().tag(sync=True)
 
     def __init__(self, height: int = 0, **kw):
         super().__init__(min_height=f"{max(int(height), 340) + 40}px", **kw)
+        self.words = motion_words()
         self.height = int(height)
 
     def show_motion(self, fig, payload: dict, keep_time: bool = False) -> None:
@@ -243,6 +248,25 @@ class MotionView(PlotlyView):
             self.animation = dict(payload, keep_time=bool(keep_time))
             self.show(fig)
 
+
+def motion_words() -> dict[str, str]:
+    """The motion player's words (play, pause, speed, the time readout, the energy bars, the views' captions) in
+    the page's language, for motion.js and motion_instruments.js (``{t}``, ``{total}``, ``{sp}``, ``{c}``: filled in
+    by the page)."""
+    return {
+        "play": _("▶ play"), "pause": _("❚❚ pause"), "play_aria": _("play the animation"),
+        "pause_aria": _("pause the animation"), "speed": _("speed "), "speed_real": _("1× (real time)"),
+        "time_aria": _("motion time"), "time": _("t = {t} s of {total} s"), "real": _(" (real time)"),
+        "times_real": _(" ({sp}× real time)"),
+        "body_caption": _("body, pivot and centre of mass (up is up)"),
+        "sphere_caption": _("Γ(t) = Rᵀe₃ on the sphere (body frame)"),
+        "body_view": _("the body in the lab frame"), "sphere_view": _("Gamma on the unit sphere, body frame"),
+        "pivot": _("pivot"), "com": _("centre of mass (bold: last 2 s of its path)"),
+        "gamma": _("Γ(t) (bold: last 2 s of its path)"), "hanging": _("hanging equilibrium ρ/|ρ|"),
+        "energy": _("energy [J]"), "kinetic": _("kinetic energy"),
+        "potential": _("potential energy, from the hanging position"), "total": _("total energy"),
+        "damping": _("damping c = {c} N m s (not in the paper's model)"),
+    }
 
 def figure_bundle(fig):
     """The ``display_data`` output of a plain plotly figure (rendered by the plotly mime renderer)."""

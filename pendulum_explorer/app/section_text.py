@@ -229,22 +229,25 @@ def map_done(cm: Any) -> str:
 
 
 def orbit_search(k: int, phi: float, z: float) -> str:
-    return f"looking for a fixed point of the {ordinal(k)} return map near (φ, Γ₃) = ({phi:.3f}, {z:.3f})…"
+    return _("looking for a fixed point of the {ordinal} return map near (φ, Γ₃) = ({phi:.3f}, {z:.3f})…").format(
+        ordinal=ordinal(k), phi=phi, z=z)
 
 
 def ordinal(k: int) -> str:
     """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st, ... (it said "1-th")."""
     k = int(k)
-    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
-    return f"{k}{suffix}"
+    form = _("{k}th") if 10 <= k % 100 <= 20 else {1: _("{k}st"), 2: _("{k}nd"), 3: _("{k}rd")}.get(k % 10, _("{k}th"))
+    return form.format(k=k)
 
 
 def orbit_found(po: Any, launch_id: int) -> str:
     """A periodic orbit found (:class:`~pendulum_explorer.poincare.PeriodicOrbit`) and launched as ``launch_id``."""
     mult = ", ".join(f"{m:.4g}" for m in po.multipliers)
-    return (f"{po.kind} periodic orbit (k = {po.k}) at (φ, Γ₃) = ({po.phi:.5f}, {po.z:.5f}): period "
-            f"{po.period:.6g} s, multipliers {mult}; launched as trajectory #{launch_id} "
-            f"(open the Motion tab to watch it)")
+    kind = {"elliptic": _("elliptic periodic orbit"), "hyperbolic": _("hyperbolic periodic orbit"),
+            "parabolic": _("parabolic periodic orbit")}.get(po.kind, f"{po.kind} periodic orbit")
+    return _("{kind} (k = {k}) at (φ, Γ₃) = ({phi:.5f}, {z:.5f}): period {period:.6g} s, multipliers {mult}; "
+             "launched as trajectory #{id} (open the Motion tab to watch it)").format(
+        kind=kind, k=po.k, phi=po.phi, z=po.z, period=po.period, mult=mult, id=launch_id)
 
 
 def downloads_html(files: Iterable[tuple[str, str, str]]) -> str:
@@ -257,7 +260,7 @@ def downloads_html(files: Iterable[tuple[str, str, str]]) -> str:
 
 
 def newton(k: int) -> str:
-    return f"Newton for a fixed point of P^{k}…"
+    return _("Newton for a fixed point of P^{k}…").format(k=k)
 
 
 def export_ready(n_crossings: int) -> str:

@@ -44,15 +44,17 @@ class ChaosTools:
 
     def __init__(self, panel: Any) -> None:
         self.panel = panel
-        self.map_btn = button("chaos map", "pe-chaos-map", icon="th-large", width="120px",
-                              tooltip="MEGNO over the chart (≈2 regular, ≫2 chaotic): coarse first, then refined")
+        self.map_btn = button(_("chaos map"), "pe-chaos-map", icon="th-large", width="120px",
+                              tooltip=_("MEGNO over the chart (≈2 regular, ≫2 chaotic): coarse first, then refined"))
         lo, hi = BOUNDS["map_time"].range(plausible=True)
         self.map_T = w.BoundedFloatText(value=100.0, min=lo, max=hi, step=20.0,
-                                        description=f"map T [s] ({lo:g}–{hi:g})", layout=w.Layout(width="220px"), style={"description_width": "145px"})
+                                        description=_("map T [s] ({lo:g}–{hi:g})").format(lo=lo, hi=hi),
+                                        layout=w.Layout(width="220px"), style={"description_width": "145px"})
         self.map_T.add_class("pe-map-t")
-        self.po_mode = w.ToggleButton(value=False, description="find periodic orbit", icon="crosshairs",
+        self.po_mode = w.ToggleButton(value=False, description=_("find periodic orbit"), icon="crosshairs",
                                       layout=w.Layout(width="170px"),
-                                      tooltip="then click near an island centre: the fixed point of the k-th return map")
+                                      tooltip=_("then click near an island centre: the fixed point of the k-th "
+                                                "return map"))
         self.po_mode.add_class("pe-find-orbit")
         k_lo, k_hi = (int(x) for x in BOUNDS["k"].range(plausible=True))
         self.po_k = w.BoundedIntText(value=1, min=k_lo, max=k_hi, description=f"k ({k_lo}–{k_hi})",
@@ -60,7 +62,7 @@ class ChaosTools:
                                      style={"description_width": "50px"})
         self.po_k.add_class("pe-orbit-k")
         self.widget = w.HBox([self.map_btn, self.map_T, self.po_mode, self.po_k], layout=w.Layout(flex_flow="row wrap"))
-        self.map_btn.on_click(lambda _b: panel.guard(self.chaos_map, "chaos map"))
+        self.map_btn.on_click(lambda _b: panel.guard(self.chaos_map, N_("chaos map")))
 
     def chaos_map(self, levels: Any = MAP_LEVELS, t_total: float | None = None) -> None:
         """MEGNO over the chart at each resolution of ``levels`` in turn (:meth:`PoincareSection.chaos_maps`), each
@@ -83,7 +85,7 @@ class ChaosTools:
                 p.msg.info(say.map_cancelled(done_maps[-1] if done_maps else None))
 
         p.msg.info(say.map_start(T))
-        p.task.start(work, "chaos map", lambda: p.msg.ok(say.map_done(done_maps[-1])))
+        p.task.start(work, _("chaos map"), lambda: p.msg.ok(say.map_done(done_maps[-1])))
 
     def find_orbit(self, phi: float, z: float, k: int | None = None) -> None:
         """The fixed point of the k-th return map near the chart point (phi, z): the robust finder within 0.1 of
@@ -119,7 +121,7 @@ class ChaosTools:
                 p.state.select(launch)
 
         p.msg.info(say.orbit_search(k, phi, z))
-        p.task.start(work, "periodic orbit", done)
+        p.task.start(work, _("periodic orbit"), done)
 
 
 class SessionFiles:

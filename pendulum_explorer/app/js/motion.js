@@ -11,9 +11,14 @@ import { misfit } from "./decode.js";
 import { SPEEDS, TRAIL_S, floats, quatToMatrix, slerp, View, legend, hexRgb } from "./motion_geom.js";
 import { Instruments } from "./motion_instruments.js";
 
+// a template of MotionView.words with its {name}s filled in
+export const fillWords = (s, o) => s.replace(/\{(\w+)\}/g, (m, k) => (k in o ? String(o[k]) : m));
+
 export class MotionPlayer {
   constructor(model, el) {
     this.model = model;
+    const words = model.get("words") || {};
+    this.w = (k, d) => words[k] || d;     // the page's language (MotionView.words); English when absent
     this.el = el;
     this.root = document.createElement("div");
     this.root.className = "pe-motion-player";
@@ -87,14 +92,14 @@ export class MotionPlayer {
     this.play.type = "button";
     this.play.style.cssText = "min-width:92px;height:30px;font-size:14px;";
     const speedLabel = document.createElement("label");
-    speedLabel.textContent = "speed ";
+    speedLabel.textContent = this.w("speed", "speed ");
     this.speed = document.createElement("select");
     this.speed.className = "pe-speed";
     this.speed.style.cssText = "height:30px;font-size:14px;";
     for (const s of SPEEDS) {
       const o = document.createElement("option");
       o.value = String(s);
-      o.textContent = s === 1 ? "1× (real time)" : `${s}×`;
+      o.textContent = s === 1 ? this.w("speed_real", "1× (real time)") : `${s}×`;
       this.speed.appendChild(o);
     }
     this.speed.value = "1";
@@ -103,7 +108,7 @@ export class MotionPlayer {
     this.slider.type = "range";
     this.slider.className = "pe-time";
     this.slider.min = "0"; this.slider.max = "1000"; this.slider.step = "1"; this.slider.value = "0";
-    this.slider.setAttribute("aria-label", "motion time");
+    this.slider.setAttribute("aria-label", this.w("time_aria", "motion time"));
     this.slider.style.cssText = "flex:1 1 200px;min-width:120px;";
     this.label = document.createElement("span");
     this.label.className = "pe-time-label";
@@ -118,11 +123,13 @@ export class MotionPlayer {
     const row = document.createElement("div");
     row.className = "pe-motion-row";
     row.style.cssText = "display:flex;width:100%;gap:4px;";
-    this.bodyView = new View("pe-body-view", "the body in the lab frame", 45, 22);
-    this.sphereView = new View("pe-sphere-view", "Gamma on the unit sphere, body frame", 45, 22);
+    this.bodyView = new View("pe-body-view", this.w("body_view", "the body in the lab frame"), 45, 22);
+    this.sphereView = new View("pe-sphere-view", this.w("sphere_view", "Gamma on the unit sphere, body frame"),
+                               45, 22);
     const boxes = [];
-    for (const [v, frac, title] of [[this.bodyView, "35%", "body, pivot and centre of mass (up is up)"],
-                                    [this.sphereView, "24%", "Γ(t) = Rᵀe₃ on the sphere (body frame)"]]) {
+    const captions = [this.w("body_caption", "body, pivot and centre of mass (up is up)"),
+                      this.w("sphere_caption", "Γ(t) = Rᵀe₃ on the sphere (body frame)")];
+    for (const [v, frac, title] of [[this.bodyView, "35%", captions[0]], [this.sphereView, "24%", captions[1]]]) {
       const box = document.createElement("div");
       box.style.cssText = `flex:0 0 ${frac};min-width:0;display:flex;flex-direction:column;`;
       const h = document.createElement("div");
@@ -147,7 +154,7 @@ export class MotionPlayer {
       this.plotHost.appendChild(m);
       return m;
     });
-    this.instruments = new Instruments();   // stopwatch and energy bars, beside the body
+    this.instruments = new Instruments(this.w);   // stopwatch and energy bars, beside the body
     row.append(boxes[0], this.instruments.el, boxes[1], this.plotHost);
     return row;
   }
@@ -274,11 +281,13 @@ export class MotionPlayer {
   }
 
   showTime() {
-    this.play.textContent = this.playing ? "❚❚ pause" : "▶ play";
-    this.play.setAttribute("aria-label", this.playing ? "pause the animation" : "play the animation");
+    this.play.textContent = this.playing ? this.w("pause", "❚❚ pause") : this.w("play", "▶ play");
+    this.play.setAttribute("aria-label", this.playing ? this.w("pause_aria", "pause the animation")
+      : this.w("play_aria", "play the animation"));
     const sp = Number(this.speed.value) || 1;
     const total = this.tEnd.toPrecision(3).replace(/\.?0+$/, "");
-    this.label.textContent = `t = ${this.t.toFixed(2)} s of ${total} s` + (sp === 1 ? " (real time)" : ` (${sp}× real time)`);
+    this.label.textContent = fillWords(this.w("time", "t = {t} s of {total} s"), { t: this.t.toFixed(2), total })
+      + (sp === 1 ? this.w("real", " (real time)") : fillWords(this.w("times_real", " ({sp}× real time)"), { sp }));
     if (this.tEnd > this.t0) this.slider.value = String(Math.round(1000 * (this.t - this.t0) / (this.tEnd - this.t0)));
   }
 
@@ -375,7 +384,8 @@ export class MotionPlayer {
       b.font = `${Math.round(13 * k)}px sans-serif`; b.fillText("g", p[3] + 5 * k, p[4] + 4 * k);
       b.strokeStyle = "rgba(213,94,0,0.25)"; b.lineWidth = 1;
       this.path(b, v, this.C, 0, this.n - 1, Math.max(1, Math.ceil(this.n / 20000)));
-      legend(b, v, [["diamond", c.pivot, "pivot"], ["dot", c.com, "centre of mass (bold: last 2 s of its path)"]], k);
+      legend(b, v, [["diamond", c.pivot, this.w("pivot", "pivot")],
+                    ["dot", c.com, this.w("com", "centre of mass (bold: last 2 s of its path)")]], k);
       v.bgValid = true;
     }
     ctx.setTransform(v.dpr, 0, 0, v.dpr, 0, 0);
@@ -472,8 +482,8 @@ export class MotionPlayer {
       }
       b.strokeStyle = "rgba(0,114,178,0.35)"; b.lineWidth = 1;
       this.path(b, v, this.G, 0, this.n - 1, Math.max(1, Math.ceil(this.n / 20000)));
-      legend(b, v, [["dot", c.gamma, "Γ(t) (bold: last 2 s of its path)"]].concat(
-        this.hanging ? [["cross", "#000000", "hanging equilibrium ρ/|ρ|"]] : []), k);
+      legend(b, v, [["dot", c.gamma, this.w("gamma", "Γ(t) (bold: last 2 s of its path)")]].concat(
+        this.hanging ? [["cross", "#000000", this.w("hanging", "hanging equilibrium ρ/|ρ|")]] : []), k);
       v.bgValid = true;
     }
     ctx.setTransform(v.dpr, 0, 0, v.dpr, 0, 0);

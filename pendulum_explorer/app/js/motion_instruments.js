@@ -7,14 +7,15 @@ import { floats } from "./motion_geom.js";
 const BARS = [["kinetic", "K", "#E69F00"], ["potential", "U", "#009E73"], ["total", "E", "#000000"]];
 
 export class Instruments {
-  constructor() {
+  constructor(w = (k, d) => d) {          // w(key, English): the page's words (MotionView.words)
+    this.w = w;
     this.el = document.createElement("div");
     this.el.className = "pe-instruments";
     this.el.style.cssText = "flex:0 0 auto;width:clamp(84px, 6em, 118px);min-width:0;display:flex;flex-direction:column;gap:4px;";
     this.clock = document.createElement("div");
     this.clock.className = "pe-stopwatch";
     this.clock.setAttribute("role", "timer");
-    this.clock.setAttribute("aria-label", "motion time");
+    this.clock.setAttribute("aria-label", w("time_aria", "motion time"));
     this.clock.style.cssText = "font-size:1.75em;font-weight:600;line-height:1.1;text-align:center;"
       + "font-variant-numeric:tabular-nums;color:#1a1a1a;white-space:nowrap;overflow:hidden;";
     this.seconds = document.createElement("span");
@@ -24,7 +25,7 @@ export class Instruments {
     this.clock.append(this.seconds, unit);
     const cap = document.createElement("div");
     cap.className = "pe-energy-caption";
-    cap.textContent = "energy [J]";
+    cap.textContent = w("energy", "energy [J]");
     cap.style.cssText = "font-size:0.93em;text-align:center;color:#2a3f5f;";
     const box = document.createElement("div");
     box.className = "pe-energy-bars";
@@ -46,7 +47,7 @@ export class Instruments {
       track.appendChild(bar);
       const label = document.createElement("div");
       label.textContent = short;
-      label.title = key === "potential" ? "potential energy, from the hanging position" : `${key} energy`;
+      label.title = w(key, key === "potential" ? "potential energy, from the hanging position" : `${key} energy`);
       label.style.cssText = "font-weight:600;";
       col.append(value, track, label);
       box.appendChild(col);
@@ -68,7 +69,8 @@ export class Instruments {
     this.max = a.energy_max || 1;
     const c = a.damping || 0;
     const cText = c.toPrecision(3).replace(/\.?0+$/, "");
-    this.note.textContent = c > 0 ? `damping c = ${cText} N m s (not in the paper's model)` : "";
+    this.note.textContent = c > 0 ? this.w("damping", "damping c = {c} N m s (not in the paper's model)")
+      .replace("{c}", cText) : "";
     this.el.style.display = this.n >= 2 ? "flex" : "none";
   }
 
