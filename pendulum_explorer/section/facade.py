@@ -294,12 +294,10 @@ class PoincareSection:
             LP states.
         n : int, crossings per seed.
         executor : concurrent.futures.Executor or distributed.Client, optional
-            Run chunks of seeds with ``executor.submit`` (or as tasks on a dask ``Client``'s cluster);
-            each chunk runs the single-threaded kernel.  Default: a thread pool of this process with one
-            thread per usable core (the kernel releases the GIL).  The results are identical either way.
+            Chunks of seeds run by ``executor.submit`` (or as tasks on a dask ``Client``'s cluster), each on the
+            single-threaded kernel; default a thread pool, one thread per usable core.  Results are identical.
         n_chunks : int, optional
-            Number of chunks submitted to the executor (default: min(#seeds, 8); with the default thread pool
-            min(#seeds, 4 x #threads), so that uneven trajectories still balance).
+            Chunks submitted (default min(#seeds, 8); with the default pool min(#seeds, 4 x #threads)).
         """
         return self.map.batch(seeds, n, executor=executor, n_chunks=n_chunks, t_max=t_max, max_gap=max_gap,
                               max_steps=max_steps)
