@@ -65,7 +65,19 @@ def test_lessons_use_only_the_public_api_and_valid_links(path):
         parse_query(q)      # raises LinkError on a bad link
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+# the notebooks the docs build executes (myst-nb, nb_execution_raise_on_error: a failing cell fails test_docs)
+DOCS_CONF = (ROOT / "docs" / "conf.py").read_text()
+IN_DOCS = set(re.findall(r'"([\w/]+\.ipynb)"', DOCS_CONF.split("NOTEBOOKS = ", 1)[1].split("]", 1)[0]))
+RUN_HERE = [p for p in NOTEBOOKS if p.name not in IN_DOCS]
+
+
+def test_docs_build_runs_the_other_notebooks_and_fails_on_an_error():
+    assert re.search(r"^nb_execution_raise_on_error = True$", DOCS_CONF, re.M)
+    assert {p.name for p in NOTEBOOKS} - {p.name for p in RUN_HERE} <= IN_DOCS
+    assert {"geometric_phase.ipynb", "skeleton_of_chaos.ipynb"} <= IN_DOCS and RUN_HERE
+
+
+@pytest.mark.parametrize("path", RUN_HERE, ids=[p.name for p in RUN_HERE])
 def test_notebook_runs(path):
     nb, _ = run(path)
     # every notebook produces outputs (figures / numbers)

@@ -52,7 +52,7 @@ class ChaosTools:
                                         layout=w.Layout(width="220px"), style={"description_width": "145px"})
         self.map_T.add_class("pe-map-t")
         self.po_mode = w.ToggleButton(value=False, description=_("find periodic orbit"), icon="crosshairs",
-                                      layout=w.Layout(width="170px"),
+                                      layout=w.Layout(width="auto", min_width="170px"),  # German is longer
                                       tooltip=_("then click near an island centre: the fixed point of the k-th "
                                                 "return map"))
         self.po_mode.add_class("pe-find-orbit")
