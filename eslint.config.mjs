@@ -25,4 +25,14 @@ export default [
       "max-lines-per-function": ["error", { max: 100, skipComments: true, skipBlankLines: true }],
     },
   },
+  {
+    // the Voila template's head script (also the first lines of the widgets' module): a classic script
+    files: ["pendulum_explorer/app/voila_data/**/*.js"],
+    ...js.configs.recommended,
+  },
+  {
+    files: ["pendulum_explorer/app/voila_data/**/*.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "script", globals: { ...globals.browser } },
+    rules: { "no-var": "error", "prefer-const": "error", eqeqeq: ["error", "always"], "no-shadow": "error" },
+  },
 ];

@@ -59,14 +59,17 @@ log = logging.getLogger("pendulum_explorer.app.plotview")
 JS_DIR = Path(__file__).with_name("js")
 JS_MODULES = ("decode.js", "hooks.js", "stream.js", "motion_geom.js", "motion_instruments.js", "motion.js", "plot.js",
               "index.js")
+#: the script that gives anywidget's models time to load their module: in the Voila page's head (the template
+#: includes it) and first in the widgets' module (JupyterLab); a classic script, also linted
+PATIENCE_JS = Path(__file__).with_name("voila_data") / "voila" / "templates" / "pendulum" / "patience.js"
 _JS_IMPORT = re.compile(r'^import \{[^}]*\} from "\./[a-z_]+\.js";\n', re.M)
 _JS_EXPORT = re.compile(r"^export (?=(?:const|let|function|async function|class) )", re.M)
 
 
 def bundle_js() -> str:
-    """The widget's one ES module: the modules of :data:`JS_MODULES` in order, their imports of each other
+    """The widget's one ES module: :data:`PATIENCE_JS`, then the modules of :data:`JS_MODULES` in order, their imports of each other
     dropped and their exports made plain declarations (``index.js`` keeps ``export default``)."""
-    parts = []
+    parts = [f"// ---- {PATIENCE_JS.relative_to(JS_DIR.parent.parent)}\n{PATIENCE_JS.read_text()}"]
     for name in JS_MODULES:
         text = _JS_EXPORT.sub("", _JS_IMPORT.sub("", (JS_DIR / name).read_text()))
         parts.append(f"// ---- app/js/{name}\n{text}")
