@@ -79,7 +79,17 @@ def test_connected_idle_page_keeps_its_kernel(cull_server, browser):
         page.close()
 
 
+def _wait_no_kernels(server, timeout=60):
+    """Until the kernels of the module's earlier pages have ended (a closed page's kernel goes a few seconds later:
+    a fresh-clone CI run found two kernels here, this page's and the last test's)."""
+    t0 = time.perf_counter()
+    while server.kernel_pids() and time.perf_counter() - t0 < timeout:
+        time.sleep(0.2)
+    assert not server.kernel_pids(), f"kernels still running {timeout} s after their pages closed"
+
+
 def test_ended_kernel_is_announced_and_reconnect_restores_the_work(cull_server, browser):
+    _wait_no_kernels(cull_server)
     page = _open(browser, cull_server)
     try:
         _wait_done(page)
