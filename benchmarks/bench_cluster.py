@@ -6,7 +6,7 @@
 
 Fig. 2 body at E = 0 (``PoincareSection.from_paper_ic``), MEGNO at rtol = atol = 1e-9.  For n = 1 and 2 workers
 (``LocalCluster(n_workers=n, processes=True, threads_per_worker=1)``): the cluster is started, every worker
-imports the package and loads its kernels (``cluster.warm_workers``, not timed), then one ``chaos_map`` runs and
+imports the package and loads its kernels (``warm_workers``, not timed), then one ``chaos_map`` runs and
 the table shows its wall time, the CPU seconds each worker process spent (``time.process_time`` read on the
 worker before and after), the cores the workers obtained (CPU / wall) and cells per second.  The machine is
 shared, so beside the wall-clock speed-up the table gives the *CPU-normalised* one: the 1-worker CPU time over
@@ -32,7 +32,7 @@ import distributed  # noqa: E402
 
 import pendulum_explorer as pe  # noqa: E402
 from pendulum_explorer.presets import paper_fig2  # noqa: E402
-from pendulum_explorer.section import cluster  # noqa: E402
+from pendulum_explorer.section import warm_workers  # noqa: E402
 
 TARGET = 1.8
 
@@ -46,7 +46,7 @@ def one(n_workers: int, res: tuple[int, int], t_total: float, n_chunks: int | No
     with distributed.LocalCluster(n_workers=n_workers, processes=True, threads_per_worker=1,
                                   dashboard_address=None, silence_logs=40) as cl, distributed.Client(cl) as client:
         t0 = time.perf_counter()
-        warm = cluster.warm_workers(client)
+        warm = warm_workers(client)
         t_warm = time.perf_counter() - t0
         c0 = client.run(_cpu)
         t0 = time.perf_counter()

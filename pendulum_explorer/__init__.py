@@ -14,6 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from . import errors, geometry, presets
+from ._version import __version__
 from .bodies import Body, Mesh, Pendulum, box, build_body, ellipsoid, elliptic_cylinder
 from .errors import (
     BalancedPendulumError,
@@ -86,7 +87,6 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
-__version__ = "0.1.0"
 
 __all__ = [
     "lyapunov_exponent", "LyapunovResult", "megno", "MegnoResult", "equilibria", "find_equilibria", "equilibria_at_mu", "amended_potential", "energy_momentum_data",

@@ -10,7 +10,7 @@ import pytest
 import pendulum_explorer as pe
 from pendulum_explorer import presets
 from pendulum_explorer.poincare import PoincareSection
-from pendulum_explorer.section import cluster
+from pendulum_explorer.section import cluster, warm_workers
 
 distributed = pytest.importorskip("distributed")
 
@@ -42,7 +42,7 @@ def _wait_idle(client, timeout=20.0):
 def test_worker_is_another_process_with_this_package(client):
     import os
 
-    info = cluster.warm_workers(client)
+    info = warm_workers(client)
     (w,) = info.values()
     assert w["file"] == pe.__file__ and w["version"] == pe.__version__
     assert client.run(os.getpid) != {None: os.getpid()} and os.getpid() not in client.run(os.getpid).values()

@@ -9,7 +9,8 @@ The pieces, each a module of this package:
 * :mod:`.map` — :class:`PoincareMap` (a level and an integrator): crossings, streams, batches;
 * :mod:`.chaos_map` and :mod:`.orbits` — functions over a map: chaos indicators on the chart, the k-th return
   map and its fixed points;
-* :mod:`.parallel` — the thread pool and the one submit-wait-cancel loop;
+* :mod:`.parallel` — the thread pool and the one submit-wait-cancel loop; :mod:`.cluster` runs its chunks on a
+  dask cluster, :func:`warm_workers` readies the cluster's workers;
 * :mod:`.facade` — :class:`PoincareSection`, all of it as one object::
 
     sec, seed = PoincareSection.from_paper_ic(paper_fig2().pendulum, energy=0.0)   # R0 = I, omega0 = c[1,1,1]
@@ -27,6 +28,7 @@ from .region import (MAX_GRID, REGION_GRID, accessible_region, chart_region, cha
                      nearest_admissible)
 from .results import (CHAOTIC_LYAPUNOV, CHAOTIC_MEGNO, AccessibleRegion, BatchCrossings, ChaosMap, Crossings,
                       PeriodicOrbit, Seed, SectionState, orbit_kind)
+from .workers import warm_workers
 
 __all__ = [
     "PoincareSection", "PoincareMap", "Level", "SectionState", "Crossings", "BatchCrossings", "AccessibleRegion",
@@ -35,5 +37,5 @@ __all__ = [
     "nearest_admissible", "fill_seeds", "return_map", "periodic_orbit", "orbit_kind",
     "DEFAULT_RTOL", "DEFAULT_ATOL", "Seed", "SECTION_METHODS", "MAP_LEVELS", "MAX_MAP_TIME", "MAX_RETURN_POWER",
     "MAX_GRID", "REGION_GRID", "MAX_CROSSINGS", "MAX_LEVEL", "MAX_GAP_SCALES", "LEVEL_RTOL", "POLE_TOL", "UNIT_TOL",
-    "CHAOTIC_MEGNO", "CHAOTIC_LYAPUNOV",
+    "CHAOTIC_MEGNO", "CHAOTIC_LYAPUNOV", "warm_workers",
 ]

@@ -55,7 +55,7 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
     executor : concurrent.futures.Executor or distributed.Client, optional
         Runs chunks of cells with ``submit``; default: the process thread pool of :meth:`batch` (the kernel
         releases the GIL).  A dask ``Client`` (local or remote) runs each chunk as a task on its workers, which
-        stop a running chunk when cancelled (:mod:`.cluster`; :func:`.cluster.warm_workers` compiles the kernel
+        stop a running chunk when cancelled (:mod:`.cluster`; :func:`.workers.warm_workers` compiles the kernel
         on each worker first).  Results are identical.
     progress : callable(done, total), optional
         Called in the calling thread as chunks finish (cells done, accessible cells).

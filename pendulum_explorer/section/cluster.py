@@ -3,7 +3,7 @@
 ``executor=client`` (a ``distributed.Client``, local or ``Client("tcp://scheduler:8786")``) runs every chunk as one
 task on the cluster's workers: the task function is a module-level function of this package, so each worker
 imports ``pendulum_explorer`` (it must be installed there, the same version) and compiles the kernel into its own
-numba cache on first use (:func:`warm_workers` does that up front).  Progress is reported as tasks finish; cancel
+numba cache on first use (:func:`pendulum_explorer.section.warm_workers` does that up front).  Progress is reported as tasks finish; cancel
 cancels the futures, and a chunk already running on a worker sees its task cancelled (:class:`TaskCancelled`)
 between pieces of its kernel and stops.  dask is imported only when a client is passed.
 """
@@ -54,38 +54,3 @@ class TaskCancelled:
 
     def set(self) -> None:
         """Nothing to do: cancelling the futures is what a running task sees."""
-
-
-def _warm_worker() -> dict[str, Any]:
-    """On one worker: run the chaos-map and batch kernels once on a tiny problem (compiling them into the
-    worker's numba cache, or loading them from it); the package version and seconds taken."""
-    import pendulum_explorer as pe
-    from pendulum_explorer._jit import _source_hash
-    from pendulum_explorer.presets import paper_fig2
-
-    t0 = time.perf_counter()
-    sec, seed = pe.PoincareSection.from_paper_ic(paper_fig2().pendulum, energy=0.0)
-    sec.chaos_map((2, 2), 0.2)
-    sec.batch([seed], 2)
-    return {"version": pe.__version__, "kernels": _source_hash(), "file": pe.__file__,
-            "seconds": time.perf_counter() - t0}
-
-
-def warm_workers(client: Any) -> dict[str, dict[str, Any]]:
-    """Compile (or load from each worker's numba cache) the kernels of chaos maps and batches on every worker of
-    ``client``'s cluster, so that the first map's tasks do not each wait for the compiler.
-
-    Returns ``{worker address: {"version", "kernels", "file", "seconds"}}`` (``kernels``: the hash of the kernel
-    sources, :func:`pendulum_explorer._jit.cache_dir`).  Raises RuntimeError when a worker's ``pendulum_explorer``
-    version or kernel sources differ from this process's (its tasks could return different results).
-    """
-    import pendulum_explorer as pe
-    from pendulum_explorer._jit import _source_hash
-
-    here = (pe.__version__, _source_hash())
-    info: dict[str, dict[str, Any]] = client.run(_warm_worker)
-    bad = {w: (d["version"], d["kernels"]) for w, d in info.items() if (d["version"], d["kernels"]) != here}
-    if bad:
-        raise RuntimeError(f"workers run other pendulum_explorer (version, kernel sources) {bad} than this process "
-                           f"{here}: install the same version on every worker")
-    return info
