@@ -308,3 +308,17 @@ def test_warmup_command_passes_jobs(monkeypatch):
     assert got == [1, 2]
     with pytest.raises(SystemExit):
         cli.main(["warmup", "--jobs", "3"])
+
+
+def test_the_deploying_page_states_the_servers_kernel_rules():
+    """docs/deploying.md says what ``serve`` does with kernels, with its defaults (it said "kernels idle for 10
+    minutes are culled": the defect of a page dying after 10 idle minutes, long fixed in the server)."""
+    from pathlib import Path
+
+    from pendulum_explorer.server import CULL_IDLE_TIMEOUT, MAX_KERNELS, POOL_SIZE
+
+    text = " ".join((Path(__file__).resolve().parent.parent / "docs" / "deploying.md").read_text().split())
+    assert "10 minutes" not in text
+    assert "as long as its page is open" in text
+    assert f"never connected ends after {CULL_IDLE_TIMEOUT} s" in text
+    assert f"At most {MAX_KERNELS} kernels" in text and f"{POOL_SIZE} kernels are started ahead" in text
