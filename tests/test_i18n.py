@@ -329,3 +329,18 @@ def test_german_motion_about_and_launch_sources():
     mot.add_launch(launch("nearby"))
     assert [t for t, _k in mot.choice.options][1] == "#7 (nearby) E = 0.5 J, μ = 0.25"
 
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_words_chosen_at_run_time_are_translated(lang):
+    """Words the page picks from a table when it shows them (a launch's source, why a family of periodic orbits
+    stopped, its bifurcations, the Motion About's paragraphs) are marked for the catalog and translated; the empty
+    string stays empty (gettext's catalog files its header under it: a German family note ended in the header)."""
+    from pendulum_explorer.app import motion_text, section_orbits
+    from pendulum_explorer.app.state import SOURCE_LABELS, source_label
+
+    i18n.set_language(lang)
+    words = (list(SOURCE_LABELS.values()) + list(section_orbits._STOPS.values())
+             + list(section_orbits._BIFURCATIONS.values()) + [text for _tag, text in motion_text.ABOUT_PARTS])
+    left = [s for s in words if i18n._(s) == s]
+    assert not left, left
+    assert i18n._("") == "" and source_label("") == "" and source_label("an old source") == "an old source"
