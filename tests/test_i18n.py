@@ -293,3 +293,54 @@ def test_extraction_command_writes_the_catalogs(tmp_path, monkeypatch):
     assert de.get("a brand new label") is not None and not de.get("a brand new label").string
     assert de.get("Poincaré section").string == "Poincaré-Schnitt"
     assert "de: " in out.getvalue()
+
+
+def test_german_motion_about_and_launch_sources():
+    """The Motion tab's About box and its trajectory menu's launch sources in German (issue 24: they stayed
+    English); the formulas are the English ones, and the English page shows what it showed before."""
+    import numpy as np
+
+    from pendulum_explorer.app.state import Launch
+
+    def launch(source, id=7):
+        return Launch(id=id, E=0.5, mu=0.25, body="paper_fig2", source=source, Gamma0=np.array([0.0, 0.0, 1.0]),
+                      Gammadot0=np.zeros(3))
+
+    d = _dash("lang=de")
+    mot = d.panel("motion")
+    about = mot.about.children[0].value
+    assert "Die Lage \\(R(t)\\in SO(3)\\) des Körpers" in about and "Drehimpuls" in about, about[:300]
+    from pendulum_explorer.app import motion_text
+
+    for formula in motion_text.FORMULAS.values():
+        assert formula in about
+    assert about.count("<li>") == 2 and about.count("<p>") == 4 and "reduced attitude" not in about
+    mot.add_launch(launch("nearby"))
+    mot.add_launch(launch("click", id=8))
+    labels = [t for t, _k in mot.choice.options]
+    assert labels[1:] == ["#7 (in der Nähe) E = 0,5 J, μ = 0,25", "#8 (Klick) E = 0,5 J, μ = 0,25"], labels
+    i18n.set_language("en")
+    mot = _dash(None).panel("motion")
+    assert mot.about.children[0].value == motion_text.ABOUT
+    assert motion_text.ABOUT.startswith("<p>The attitude \\(R(t)\\in SO(3)\\) of the body is rebuilt from the motion "
+                                        "of the reduced attitude \\(\\Gamma = R^{T}e_3\\), the direction of gravity")
+    assert ("add the dynamic phase \\(\\theta_{\\rm dyn}\\) (Eq. 67): \\(R = e^{\\theta_{\\rm dyn}\\hat e_3}R_{\\rm "
+            "hor}\\), \\(\\omega = \\omega_{\\rm hor}+\\nu\\Gamma\\) (Eqs 68&ndash;69).</li>") in motion_text.ABOUT
+    mot.add_launch(launch("nearby"))
+    assert [t for t, _k in mot.choice.options][1] == "#7 (nearby) E = 0.5 J, μ = 0.25"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_words_chosen_at_run_time_are_translated(lang):
+    """Words the page picks from a table when it shows them (a launch's source, why a family of periodic orbits
+    stopped, its bifurcations, the Motion About's paragraphs) are marked for the catalog and translated; the empty
+    string stays empty (gettext's catalog files its header under it: a German family note ended in the header)."""
+    from pendulum_explorer.app import motion_text, section_orbits
+    from pendulum_explorer.app.state import SOURCE_LABELS, source_label
+
+    i18n.set_language(lang)
+    words = (list(SOURCE_LABELS.values()) + list(section_orbits._STOPS.values())
+             + list(section_orbits._BIFURCATIONS.values()) + [text for _tag, text in motion_text.ABOUT_PARTS])
+    left = [s for s in words if i18n._(s) == s]
+    assert not left, left
+    assert i18n._("") == "" and source_label("") == "" and source_label("an old source") == "an old source"

@@ -35,8 +35,9 @@ def N_(message: str) -> str:
 
 
 def _(message: str) -> str:
-    """The translation of ``message`` in the page's language (English: ``message`` itself)."""
-    return str(_state["tr"].gettext(message))
+    """The translation of ``message`` in the page's language (English: ``message`` itself; ``""`` stays ``""``, not
+    the catalog's header, which gettext files under the empty message)."""
+    return str(_state["tr"].gettext(message)) if message else ""
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

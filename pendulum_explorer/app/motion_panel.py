@@ -10,39 +10,15 @@ from .. import playback
 from ..errors import InvariantDriftWarning
 from ..playback import compute_motion  # noqa: F401 - the motion this panel shows (tests import it from here)
 from ..plotting.body import motion_payload, motion_plots_figure
+from . import i18n
 from .common import Messages, Task, about, body_title, guarded
 from .i18n import N_, _
 from .links import BOUNDS, DURATION_RANGE
 from .motion_controls import MotionStart
+from .motion_text import about_html
 from .plausible import check_range
 from .plotview import MotionView
-from .state import PRESENTER_SCALE
-
-
-
-ABOUT = r"""
-<p>The attitude \(R(t)\in SO(3)\) of the body is rebuilt from the motion of the reduced attitude
-\(\Gamma = R^{T}e_3\), the direction of gravity seen from the body. Two ways are offered:</p>
-<ul>
-<li><b>Lagrange&ndash;Routh + reconstruction</b> (Prop. 17): integrate the reduced equations (62) on \(TS^2\) at the
-fixed momentum \(\mu\), lift horizontally (Eqs 65&ndash;66) and add the dynamic phase \(\theta_{\rm dyn}\) (Eq. 67):
-\(R = e^{\theta_{\rm dyn}\hat e_3}R_{\rm hor}\), \(\omega = \omega_{\rm hor}+\nu\Gamma\) (Eqs 68&ndash;69).</li>
-<li><b>LGVI</b>: the Lie group variational integrator on the full equations (1)&ndash;(2); \(R\) stays a rotation
-to round-off and the energy error stays bounded instead of drifting.</li>
-</ul>
-<p>Both conserve the total energy \(E = \tfrac12\omega^{T}J\omega - mg\rho^{T}\Gamma\) (Eq. 34) and the vertical
-angular momentum \(\mu = \omega^{T}J\Gamma\) (Prop. 1); the lower-right plot shows how well.</p>
-<p><b>Reading the picture.</b> Left: the body seen from the lab (up is up), the pivot (black), the centre of mass
-(orange) and its path. Middle: \(\Gamma(t)\) on the unit sphere in body axes &mdash; the hanging equilibrium is the
-point \(\rho/\|\rho\|\). Right: the body angular velocity \(\omega(t)\) and the conservation errors on a log
-scale. Play / pause, the speed menu and the time slider run in the browser without the kernel.</p>
-<p><b>Time on screen is true time.</b> At 1&times; one second of motion takes one second; the browser interpolates
-the attitude between the computed samples at its own frame rate. The samples are close enough for the fastest
-motion shown: at most 0.05 rad (3&deg;) of rotation between two samples and at least 40 samples per period of the
-small oscillations about the hanging equilibrium (Eqs 21&ndash;24), so a fast swing is never shown as a slow one.
-The paths (centre of mass, \(\Gamma\)) are drawn through every sample; the bold part is the last 2 s.</p>
-"""
-
+from .state import PRESENTER_SCALE, source_label
 
 #: the methods' names in the line under the controls (the menu's own labels are longer)
 METHOD_NAMES = {"lgvi": "LGVI", "taylor": N_("Taylor method"), "dop853": "DOP853"}
@@ -90,7 +66,7 @@ class MotionPanel:
                            w.HBox([omega_label] + self.omega0 + [self.run, self.task.widget],
                                   layout=w.Layout(flex_flow="row wrap", align_items="center")),
                            self.start.widget, self.msg, self.info])
-        self.controls, self.about = controls, about(ABOUT, _("About: reconstruction and the animation"))
+        self.controls, self.about = controls, about(about_html(), _("About: reconstruction and the animation"))
         self.widget = w.VBox([controls, self.out, self.about])
         self.run.on_click(self._on_run)
         state.listen("selection", lambda n: self._on_launch(state.selected))
@@ -137,7 +113,9 @@ class MotionPanel:
 
     def add_launch(self, launch, select=False):
         self._launch_map[launch.id] = launch
-        label = f"#{launch.id} ({launch.source}) E = {launch.E:.4g} J, μ = {launch.mu:.4g}"
+        label = "#{id} ({source}) E = {E} J, μ = {mu}".format(id=launch.id, source=source_label(launch.source),
+                                                             E=i18n.number(launch.E, ".4g"),
+                                                             mu=i18n.number(launch.mu, ".4g"))
         opts = [o for o in self.choice.options if o[1] != launch.id] + [(label, launch.id)]
         self.choice.options = opts
         if select:

@@ -44,6 +44,8 @@ def banner_words() -> dict[str, str]:
         "wait": _("The connection to the server was interrupted; reconnecting… (the controls respond again once "
                   "it is back)"),
         "reconnect": _("reconnect"),
+        # a slider without a label of its own, named for a screen reader by the label before it ("E slider")
+        "slider": _("{label} slider"),
     }
 
 _ESM = r"""
@@ -107,7 +109,9 @@ function scan(root) {
     const prev = !text && box && (box.previousElementSibling
       || (box.parentElement && box.parentElement.previousElementSibling));
     const prevLabel = prev && prev.querySelector(".widget-label");
-    if (prevLabel && prevLabel.textContent.trim()) text = prevLabel.textContent.trim() + " slider";
+    if (prevLabel && prevLabel.textContent.trim()) {
+      text = word("slider", "{label} slider").replace("{label}", () => prevLabel.textContent.trim());
+    }
     if (text) h.setAttribute("aria-label", text);
   });
   // a panel's messages ("trajectory #1: 500 crossings", errors) are announced when they change (screen readers

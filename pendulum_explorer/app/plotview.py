@@ -269,6 +269,10 @@ def motion_words() -> dict[str, str]:
         "energy": _("energy [J]"), "kinetic": _("kinetic energy"),
         "potential": _("potential energy, from the hanging position"), "total": _("total energy"),
         "damping": _("damping c = {c} N m s (not in the paper's model)"),
+        # what a screen reader says of the views and the energy bars ({K}, {U}, {E}: the energies in J)
+        "turn_hint": _(" (arrow keys or drag to turn the view)"),
+        "bars_aria": _("energy bars: kinetic, potential, total"),
+        "energy_now": _("energy: kinetic {K} J, potential {U} J, total {E} J"),
     }
 
 def figure_bundle(fig):

@@ -24,7 +24,7 @@ from typing import Any
 import ipywidgets as w
 
 from .common import Messages, figure_output
-from .i18n import _, ngettext
+from .i18n import N_, _, ngettext
 
 #: the most family members computed each way from the orbit (bounded work: ~1 s per 100 on this machine)
 FOLLOW_POINTS = 400
@@ -45,9 +45,12 @@ DIAGRAM_HEIGHT = 260
 BAND_WIDTH = 200
 
 #: why a family stopped (OrbitFamily.stop), in words
-_STOPS = {"reached end": "reached the end of the range", "max_points": "work bound reached",
-          "cancelled": "cancelled", "closed loop": "closed loop", "left the section": "left the section",
-          "return map not smooth": "return map not smooth (a grazing crossing)"}
+_STOPS = {"reached end": N_("reached the end of the range"), "max_points": N_("work bound reached"),
+          "cancelled": N_("cancelled"), "closed loop": N_("closed loop"), "left the section": N_("left the section"),
+          "return map not smooth": N_("return map not smooth (a grazing crossing)")}
+#: the bifurcations on a family (:data:`pendulum_explorer.orbit_families.BIFURCATION_KINDS`), in words
+# TRANSLATORS: kinds of bifurcation on a family of periodic orbits ("fold at 3.75 J"): where it turns back in E
+_BIFURCATIONS = {"fold": N_("fold"), "tangent": N_("tangent"), "period-doubling": N_("period-doubling")}
 
 
 def _button(description: str, cls: str, width: str, **kw: Any) -> w.Button:
@@ -174,7 +177,8 @@ class OrbitLayers:
                     E=f"{f.orbits[0].E:.4g}", k=f.orbits[0].k)
         bifs = [bf for f in self.families for bf in f.bifurcations]
         if bifs:
-            text += "; " + ", ".join(_("{kind} at {E} J").format(kind=_(bf.kind), E=f"{bf.E:.8g}") for bf in bifs)
+            text += "; " + ", ".join(_("{kind} at {E} J").format(kind=_(_BIFURCATIONS.get(bf.kind, bf.kind)),
+                                                                  E=f"{bf.E:.8g}") for bf in bifs)
         else:
             text += _("; no bifurcation on it")
         return text

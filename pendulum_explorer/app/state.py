@@ -14,6 +14,27 @@ from traitlets import Any as AnyTrait, Bool, Bunch, Float, HasTraits, Int, Unico
 from .. import presets
 from ..reduction import attitude_from_gamma
 from .common import log
+from .i18n import N_, _
+
+#: where a launch came from (:attr:`Launch.source`), as the Motion tab's trajectory menu names it ("#3 (click) ...")
+SOURCE_LABELS = {
+    # TRANSLATORS: where a trajectory was launched, in brackets in the Motion tab's menu: a click on the section
+    "click": N_("click"),
+    "fill": N_("fill"),  # the section's "fill" button
+    "typed": N_("typed"),  # (φ, Γ₃) typed in the section's boxes
+    # TRANSLATORS: a trajectory launched from the section's "paper Fig. 2 presets" menu (the paper, the article)
+    "paper": N_("paper"),
+    # TRANSLATORS: a trajectory loaded from a session file (in brackets in the Motion tab's menu)
+    "load": N_("load"),
+    # TRANSLATORS: a trajectory launched with the Equilibria tab's "launch nearby" button
+    "nearby": N_("nearby"),
+    "periodic orbit": N_("periodic orbit"),  # found by "find periodic orbit"
+}
+
+
+def source_label(source: str) -> str:
+    """A launch's source in the page's words (a source this version does not know, from a session file: as it is)."""
+    return _(SOURCE_LABELS.get(source, source)) if source else ""
 
 
 @dataclass
@@ -24,7 +45,7 @@ class Launch:
     E: float
     mu: float
     body: str
-    source: str  # "click", "fill", "preset", "nearby", ...
+    source: str  # "click", "fill", "typed", "paper", "load", "nearby", "periodic orbit" (SOURCE_LABELS)
     Gamma0: np.ndarray
     Gammadot0: np.ndarray
     crossings: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # Gamma at crossings

@@ -109,6 +109,36 @@ def test_german_page(browser, dashboard_server):
         page.close()
 
 
+def test_german_motion_tab(browser, dashboard_server):
+    """The Motion tab with ``?lang=de``: its About box and what a screen reader hears of the views and the energy
+    bars (the page's words, not the English built into motion.js), the section's E slider named in German."""
+    page = browser.new_page()
+    page.set_viewport_size(pb.VIEWPORT)
+    try:
+        page.goto(dashboard_server.url + "?lang=de", wait_until="commit", timeout=60_000)
+        pb.wait_for_panels(page, timeout=150_000)
+        pb.show_panel(page, "pe-motion")
+        page.wait_for_function("""() => { const p = document.querySelector('.pe-motion .pe-motion-player');
+            return p && p.peMotion && p.peMotion.n > 1; }""", timeout=120_000, polling=200)
+        about = page.evaluate("() => document.querySelector('.pe-motion .pe-about').textContent")
+        assert "Erläuterung: Rekonstruktion und Animation" in about and "Die Lage" in about, about[:300]
+        aria = page.evaluate("""() => ['.pe-body-view', '.pe-sphere-view', '.pe-energy-bars'].map(
+            (c) => document.querySelector('.pe-motion ' + c).getAttribute('aria-label'))""")
+        assert aria[0] == "der Körper im Laborsystem (Pfeiltasten oder Ziehen drehen die Ansicht)", aria
+        assert aria[1].endswith("(Pfeiltasten oder Ziehen drehen die Ansicht)"), aria
+        assert re.match(r"Energie: kinetisch -?[\d.e+-]+ J, potentiell -?[\d.e+-]+ J, gesamt -?[\d.e+-]+ J$",
+                        aria[2]), aria
+        pb.show_panel(page, "pe-section")
+        pb.wait_plot(page, CHART, timeout=120_000)
+        names = page.evaluate("""() => Array.from(document.querySelectorAll('.pe-section .noUi-handle'))
+            .map((h) => h.getAttribute('aria-label') || '')""")
+        assert any(n.startswith("Schieberegler ") for n in names) and not any(n.endswith(" slider") for n in names), \
+            names
+        pb.assert_no_traceback(page, "on the German Motion tab")
+    finally:
+        page.close()
+
+
 def test_browser_language_is_the_default(browser, dashboard_server):
     """A browser set to German (its Accept-Language and navigator.language) gets the German page without lang=."""
     pw = browser.pe_playwright

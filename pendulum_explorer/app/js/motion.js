@@ -123,8 +123,9 @@ export class MotionPlayer {
     const row = document.createElement("div");
     row.className = "pe-motion-row";
     row.style.cssText = "display:flex;width:100%;gap:4px;";
-    this.bodyView = new View("pe-body-view", this.w("body_view", "the body in the lab frame"), 45, 22);
-    this.sphereView = new View("pe-sphere-view", this.w("sphere_view", "Gamma on the unit sphere, body frame"),
+    const turn = this.w("turn_hint", " (arrow keys or drag to turn the view)");
+    this.bodyView = new View("pe-body-view", this.w("body_view", "the body in the lab frame") + turn, 45, 22);
+    this.sphereView = new View("pe-sphere-view", this.w("sphere_view", "Gamma on the unit sphere, body frame") + turn,
                                45, 22);
     const boxes = [];
     const captions = [this.w("body_caption", "body, pivot and centre of mass (up is up)"),

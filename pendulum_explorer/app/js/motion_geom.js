@@ -47,7 +47,7 @@ export class View {                             // one canvas: a camera, a scale
     this.canvas.className = cls;
     this.canvas.tabIndex = 0;
     this.canvas.setAttribute("role", "img");
-    this.canvas.setAttribute("aria-label", label + " (arrow keys or drag to turn the view)");
+    this.canvas.setAttribute("aria-label", label);       // (with how to turn it: MotionPlayer.buildRow)
     this.canvas.style.cssText = "display:block;width:100%;height:100%;outline-offset:-2px;cursor:grab;touch-action:none";
     this.cam = new Camera(az, el);
     this.bg = document.createElement("canvas");

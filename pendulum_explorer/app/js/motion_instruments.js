@@ -30,7 +30,7 @@ export class Instruments {
     const box = document.createElement("div");
     box.className = "pe-energy-bars";
     box.setAttribute("role", "img");
-    box.setAttribute("aria-label", "energy bars: kinetic, potential, total");
+    box.setAttribute("aria-label", w("bars_aria", "energy bars: kinetic, potential, total"));
     box.style.cssText = "flex:1 1 auto;min-height:60px;display:flex;gap:6px;align-items:stretch;";
     this.bars = BARS.map(([key, short, colour]) => {
       const col = document.createElement("div");
@@ -80,15 +80,16 @@ export class Instruments {
     if (this.n < 2) return;
     const u = Math.min(Math.max((t - this.t0) / this.dt, 0), this.n - 1);
     const i = Math.min(Math.floor(u), this.n - 2), f = u - i, E = this.E;
-    const parts = [];
+    const now = {};
     for (let j = 0; j < 3; j++) {
       const v = (1 - f) * E[3 * i + j] + f * E[3 * i + 3 + j];
       this.now[j] = v;
       const b = this.bars[j];
       b.bar.style.height = `${Math.max(0, Math.min(100, 100 * v / this.max)).toFixed(2)}%`;
       b.value.textContent = v.toPrecision(2);   // (three bars side by side: short numbers; 3 digits in the label)
-      parts.push(`${b.key} ${v.toPrecision(3)} J`);
+      now[BARS[j][1]] = v.toPrecision(3);
     }
-    this.box.setAttribute("aria-label", `energy: ${parts.join(", ")}`);
+    this.box.setAttribute("aria-label", this.w("energy_now", "energy: kinetic {K} J, potential {U} J, total {E} J")
+      .replace(/\{(\w)\}/g, (m, k) => now[k] ?? m));
   }
 }
