@@ -11,7 +11,7 @@ import numpy as np
 from ..equilibria import STAB_RTOL
 from ..plotting.sphere import family_name
 from .section_levels import area_percent
-from .i18n import N_, _, ngettext
+from .i18n import N_, _, ngettext, parts_html
 from .i18n import number as num
 from .section_text import SECTION_MARKS, SECTION_RULE
 
@@ -51,15 +51,7 @@ ABOUT_PARTS = (
 
 def about_html(tr: Any = None) -> str:
     """The About box's HTML in the page's language (``tr``: the translation function, default :func:`_`)."""
-    tr = _ if tr is None else tr
-    out: list[str] = []
-    for tag, text in ABOUT_PARTS:
-        if tag == "li" and (not out or not out[-1].startswith("<li")):
-            out.append("<ul>")
-        elif tag != "li" and out and out[-1].startswith("<li"):
-            out.append("</ul>")
-        out.append(f"<{tag}>{tr(text)}</{tag.split()[0]}>")
-    return "\n".join(out)
+    return parts_html(ABOUT_PARTS, tr)
 
 
 ABOUT = about_html(lambda t: t)  # (English)

@@ -103,3 +103,19 @@ def parse_number(text: str) -> float:
     if s.count(",") == 1 and "." not in s:
         s = s.replace(",", ".")
     return float(s)
+
+
+def parts_html(parts, tr=None, fields=None) -> str:
+    """HTML of an About box from ``(tag, text)`` parts, each text translated by ``tr`` (default :func:`_`) and, if
+    ``fields`` is given, filled with them (``{name}`` placeholders: formulas kept out of the translated text);
+    consecutive ``li`` parts make one list."""
+    tr = _ if tr is None else tr
+    out: list[str] = []
+    for tag, text in parts:
+        if tag == "li" and (not out or not out[-1].startswith("<li")):
+            out.append("<ul>")
+        elif tag != "li" and out and out[-1].startswith("<li"):
+            out.append("</ul>")
+        words = tr(text) if fields is None else tr(text).format(**fields)
+        out.append(f"<{tag}>{words}</{tag.split()[0]}>")
+    return "\n".join(out)

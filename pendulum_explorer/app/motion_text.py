@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .i18n import N_, _
+from .i18n import N_, _, parts_html
 
 #: the About box's longer formulas, put into the translated paragraphs by name ({Gamma}, {R}, ...): the same in
 #: every language, and a translation cannot break their LaTeX
@@ -47,15 +47,7 @@ ABOUT_PARTS = (
 
 def about_html(tr: Any = None) -> str:
     """The About box's HTML in the page's language (``tr``: the translation function, default :func:`_`)."""
-    tr = _ if tr is None else tr
-    out: list[str] = []
-    for tag, text in ABOUT_PARTS:
-        if tag == "li" and (not out or not out[-1].startswith("<li")):
-            out.append("<ul>")
-        elif tag != "li" and out and out[-1].startswith("<li"):
-            out.append("</ul>")
-        out.append(f"<{tag}>{tr(text).format(**FORMULAS)}</{tag}>")
-    return "\n".join(out)
+    return parts_html(ABOUT_PARTS, tr, FORMULAS)
 
 
 ABOUT = about_html(lambda t: t)  # (English)
