@@ -11,7 +11,12 @@ manifold of ``f^-1``: by the reversing symmetry ``P^-1 = s P s`` when the body h
 (s: phi -> -phi); the Fig. 2 body has both), else by Newton's method on ``P^k(x) = y`` point by point.
 
 Work is bounded: at most ``max_points`` points per branch and ``max_maps`` return maps in all.  The homoclinic
-points are the crossings of the stable and unstable polylines away from x*.
+points are the crossings of the stable and unstable polylines away from x* that are resolved on the sphere: on
+each side of the crossing the unstable branch gets ``crossing_tol`` away from the stable one, on opposite sides.
+Branches can run within their own errors of each other for a while (at E = 11.95 on the Fig. 2 body, length 2,
+an unstable and a stable branch stay within 1e-5 (mostly 2e-6) of each other next to the inverted pole, at its image
+(2.494, 0.96-0.99) and the mirror image of that, crossing back and forth 166 times in the polar caps and 24 times
+outside): such chart crossings are noise of the discretisation and are left out.
 """
 from __future__ import annotations
 
@@ -42,7 +47,10 @@ class Manifolds:
         the orbit; phi is unwrapped along the polyline (take it modulo 2 pi to draw on (-pi, pi]); a NaN row
         marks a jump of the map (where the branch passes a discontinuity of the return map: a pole, a grazing
         crossing), as plotly draws a gap
-    homoclinic : (m, 2) chart points where a stable and an unstable branch cross (away from the orbit)
+    homoclinic : (m, 2) chart points where a stable and an unstable branch cross (away from the orbit), each
+        verified on the sphere (``crossing_tol`` of :func:`invariant_manifolds`): chart crossings of branches
+        that run within their errors of each other are not homoclinic points (they come and go with ``eps`` and
+        ``max_gap``)
     multipliers : (lambda_u, lambda_s) and eigenvectors (2, 2) columns (v_u, v_s)
     n_maps : return maps used;  truncated : True when a branch stopped before ``length``: on the work bound, off
         the section, or at a jump of the map (a branch running into a pole or a grazing crossing)
@@ -249,18 +257,21 @@ def _unwrap(P: NDArray[np.float64]) -> NDArray[np.float64]:
     return P
 
 
-def _intersections(A: NDArray[np.float64], B: NDArray[np.float64], skip: float) -> NDArray[np.float64]:
-    """Crossing points of the polylines A and B (chart, phi unwrapped per polyline; compared modulo 2 pi),
-    leaving out both polylines' first ``skip`` of arclength (the common start at the orbit)."""
+def _crossings(A: NDArray[np.float64], B: NDArray[np.float64],
+               skip: float) -> tuple[NDArray[np.float64], NDArray[np.intp], NDArray[np.intp]]:
+    """Crossing points of the polylines A and B in the chart (phi unwrapped per polyline; compared modulo 2 pi),
+    leaving out both polylines' first ``skip`` of arclength (the common start at the orbit); returns the points
+    (m, 2) and the rows of A and of B that start the crossing segments (m,)."""
     def segs(P):
         s = np.concatenate([[0.0], np.cumsum(np.nan_to_num(np.linalg.norm(np.diff(P, axis=0), axis=1)))])
         p, q = P[:-1].copy(), P[1:].copy()
         keep = (np.nan_to_num(s[1:], nan=0.0) > skip) & np.all(np.isfinite(p), axis=1) & np.all(np.isfinite(q), axis=1)
         shift = np.round(p[:, 0] / TWO_PI) * TWO_PI
-        return p[keep] - np.c_[shift[keep], 0 * shift[keep]], q[keep] - np.c_[shift[keep], 0 * shift[keep]]
-    p, r = segs(A)
-    q, s = segs(B)
-    out = []
+        sh = np.c_[shift[keep], 0 * shift[keep]]
+        return p[keep] - sh, q[keep] - sh, np.nonzero(keep)[0]
+    p, r, rows_a = segs(A)
+    q, s, rows_b = segs(B)
+    out, ia, ib = [], [], []
     for i0 in range(0, len(p), 512):
         pa, ra = p[i0:i0 + 512, None, :], (r - p)[i0:i0 + 512, None, :]
         for sh in (-TWO_PI, 0.0, TWO_PI):
@@ -276,14 +287,95 @@ def _intersections(A: NDArray[np.float64], B: NDArray[np.float64], skip: float) 
             for a, b in zip(ii, jj):
                 x = pa[a, 0] + t[a, b] * ra[a, 0]
                 out.append([math.remainder(float(x[0]), TWO_PI), float(x[1])])
-    return np.array(out).reshape(-1, 2)
+                ia.append(rows_a[i0 + a])
+                ib.append(rows_b[b])
+    return np.array(out).reshape(-1, 2), np.array(ia, dtype=np.intp), np.array(ib, dtype=np.intp)
+
+
+class _OnSphere:
+    """A chart polyline on the sphere: its points Gamma (n, 3) (NaN rows kept), chord arclength and pieces."""
+
+    def __init__(self, P: NDArray[np.float64]) -> None:
+        fin = np.all(np.isfinite(P), axis=1)
+        G = np.full((len(P), 3), np.nan)
+        G[fin] = sphere_from_chart(P[fin, 0], np.clip(P[fin, 1], -1.0, 1.0))
+        self.G = G
+        self.s = np.concatenate([[0.0], np.cumsum(np.nan_to_num(np.linalg.norm(np.diff(G, axis=0), axis=1)))])
+        idx = np.arange(len(P))
+        self.first = np.maximum.accumulate(np.where(fin, 0, idx + 1))  # first row of each row's piece
+        self.last = np.minimum.accumulate(np.where(fin, len(P) - 1, idx - 1)[::-1])[::-1]
+
+    def window(self, i: int, reach: float, most: int) -> tuple[int, int]:
+        """Rows lo..hi of the piece of segment (i, i + 1) within ``reach`` of arclength of it (``most`` rows
+        each way at most)."""
+        lo = max(int(self.first[i]), int(np.searchsorted(self.s, self.s[i] - reach, "left")), i - most)
+        hi = min(int(self.last[i + 1]), int(np.searchsorted(self.s, self.s[i + 1] + reach, "right")) - 1, i + 1 + most)
+        return lo, hi
+
+
+def _side(P: NDArray[np.float64], Q: NDArray[np.float64], tol: float) -> int:
+    """The side (+1, -1) of the polyline Q (on the sphere) that the polyline P (rows outward from a crossing)
+    gets to ``tol`` from Q on, before it meets Q again or runs past Q's ends (0: it does not); distances along
+    the sphere (in the tangent plane at P's point); points of P within ``tol / 1000`` of Q have no side."""
+    a, d = Q[:-1], np.diff(Q, axis=0)
+    dd = np.maximum(np.einsum("kj,kj->k", d, d), 1e-300)
+    want = 0
+    for c0 in range(0, len(P), 32):
+        p = P[c0:c0 + 32]
+        w = np.clip(np.einsum("mkj,kj->mk", p[:, None, :] - a[None], d) / dd, 0.0, 1.0)
+        off = p[:, None, :] - (a[None] + w[..., None] * d[None])
+        off -= np.einsum("mkj,mj->mk", off, p)[..., None] * p[:, None, :]  # along the sphere (a chord is inside it)
+        dist = np.linalg.norm(off, axis=2)
+        k = np.argmin(dist, axis=1)
+        m = np.arange(len(p))
+        side = np.sign(np.einsum("mj,mj->m", np.cross(d[k], off[m, k]), p))
+        past = ((k == 0) & (w[m, k] == 0.0)) | ((k == len(d) - 1) & (w[m, k] == 1.0))
+        far = dist[m, k] >= tol
+        on = dist[m, k] <= 1e-3 * tol  # on Q (a point of P at the crossing): no side
+        for j in range(len(p)):
+            if on[j] and not past[j]:
+                continue
+            if past[j] or side[j] == 0 or (want != 0 and side[j] != want):
+                return 0
+            want = int(side[j])
+            if far[j]:
+                return want
+    return 0
+
+
+def _resolved(A: _OnSphere, B: _OnSphere, i: int, j: int, tol: float, reach: float) -> bool:
+    """True when the crossing of segment i of A with segment j of B is resolved on the sphere: within ``reach``
+    of arclength along A on each side, A gets ``tol`` away from B (the piece of B within 2 ``reach`` of the
+    crossing), on opposite sides of B, each time before A meets B again."""
+    lo, hi = B.window(j, 2.0 * reach, 4000)
+    Q = B.G[lo:hi + 1]
+    alo, ahi = A.window(i, reach, 2000)
+    ahead, behind = A.G[i + 1:ahi + 1], A.G[alo:i + 1][::-1]
+    return _side(ahead, Q, tol) * _side(behind, Q, tol) == -1
+
+
+def _homoclinic(unstable: list[NDArray[np.float64]], stable: list[NDArray[np.float64]], skip: float, tol: float,
+                reach: float) -> NDArray[np.float64]:
+    """The crossings of the unstable and stable branches (chart points (m, 2)) resolved on the sphere
+    (:func:`_resolved`); the chart crossings of branches that run within ``tol`` of each other are left out."""
+    hom = [np.zeros((0, 2))]
+    for U in unstable:
+        A = _OnSphere(U)
+        for S in stable:
+            X, ia, ib = _crossings(U, S, skip)
+            if len(X) == 0:
+                continue
+            B = _OnSphere(S)
+            ok = [_resolved(A, B, int(i), int(j), tol, reach) for i, j in zip(ia, ib)]
+            hom.append(X[np.array(ok, dtype=bool)])
+    return np.vstack(hom)
 
 
 def invariant_manifolds(orbit: PeriodicOrbit, *, length: float = 2.0, branches: str = "both",
                         section: PoincareSection | None = None, eps: float = 1e-6, max_gap: float = 0.01,
                         max_angle: float = 0.3, max_points: int = 4000, max_maps: int = 400_000,
                         inverse: str = "auto", progress: Callable[[float], object] | None = None,
-                        cancel: Callable[[], bool] | None = None) -> Manifolds:
+                        cancel: Callable[[], bool] | None = None, crossing_tol: float | None = None) -> Manifolds:
     """The stable and unstable manifolds of the hyperbolic periodic orbit ``orbit`` as chart polylines.
 
     Parameters
@@ -298,6 +390,12 @@ def invariant_manifolds(orbit: PeriodicOrbit, *, length: float = 2.0, branches: 
         Newton's method on ``P^k(x) = y`` (every body; about 3 return maps with their Jacobian per point)
     progress : callable (fraction done in [0, 1]), optional, called after each level of each branch
     cancel : callable () -> bool, optional: True stops the branches where they are (``truncated`` is then True)
+    crossing_tol : float in [0, 1], optional: a chart crossing of an unstable and a stable branch is a homoclinic
+        point when, measured on the sphere, the unstable branch gets this far from the stable one on both sides of
+        it (on opposite sides, within ``20 max_gap`` of arclength, before the two meet again); crossings of
+        branches that run closer together than that (they cross back and forth at the level of their errors) are
+        left out.  Default ``max(1e-5, max_gap^2 / 10)``, about the branches' errors (their invariance error is
+        8.4e-6 at max_gap = 0.01, 3.1e-5 at 0.02; they move by up to 4.6e-5 with ``eps`` or ``max_gap``)
 
     Returns
     -------
@@ -317,6 +415,8 @@ def invariant_manifolds(orbit: PeriodicOrbit, *, length: float = 2.0, branches: 
     max_points = _v.integer("max_points", max_points, low=10, high=1_000_000)
     max_maps = _v.integer("max_maps", max_maps, low=100, high=100_000_000)
     inverse = _v.choice("inverse", inverse, ("auto", "newton"), exc=InvalidIntegrationError)
+    crossing_tol = max(1e-5, max_gap ** 2 / 10.0) if crossing_tol is None else _v.real(
+        "crossing_tol", crossing_tol, exc=InvalidIntegrationError, low=0.0, high=1.0)
     lu, ls, vu, vs = _eigen(orbit.jacobian)
     sec = section if isinstance(section, PoincareSection) else orbit.section()
     k = orbit.k * (2 if lu < 0 else 1)  # a negative multiplier flips sides: use P^{2k}
@@ -341,11 +441,7 @@ def invariant_manifolds(orbit: PeriodicOrbit, *, length: float = 2.0, branches: 
         pts, ok = _branch(maps, x_star, v, lam, sign, back, length, eps, max_gap, max_angle, max_points, done)
         out[which].append(pts)
         complete &= ok
-    hom = [np.zeros((0, 2))]
-    for U in out["unstable"]:
-        for S in out["stable"]:
-            hom.append(_intersections(U, S, skip=min(0.05, 0.1 * length)))
-    H = np.vstack(hom)
+    H = _homoclinic(out["unstable"], out["stable"], min(0.05, 0.1 * length), crossing_tol, 20.0 * max_gap)
     return Manifolds(orbit, out["unstable"], out["stable"], H, (lu, ls), np.column_stack([vu, vs]), maps.n,
                      not complete, maps.inverse)
 

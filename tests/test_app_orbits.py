@@ -115,11 +115,10 @@ def test_draw_manifolds_of_the_hyperbolic_orbit_and_refused_for_an_elliptic_one(
     assert np.isfinite(x).sum() == sum((np.isfinite(b[:, 0]) & (np.abs(b[:, 1]) <= 0.99)).sum()
                                    for b in m.unstable)  # all the points but those in the polar caps
     assert math.hypot(st["x"][0] - hyp.phi, st["y"][0] - hyp.z) < 1e-5
-    (hom,) = _chart_traces(sec, "homoclinic points")
-    inside = m.homoclinic[np.abs(m.homoclinic[:, 1]) <= 0.99]
-    assert len(hom["x"]) == len(inside) > 0 and np.max(np.abs(hom["y"])) <= 0.99
-    assert sec.orbit_layers.note.kind == "ok" and f"{len(inside)} homoclinic points off the poles" in \
-        sec.orbit_layers.note.text
+    # branches of length 2 cross in the chart only where they run within 1e-5 of each other (test_manifolds):
+    # no homoclinic point, none drawn
+    assert m.homoclinic.shape == (0, 2) and not _chart_traces(sec, "homoclinic points")
+    assert sec.orbit_layers.note.kind == "ok" and "0 homoclinic points off the poles" in sec.orbit_layers.note.text
     assert f"{m.multipliers[0]:.4g}" in sec.orbit_layers.note.text
     # follow in E from the hyperbolic orbit: down, the family stops at a grazing crossing (E = 4.1084) and goes on
     # as a fixed point of P^2 (the library's continue_across), which turns at a fold at E = 3.75008, where the

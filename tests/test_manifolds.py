@@ -85,16 +85,103 @@ def test_newton_inverse_agrees_with_the_reversor(hyp):
         assert mf.distance_to_polyline(B[::5], A).max() < 1e-6
 
 
-def test_homoclinic_points(man, sec):
-    """The branches cross (measured N points with length 2); a homoclinic point's forward returns approach the
-    orbit (stable side) and its backward ones too (unstable side, by the reversor)."""
-    H = man.homoclinic
-    assert len(H) >= 2
-    for h in H:
-        for br in (man.unstable, man.stable):
-            assert min(mf.distance_to_polyline(h, B)[0] for B in br) < 1e-9
-    assert np.all(np.hypot(np.remainder(H[:, 0] - man.orbit.phi + math.pi, 2 * math.pi) - math.pi,
-                           H[:, 1] - man.orbit.z) > 0.05)
+def _on_sphere_distance(points, polyline):
+    """Distance along the sphere of chart points (m, 2) to a chart polyline (the polyline's chords in 3D; the
+    distance in the tangent plane at each point)."""
+    G = pe.sphere_from_chart(points[:, 0], points[:, 1]).reshape(-1, 3)
+    fin = np.all(np.isfinite(polyline), axis=1)
+    Q = np.full((len(polyline), 3), np.nan)
+    Q[fin] = pe.sphere_from_chart(polyline[fin, 0], polyline[fin, 1])
+    a, d = Q[:-1], np.diff(Q, axis=0)
+    ok = np.all(np.isfinite(d), axis=1)
+    a, d = a[ok], d[ok]
+    w = np.clip(np.einsum("mkj,kj->mk", G[:, None] - a[None], d) / np.einsum("kj,kj->k", d, d), 0, 1)
+    off = G[:, None] - (a[None] + w[..., None] * d[None])
+    off -= np.einsum("mkj,mj->mk", off, G)[..., None] * G[:, None]  # along the sphere (a chord is inside it)
+    return np.linalg.norm(off, axis=2).min(axis=1)
+
+
+def test_no_homoclinic_points_where_the_branches_run_together(man):
+    """At E = 11.95 with branches of length 2 the unstable branch U[1] and the stable branch S[0] (and their
+    mirror images) cross 190 times in the chart, 166 of them in the polar caps |Gamma_3| > 0.99 (154 next to the
+    inverted pole, 12 next to the hanging one) and 24 near (0.648, 0.97-0.99) and its mirror image: there the two
+    branches run within 1e-5 (mostly 2e-6) of each other on the sphere (their own accuracy: they move by up to
+    4.6e-5 with eps or max_gap) and cross back and forth at that level, at angles of 8e-6 to 0.1 rad (the set of
+    chart crossings changes with eps and max_gap: 136 with eps = 1e-7, 118 with max_gap = 0.005).  None of them
+    is a resolved crossing: none is a homoclinic point.  Before: all 190 were homoclinic points."""
+    assert man.homoclinic.shape == (0, 2)
+    X = [mf._crossings(U, S, 0.05) for U in man.unstable for S in man.stable]
+    pts = np.vstack([x[0] for x in X])
+    assert len(pts) == 190 and int((np.abs(pts[:, 1]) > 0.99).sum()) == 166
+    assert int((pts[:, 1] < -0.99).sum()) == 154 and int((pts[:, 1] > 0.99).sum()) == 12
+    # next to every chart crossing, on one side of it or both, the unstable branch's next 4 points are within 1e-5
+    # of the stable branch on the sphere: the two run together there
+    for (U, S), (_X, ia, _ib) in zip([(U, S) for U in man.unstable for S in man.stable], X):
+        for i in ia:
+            sides = [U[max(i - 3, 0):i + 1], U[i + 1:i + 5]]
+            assert min(_on_sphere_distance(q[np.all(np.isfinite(q), axis=1)], S).max() for q in sides) < 1e-5
+
+
+@pytest.fixture(scope="module")
+def man883(P):
+    sec = PoincareSection.from_paper_ic(P, 8.83)[0]
+    return pe.invariant_manifolds(of.find_periodic_orbit(sec, (math.pi / 2, 0.6251)), length=2.0)
+
+
+def test_homoclinic_points_are_resolved_crossings_on_the_sphere(man883):
+    """E = 8.83, the hyperbolic orbit (pi/2, 0.6251) (multiplier 4.37), branches of length 2: 10 homoclinic points
+    in 5 mirror pairs (phi -> pi - phi), 2 of them in the cap next to the hanging pole, at (0.78848, 0.99923),
+    where the branches cross at 3e-3 rad and part by 3e-5 before both run into the pole (the same to 1e-6 with
+    eps = 1e-7 or max_gap = 0.005).  Each lies on an unstable and on a stable branch (to 1e-9 in the chart, 2.5e-5
+    on the sphere) with the branches on opposite sides of each other before and after it; its forward and
+    backward returns approach the orbit."""
+    m = man883
+    H = m.homoclinic
+    assert len(H) == 10 and int((np.abs(H[:, 1]) > 0.99).sum()) == 2
+    h = H[np.argsort(H[:, 0])]
+    np.testing.assert_allclose(h[[0, -1]], [[0.788481, 0.999233], [2.353112, 0.999233]], atol=2e-6)
+    np.testing.assert_allclose(np.sort(math.pi - H[:, 0]), h[:, 0], atol=1e-5)  # mirror pairs
+    for x in H:
+        for br in (m.unstable, m.stable):
+            assert min(mf.distance_to_polyline(x, B)[0] for B in br) < 1e-9
+            # on the sphere the chord between two points of a branch and the image of the chart's straight segment
+            # between them part by up to about max_gap^2 / 8 (measured 1.2e-5 at max_gap = 0.01)
+            assert min(_on_sphere_distance(x[None], B)[0] for B in br) < 0.01 ** 2 / 4
+    o = m.orbit
+    d = np.hypot(np.remainder(H[:, 0] - o.phi + math.pi, 2 * math.pi) - math.pi, H[:, 1] - o.z)
+    assert np.all(d > 0.05)
+    sec = o.section()
+    closest = []
+    for x in H:  # H holds each point's mirror image: its backward returns, reflected
+        ph, z = sec.crossings(pe.sphere_from_chart(x[0], x[1]), 8).chart
+        closest.append(np.hypot(np.remainder(ph - o.phi + math.pi, 2 * math.pi) - math.pi, z - o.z).min())
+    assert np.all(np.array(closest) < 0.2 * d) and np.median(np.array(closest) / d) < 0.05  # measured 0.137, 0.027
+    from pendulum_explorer.plotting.bifurcation import manifold_traces, shown_homoclinic
+    (tr,) = [t for t in manifold_traces(m) if t.name == "homoclinic points"]
+    assert len(tr.x) == len(shown_homoclinic(m)) == 8  # the chart leaves the polar caps out
+    # a stricter tolerance drops the pair next to the pole (the branches part by 3e-5 there), none drops all
+    strict = pe.invariant_manifolds(o, length=2.0, crossing_tol=1e-4)
+    assert len(strict.homoclinic) == 8 and np.all(np.abs(strict.homoclinic[:, 1]) < 0.99)
+
+
+def test_chart_crossings_of_branches_within_the_tolerance_are_left_out():
+    """Two polylines on the sphere that cross at a right angle have one homoclinic point; two that run along each
+    other 1e-7 apart, swapping sides every 4 points, cross 40 times in the chart and have none (also next to the
+    pole, and across phi = +-pi, where the chart's phi wraps)."""
+    t = np.linspace(-0.2, 0.2, 41)
+    A = np.c_[t + 1.0, 0.3 + 0 * t]
+    B = np.c_[1.0 + 0 * t, 0.3 + t]
+    H = mf._homoclinic([A], [B], 0.0, 1e-5, 0.2)  # at a point of both (no side there)
+    np.testing.assert_allclose(H, [[1.0, 0.3]], atol=1e-12)
+    H = mf._homoclinic([A + [0.0025, 0.0]], [B], 0.0, 1e-5, 0.2)  # between points
+    np.testing.assert_allclose(H, [[1.0, 0.3]], atol=1e-12)
+    for phi0, z0 in ((1.0, 0.3), (math.pi, 0.2), (0.0, 0.995)):
+        s = np.linspace(0.0, 0.4, 161)
+        A = np.c_[phi0 - 0.2 + s, z0 + 0.01 * s]
+        wig = 1e-7 * np.sign(np.sin(s * 40 * math.pi / 0.4 + 0.3))
+        B = A + np.c_[0 * s, wig]
+        assert len(mf._crossings(A, B, 0.0)[0]) == 40
+        assert mf._homoclinic([A], [B], 0.0, 1e-5, 0.2).shape == (0, 2)
 
 
 def test_manifold_errors(sec, hyp):
@@ -105,6 +192,8 @@ def test_manifold_errors(sec, hyp):
         pe.invariant_manifolds(hyp, branches="left")
     with pytest.raises(InvalidIntegrationError, match="length"):
         pe.invariant_manifolds(hyp, length=-1.0)
+    with pytest.raises(InvalidIntegrationError, match="crossing_tol"):
+        pe.invariant_manifolds(hyp, crossing_tol=-1e-6)
     small = pe.invariant_manifolds(hyp, length=5.0, max_maps=500)
     assert small.truncated and small.n_maps <= 500
 

@@ -97,9 +97,9 @@ def wrapped_polyline(P: Any, z_max: float = 1.0) -> np.ndarray:
 
 
 def shown_homoclinic(manifolds: Any, z_max: float = 0.99) -> np.ndarray:
-    """The homoclinic points a chart shows: those with |Gamma_3| <= z_max (in the polar caps phi is singular, and
-    branches circling a pole cross there in the chart, not on the sphere: 166 of the 190 points the hyperbolic
-    orbit's branches of length 2 have at E = 11.95 lie at |Gamma_3| > 0.99)."""
+    """The homoclinic points a chart shows: those with |Gamma_3| <= z_max (in the polar caps phi is singular and
+    the chart's lines along the edge would hide them; 2 of the 10 points of the hyperbolic orbit (pi/2, 0.6251)'s
+    branches of length 2 at E = 8.83 lie at |Gamma_3| > 0.99)."""
     h = np.asarray(manifolds.homoclinic, dtype=float).reshape(-1, 2)
     return h[np.abs(h[:, 1]) <= z_max]
 
