@@ -460,7 +460,8 @@ def continue_across(family: OrbitFamily, end: float, *, max_k: int = 8, **kw: ob
 
 def _revisits(us: list[Vec], ts: list[Vec], u: Vec, t: Vec) -> bool:
     """True when u lies within 1e-4 of a segment between earlier consecutive members (all but the last five),
-    going the same way (tangent within 25 degrees): the family is a closed loop from there on."""
+    going the same way (tangent within 25 degrees), after a way of more than 1e-2 from there: the family is a
+    closed loop from there on."""
     if len(us) < 8:
         return False
     A, B = np.array(us[:-6]), np.array(us[1:-5])
@@ -468,7 +469,10 @@ def _revisits(us: list[Vec], ts: list[Vec], u: Vec, t: Vec) -> bool:
     w = np.clip(np.einsum("ij,ij->i", D, u - A) / np.maximum(np.einsum("ij,ij->i", D, D), 1e-300), 0.0, 1.0)
     d = np.linalg.norm(A + w[:, None] * D - u, axis=1)
     j = int(np.argmin(d))
-    return bool(d[j] < 1e-4 and float(np.array(ts[j]) @ t) > 0.9)
+    # a loop went away and came back: the way from member j to u is long (a family crawling in tiny steps, as
+    # one nearing a pole does, has its last members within 1e-4 of each other without closing)
+    way = float(np.sum(np.linalg.norm(np.diff(np.array(us[j:] + [u]), axis=0), axis=1)))
+    return bool(d[j] < 1e-4 and float(np.array(ts[j]) @ t) > 0.9 and way > 1e-2)
 
 
 def _leaves(prob: _Problem, u: Vec, t: Vec, ds: float) -> bool:

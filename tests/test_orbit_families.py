@@ -263,3 +263,17 @@ def test_a_family_that_stops_at_a_grazing_crossing_says_where_and_why(P, sec):
     assert fam12.stopped_because == "reached E = 12" and fam12.jump is None
     with pytest.raises(ValueError, match="nothing to continue across"):
         of.continue_across(fam12, 15.0)
+
+
+def test_a_family_crawling_in_tiny_steps_is_not_a_closed_loop():
+    """``_revisits`` (the "closed loop" stop): a family nearing a pole takes steps of ~1e-5, so its newest member
+    lay within 1e-4 of the member six back and it was stopped as "a closed loop" (the P² family continued across
+    to E = 3 ended so at (1.5708, 1.0000), no earlier member nearby); a real loop still closes."""
+    t = np.array([1.0, 0.0, 0.0])
+    crawl = [np.array([1e-5 * k, 0.3, 0.9]) for k in range(40)]
+    assert not of._revisits(crawl, [t] * 40, np.array([4e-4, 0.3, 0.9]), t)
+    a = np.linspace(0.0, 2 * np.pi, 201)[:-1]
+    ring = [np.array([0.1 * np.cos(x), 0.1 * np.sin(x), 0.9]) for x in a]
+    tangents = [np.array([-np.sin(x), np.cos(x), 0.0]) for x in a]
+    back = np.array([0.1, 2e-5, 0.9])  # the first members again, going the same way
+    assert of._revisits(ring, tangents, back, np.array([0.0, 1.0, 0.0]))
