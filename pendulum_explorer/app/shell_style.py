@@ -5,10 +5,13 @@ page does for users who ask for less motion: a style sheet, sent with the shell'
   equilibria's sphere and diagram, the section chart and its control column) becomes one column, the chart first
   at the full width; a control's label takes the width its text needs (the fixed label widths of the desktop
   layout cut "crossings (100–5000)" to "crossings (100–50"), buttons are as wide as their text, the tab labels
-  wrap onto two lines instead of being cut ("Poincaré s"), the first-steps guide puts its button below it.
+  wrap onto two lines instead of being cut ("Poincaré s"), each tab at least as wide as its longest word (German:
+  "Gleichgewichte" 95 px in an 85 px tab, when the four tabs were of one width), the first-steps guide puts its
+  button below it, the equilibria's steady-spin menu goes below its label at the column's width (German: "hängend in
+  Ruhe (senkrecht n" was cut).
   The motion views (body and sphere) share one row, the plots below them at the full width.
 * **701–1000 px** (a tablet, a narrow window): the two columns stay, the control column's labels and buttons are
-  whole (they wrap within the column).
+  whole (they wrap within the column), the steady-spin menu below its label as on a phone.
 * **A touch screen** (``pointer: coarse``): the tabs, the buttons and the Motion tab's controls (play, speed,
   the time slider's thumb) are at least 44 x 44 px (WCAG 2.5.5), the plotly mode bar's buttons too.
 * Focus: a 3 px outline on whatever has the keyboard focus (inputs, menus, tabs, slider handles, plotly's
@@ -57,7 +60,7 @@ RESPONSIVE_CSS = f"""<style>
   .pe-app .widget-hslider {{ max-width: 100% !important; }}
   .pe-app .widget-dropdown {{ max-width: 100% !important; }}
   .pe-app .widget-dropdown > select {{ max-width: 100%; }}
-  .pe-app .lm-TabBar-tab, .pe-app .p-TabBar-tab {{ flex: 1 1 0 !important; min-width: 0 !important;
+  .pe-app .lm-TabBar-tab, .pe-app .p-TabBar-tab {{ flex: 1 1 auto !important; min-width: min-content !important;
     max-width: none !important; height: auto !important; min-height: 44px; padding: 2px 4px !important; }}
   .pe-app .lm-TabBar-tabLabel, .pe-app .p-TabBar-tabLabel {{ white-space: normal !important;
     overflow: visible !important;
@@ -70,6 +73,8 @@ RESPONSIVE_CSS = f"""<style>
   .pe-app .pe-motion-row > div:not(.pe-motion-plots) {{ flex: 1 1 40% !important; }}
   .pe-app .pe-motion-row > .pe-motion-plots {{ flex: 1 1 100% !important; }}
   .pe-app .pe-motion-bar .pe-time-label {{ min-width: 0 !important; }}
+  .pe-app .pe-eq-choice {{ height: auto !important; }}
+  .pe-app .pe-eq-choice > select {{ flex: 1 1 100% !important; }}
 }}
 @media (min-width: {PHONE_MAX + 1}px) and (max-width: {TABLET_MAX}px) {{
   {_each(_COLUMNS, " > .widget-vbox")} {{ min-width: 0 !important; }}
@@ -80,6 +85,8 @@ RESPONSIVE_CSS = f"""<style>
     max-width: 100% !important; flex: 0 0 auto; }}
   {_each(_COLUMNS, " .widget-button")} {{ width: auto !important; min-width: fit-content !important;
     max-width: 100%; }}
+  .pe-app .pe-eq-choice {{ flex-wrap: wrap; height: auto !important; }}
+  .pe-app .pe-eq-choice > select {{ flex: 1 1 100% !important; }}
 }}
 @media (pointer: coarse) {{
   .pe-app .lm-TabBar-tab, .pe-app .p-TabBar-tab {{ min-height: 44px !important; height: auto !important;
@@ -100,6 +107,10 @@ RESPONSIVE_CSS = f"""<style>
     background: #0072B2; border: 3px solid #ffffff; }}
   .pe-app .modebar-btn {{ padding: 10px 6px !important; }}
 }}
+/* the damping box's label takes the width its text needs (German: "Dämpfung c (0…100 N m s)" was cut at 175 px) */
+.pe-app .pe-motion-damping {{ width: auto !important; }}
+.pe-app .pe-motion-damping > .widget-label {{ width: auto !important; min-width: fit-content !important; }}
+.pe-app .pe-motion-damping > input {{ flex: 0 0 62px; width: 62px; }}
 /* focus visible on every focusable element: text boxes (ipywidgets: "outline: none !important", outdone here by
    specificity), menus, tabs, slider handles and plotly's mode bar buttons had none, the buttons a faint shadow */
 .pe-app.pe-app :focus-visible, .pe-app.pe-app .noUi-handle:focus {{ outline: 3px solid #0072B2 !important;
