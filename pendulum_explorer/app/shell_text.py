@@ -73,7 +73,8 @@ SUBTITLE = N_("— the 3D pendulum: a rigid body on a fixed pivot in gravity")
 
 def title() -> str:
     """The title line with the style sheet (one HTML widget), in the page's language."""
-    return (CSS + "<div style='font-size:18px;font-weight:600;margin:2px 0 0 2px'>Pendulum Explorer <span "
+    return (CSS + "<div role='heading' aria-level='1' style='font-size:18px;font-weight:600;margin:2px 0 0 2px'>"
+            "Pendulum Explorer <span "
             "style='font-weight:400;font-size:14px;color:#555'>" + _(SUBTITLE) + "</span></div>")
 
 

@@ -100,7 +100,7 @@ def summarize(tab, nodes):
 def test_every_focusable_node_is_named(dashboard_server, browser):
     page = browser.new_page()
     page.set_viewport_size(pb.VIEWPORT)
-    summaries, unnamed, figures = [], {}, {}
+    summaries, unnamed, figures, headings = [], {}, {}, {}
     try:
         page.goto(dashboard_server.url, wait_until="commit", timeout=60_000)
         pb.wait_for_panels(page, timeout=150_000)
@@ -121,6 +121,7 @@ def test_every_focusable_node_is_named(dashboard_server, browser):
             summaries.append(text)
             unnamed[tab] = [n for n in bad if n["focusable"]]
             figures[tab] = [n["name"] for n in nodes if n["role"] in FIGURES and n["name"]]
+            headings[tab] = [(n["level"], n["name"]) for n in nodes if n["role"] == "heading"]
         pb.assert_no_traceback(page, "after the accessibility tree of every tab")
     finally:
         page.close()
@@ -128,6 +129,9 @@ def test_every_focusable_node_is_named(dashboard_server, browser):
     print("\n\n".join(summaries), flush=True)
     assert not any(unnamed.values()), ("focusable nodes without an accessible name", unnamed)
     assert all(figures.values()), ("a tab without a named figure", figures)
+    # heading navigation finds the page's title on every tab (before: no heading at all)
+    assert all(any(lv == 1 and name.startswith("Pendulum Explorer") for lv, name in h) for h in headings.values()), \
+        headings
 
 
 def test_summary_counts_unnamed_focusable_nodes():
