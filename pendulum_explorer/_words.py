@@ -50,3 +50,17 @@ def number(x: float, spec: str = "g") -> str:
     if _state["lang"] in DECIMAL_COMMA and math.isfinite(float(x)):
         text = text.replace(".", ",")
     return text
+
+
+class Number(float):
+    """A float that formats itself with the page language's decimal sign, for messages whose catalog string holds
+    the format: ``_("damping c = {c:g} N m s").format(c=Number(0.1))`` gives "Dämpfung c = 0,1 N m s" in German."""
+
+    def __format__(self, spec: str) -> str:
+        return number(float(self), spec)
+
+
+def numbers(values: object, spec: str = "g") -> str:
+    """Several numbers as a list in the page's language: ``1.5, 2`` (English), ``1,5; 2`` (decimal comma)."""
+    sep = "; " if _state["lang"] in DECIMAL_COMMA else ", "
+    return sep.join(number(float(x), spec) for x in values)  # type: ignore[attr-defined]

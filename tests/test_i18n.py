@@ -262,7 +262,7 @@ def test_german_motion_tab():
     mot.start.damping.value = 0.1
     mot.method.value = "lr"
     mot._on_run()
-    assert mot.msg.text.startswith("Dämpfung c = 0.1 N m s: nur „DOP853 (Dämpfung)“"), mot.msg.text
+    assert mot.msg.text.startswith("Dämpfung c = 0,1 N m s: nur „DOP853 (Dämpfung)“"), mot.msg.text
     i18n.set_language("en")
     assert _dash(None).panel("motion").out.words["play"] == "▶ play"
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 import gettext
 from pathlib import Path
 
-from .._words import DECIMAL_COMMA, N_, _, language, ngettext, number, use  # noqa: F401  (the app's names)
+from .._words import (DECIMAL_COMMA, N_, Number, _, language, ngettext, number, numbers,  # noqa: F401
+                      use)
 
 #: the catalogs' directory and gettext domain
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
