@@ -3,6 +3,7 @@
 Pure functions of the objects a figure is drawn from, so the text changes with the figure: the figure functions
 put it into ``layout.meta["description"]`` (:func:`with_description`), and the dashboard gives it to its
 figures' ``aria-label``.  Numbers are rounded as the page shows them (4 significant digits, whole percentages).
+The sentences are in the page's language (:mod:`pendulum_explorer._words`; English outside the dashboard).
 """
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """The words and line styles the figures share (family names, point labels, stability dashes) and the crossings a
-figure accepts: small pieces every figure module and the text alternatives (:mod:`.describe`) use."""
+figure accepts: small pieces every figure module and the text alternatives (:mod:`.describe`) use.  The words are
+English constants (marked for the catalog with ``N_``), translated where a figure shows them (:func:`point_label`,
+:func:`family_name`, :func:`stability_name`, :func:`kind_name`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
