@@ -401,6 +401,7 @@ def test_figures_in_german(figures):
     chart = figures["chart"]()
     assert chart.layout.title.text == "Poincaré-Schnitt  E = 2,03 J,  μ = 0,704 kg m²/s"
     assert chart.layout.yaxis.title.text == "Γ₃ = cos θ   (+1: hängend, unten)"
+    assert chart.layout.separators == ", "  # plotly.js writes its tick labels and hover values with a decimal comma
     names = [t.name for t in chart.data]
     assert "+e3 (hängender Pol)" in names and "Trajektorie 1 (20)" in names and "V_mu" in names
     assert chart.layout.meta["description"].startswith("Poincaré-Schnitt bei E = 2,03 J, μ = 0,704 kg m²/s: "
@@ -427,7 +428,9 @@ def test_figures_in_german(figures):
     dm = figures["damped motion"]()
     assert {"gesamt", "kinetisch", "potentiell"} <= {t.name for t in dm.data}
     i18n.set_language("en")
-    assert figures["chart"]().layout.title.text == "Poincaré section  E = 2.03 J,  μ = 0.704 kg m²/s"
+    chart = figures["chart"]()
+    assert chart.layout.title.text == "Poincaré section  E = 2.03 J,  μ = 0.704 kg m²/s"
+    assert chart.layout.separators is None
     assert figures["equilibria sphere"]().layout.title.text.startswith("Relative equilibria on S² (3d view)<br>")
     assert [a.text for a in figures["motion"]().layout.annotations][0] == "ω(t) [rad/s], body axes"
     assert "pivot" in {t.name for t in figures["body"]().data}

@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 
 from .._words import N_, _, number
 from .colours import BLACK, BLUE, BLUISH_GREEN, ORANGE, REDDISH_PURPLE, VERMILLION
+from .describe import in_language
 
 #: the colours of a family's members by kind (colour-blind safe), and the markers of the bifurcations
 KIND_COLOURS = {"elliptic": BLUE, "hyperbolic": VERMILLION, "parabolic": BLACK}
@@ -87,7 +88,7 @@ def bifurcation_figure(families: Any, *, y: str = "z", title: str | None = None,
         fig.add_vline(x=float(mark), line=dict(color=BLACK, width=1, dash="dot"))
     if height is not None:
         fig.update_layout(height=int(height), margin=dict(l=60, r=20, t=40, b=40))
-    return fig
+    return in_language(fig)
 
 
 def wrapped_polyline(P: Any, z_max: float = 1.0) -> np.ndarray:
@@ -147,4 +148,4 @@ def manifolds_figure(manifolds: Any, *, title: str | None = None) -> go.Figure:
     fig = go.Figure(manifold_traces(manifolds))
     fig.update_layout(title=title or _("Invariant manifolds, E = {E} J").format(E=number(manifolds.orbit.E, ".6g")),
                       xaxis_title="φ", yaxis_title="Γ₃", template="plotly_white")
-    return fig
+    return in_language(fig)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import plotly.graph_objects as go
 
-from .._words import N_, _, ngettext, number
+from .._words import DECIMAL_COMMA, N_, _, language, ngettext, number
 
 if TYPE_CHECKING:  # annotations only: the body preview's text needs no section or equilibria module
     from ..equilibria import EquilibriumSet, Family
@@ -177,13 +177,26 @@ def describe_section_sphere(section: PoincareSection, crossings: Any = None) -> 
                                                         crossings=_crossings(sum(counts)))
 
 
+#: plotly's decimal and thousands separators (``layout.separators``) where the decimal sign is a comma
+COMMA_SEPARATORS = ", "
+
+
+def in_language(fig: go.Figure) -> go.Figure:
+    """``fig`` with the numbers plotly.js writes (tick labels, hover values) in the page's decimal sign: a decimal
+    comma in German and Spanish (``layout.separators``; English figures unchanged); returns ``fig``."""
+    if language() in DECIMAL_COMMA:
+        fig.update_layout(separators=COMMA_SEPARATORS)
+    return fig
+
+
 def with_description(fig: go.Figure, text: str) -> go.Figure:
-    """``fig`` with ``text`` in ``layout.meta["description"]`` (other meta keys kept); returns ``fig``."""
+    """``fig`` with ``text`` in ``layout.meta["description"]`` (other meta keys kept) and its numbers in the page's
+    decimal sign (:func:`in_language`); returns ``fig``."""
     meta = fig.layout.meta
     meta = dict(meta) if isinstance(meta, dict) else {}
     meta["description"] = text
     fig.update_layout(meta=meta)
-    return fig
+    return in_language(fig)
 
 
 def description(fig: go.Figure) -> str:
@@ -193,4 +206,5 @@ def description(fig: go.Figure) -> str:
 
 
 __all__ = ["describe_section", "describe_section_sphere", "describe_equilibria", "describe_energy_momentum",
-           "describe_body", "describe_motion", "crossing_counts", "with_description", "description"]
+           "describe_body", "describe_motion", "crossing_counts", "with_description", "in_language",
+           "description"]
