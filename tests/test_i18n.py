@@ -123,10 +123,14 @@ def test_numbers_in_the_languages_decimal_sign():
     assert i18n.parse_number("2,03") == 2.03 and i18n.parse_number(" −1,5 ") == -1.5 and i18n.parse_number("3.5") == 3.5
     with pytest.raises(ValueError):
         i18n.parse_number("1,2,3")
+    # a catalog string that holds its number format: the value formats itself with the decimal comma
+    assert "c = {c:g}, t = {t:.2f}".format(c=i18n.Number(0.1), t=i18n.Number(2)) == "c = 0,1, t = 2,00"
+    assert i18n.numbers([1.5, 2.0]) == "1,5; 2"
     i18n.set_language("es")
     assert i18n.number(0.2518, ".4g") == "0,2518"
     i18n.set_language("en")
-    assert i18n.number(2.03) == "2.03"
+    assert i18n.number(2.03) == "2.03" and "{c:g}".format(c=i18n.Number(0.1)) == "0.1"
+    assert i18n.numbers([1.5, 2.0]) == "1.5, 2"
 
 
 def test_link_keeps_the_language():
