@@ -123,10 +123,14 @@ def test_numbers_in_the_languages_decimal_sign():
     assert i18n.parse_number("2,03") == 2.03 and i18n.parse_number(" −1,5 ") == -1.5 and i18n.parse_number("3.5") == 3.5
     with pytest.raises(ValueError):
         i18n.parse_number("1,2,3")
+    # a catalog string that holds its number format: the value formats itself with the decimal comma
+    assert "c = {c:g}, t = {t:.2f}".format(c=i18n.Number(0.1), t=i18n.Number(2)) == "c = 0,1, t = 2,00"
+    assert i18n.numbers([1.5, 2.0]) == "1,5; 2"
     i18n.set_language("es")
     assert i18n.number(0.2518, ".4g") == "0,2518"
     i18n.set_language("en")
-    assert i18n.number(2.03) == "2.03"
+    assert i18n.number(2.03) == "2.03" and "{c:g}".format(c=i18n.Number(0.1)) == "0.1"
+    assert i18n.numbers([1.5, 2.0]) == "1.5, 2"
 
 
 def test_link_keeps_the_language():
@@ -262,7 +266,7 @@ def test_german_motion_tab():
     mot.start.damping.value = 0.1
     mot.method.value = "lr"
     mot._on_run()
-    assert mot.msg.text.startswith("Dämpfung c = 0.1 N m s: nur „DOP853 (Dämpfung)“"), mot.msg.text
+    assert mot.msg.text.startswith("Dämpfung c = 0,1 N m s: nur „DOP853 (Dämpfung)“"), mot.msg.text
     i18n.set_language("en")
     assert _dash(None).panel("motion").out.words["play"] == "▶ play"
 
@@ -344,3 +348,109 @@ def test_words_chosen_at_run_time_are_translated(lang):
     left = [s for s in words if i18n._(s) == s]
     assert not left, left
     assert i18n._("") == "" and source_label("") == "" and source_label("an old source") == "an old source"
+
+
+#: the keys of a figure's JSON whose strings a user reads
+TEXT_KEYS = {"text", "title", "name", "hovertemplate", "hovertext", "ticktext", "description"}
+
+
+def _figure_texts(obj, key=None):
+    """Every string a user reads in a figure's JSON (titles, axis titles, trace names, hovers, annotations, tick
+    labels, the text alternative), split at the line breaks; plotly's settings ("top", "h") left out."""
+    if isinstance(obj, str):
+        if key in TEXT_KEYS:
+            yield from obj.split("<br>")
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _figure_texts(v, k)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            yield from _figure_texts(v, key)
+
+
+@pytest.fixture(scope="module")
+def figures():
+    """Builders of the figures the page shows (the section chart and sphere, the equilibria sphere, the
+    energy–momentum diagram, the body preview, the Motion plots, damped and not), each called in the language set."""
+    import numpy as np
+
+    from pendulum_explorer.equilibria import equilibria
+    from pendulum_explorer.poincare import PoincareSection
+    from pendulum_explorer.presets import paper_fig1, paper_fig2
+    from pendulum_explorer.plotting import body, diagrams, section, sphere
+    from pendulum_explorer.trajectory import simulate
+
+    b1, b2 = paper_fig1(), paper_fig2()
+    eq = equilibria(b1.pendulum)
+    sec, seed = PoincareSection.from_paper_ic(b2.pendulum, 2.03)
+    cr = sec.crossings(seed, 20)
+    traj = simulate(b2.pendulum, np.eye(3), np.array([1.0, 1.0, 1.0]), 1.0, n_out=50)
+    damped = simulate(b2.pendulum, np.eye(3), np.array([1.0, 1.0, 1.0]), 1.0, n_out=50, damping=0.1)
+    return {
+        "chart": lambda: section.section_chart_figure(sec, [cr]),
+        "section sphere": lambda: section.section_sphere_figure(sec, [cr]),
+        "equilibria sphere": lambda: sphere.equilibria_sphere_figure(eq, selected=eq.hanging),
+        "energy-momentum": lambda: diagrams.energy_momentum_figure(eq, marker=(0.3, 1.0)),
+        "body": lambda: body.body_preview_figure(b1),
+        "motion": lambda: body.motion_plots_figure(traj),
+        "damped motion": lambda: body.motion_plots_figure(damped),
+    }
+
+
+def test_figures_in_german(figures):
+    """With ``set_language("de")`` the figures the plotting functions return have German titles, axis titles,
+    legend names, labels and text alternatives, numbers with a decimal comma; the names the code looks traces up
+    by (meta) stay; English is back with ``set_language("en")``."""
+    i18n.set_language("de")
+    chart = figures["chart"]()
+    assert chart.layout.title.text == "Poincaré-Schnitt  E = 2,03 J,  μ = 0,704 kg m²/s"
+    assert chart.layout.yaxis.title.text == "Γ₃ = cos θ   (+1: hängend, unten)"
+    assert chart.layout.separators == ", "  # plotly.js writes its tick labels and hover values with a decimal comma
+    names = [t.name for t in chart.data]
+    assert "+e3 (hängender Pol)" in names and "Trajektorie 1 (20)" in names and "V_mu" in names
+    assert chart.layout.meta["description"].startswith("Poincaré-Schnitt bei E = 2,03 J, μ = 0,704 kg m²/s: "
+                                                       "1 Trajektorie, 20 Durchstoßpunkte; ")
+    eqs = figures["equilibria sphere"]()
+    assert eqs.layout.title.text == ("Relative Gleichgewichte auf S² (Ansicht: 3D)<br>durchgezogen = linear stabil, "
+                                     "gestrichelt = instabil")
+    points = {t.meta["family"]: t.name for t in eqs.data if isinstance(t.meta, dict) and "family" in t.meta}
+    assert points["hanging"] == "hängend" and points["inverted"] == "invertiert" and points["selected"] == "selected"
+    assert "<b>hängend</b>" in [a.text for a in eqs.layout.scene.annotations]
+    assert eqs.layout.meta["description"].startswith("Relative Gleichgewichte auf der Kugel: ")
+    em = figures["energy-momentum"]()
+    assert em.layout.title.text == "Energie-Impuls-Diagramm<br>der relativen Gleichgewichte"
+    assert em.layout.xaxis.title.text == "μ [kg m²/s]  (vertikaler Drehimpuls)"
+    assert "elliptisch-elliptisch" in {t.name for t in em.data} and em.data[-1].name == "aktuell"
+    bp = figures["body"]()
+    assert {"Körper", "Aufhängepunkt", "Schwerpunkt", "Schwerkraft"} <= {t.name for t in bp.data}
+    assert bp.layout.scene.zaxis.title.text == "oben" and "Hauptachse 1 (J1 = " in " ".join(t.name for t in bp.data)
+    mot = figures["motion"]()
+    assert [a.text for a in mot.layout.annotations] == ["ω(t) [rad/s], körperfeste Achsen",
+                                                        "Fehler der Erhaltungsgrößen",
+                                                        "Neigung gegen die Senkrechte [°]"]
+    assert mot.layout.meta["description"].startswith("Bewegung über 1 s (50 Abtastwerte): ω₁ von ")
+    dm = figures["damped motion"]()
+    assert {"gesamt", "kinetisch", "potentiell"} <= {t.name for t in dm.data}
+    i18n.set_language("en")
+    chart = figures["chart"]()
+    assert chart.layout.title.text == "Poincaré section  E = 2.03 J,  μ = 0.704 kg m²/s"
+    assert chart.layout.separators is None
+    assert figures["equilibria sphere"]().layout.title.text.startswith("Relative equilibria on S² (3d view)<br>")
+    assert [a.text for a in figures["motion"]().layout.annotations][0] == "ω(t) [rad/s], body axes"
+    assert "pivot" in {t.name for t in figures["body"]().data}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_english_left_in_the_figures(template, figures, lang):
+    """No text of the figures (titles, axes, legends, hovers, labels, text alternatives) is an English catalog
+    string left untranslated: every word of plotting/ goes through the catalog."""
+    english = set()
+    for m in template:
+        if m.id:
+            english.update(_ids(m))
+    same = {str(m.id) for m in cats.read_po(lang) if m.id and m.string == m.id}  # "regular", "total" in Spanish
+    i18n.set_language(lang)
+    for name, build in figures.items():
+        texts = set(_figure_texts(build().to_plotly_json()))
+        left = sorted(t for t in texts if t in english and t not in same)
+        assert not left, f"English in the {name} figure ({lang}): {left}"

@@ -4,8 +4,9 @@
     python3 tools/dev.py i18n            # extract the app's strings to the .pot, update every .po, compile the .mo
     python tools/i18n_catalogs.py        # the same, with the Python it is run by
 
-Strings are those of ``pendulum_explorer/app/*.py`` inside ``_()``, ``N_()`` and ``ngettext()`` (see
-:mod:`pendulum_explorer.app.i18n`).  The template is ``app/locale/pendulum_explorer.pot``; each language's
+Strings are those of ``pendulum_explorer/app/*.py`` and of the figures, ``pendulum_explorer/plotting/*.py``, inside
+``_()``, ``N_()`` and ``ngettext()`` (see :mod:`pendulum_explorer.app.i18n` and :mod:`pendulum_explorer._words`).
+The template is ``app/locale/pendulum_explorer.pot``; each language's
 ``app/locale/<lang>/LC_MESSAGES/pendulum_explorer.po`` gets the new strings (empty, to translate) and loses the
 strings no longer in the sources (kept as obsolete at the end of the file); a string whose English changed a little
 comes back marked fuzzy with its old translation, to check.  Then every ``.po`` is compiled to its ``.mo``
@@ -26,8 +27,8 @@ KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 
 def sources() -> list[Path]:
-    """The files whose strings the page shows."""
-    return sorted(APP.glob("*.py"))
+    """The files whose strings the page shows: the app's and the figures' (``pendulum_explorer/plotting``)."""
+    return sorted(APP.glob("*.py")) + sorted((ROOT / "pendulum_explorer" / "plotting").glob("*.py"))
 
 
 def extract():

@@ -69,16 +69,10 @@ STABILITY_WORDS = {
 POINT_WORDS = {"hanging": N_("hanging at rest (straight down)"),
                "inverted": N_("inverted at rest (balanced upside down)"),
                "eq38": N_("Eq. 38 spin (where L1 passes through α = ±∞)")}
-#: the non-generic families' words (:data:`pendulum_explorer.plotting.labels.FAMILY_NAMES`), translated
-_FAMILY_WORDS = {"axis-hanging": N_("hanging spin"), "axis-inverted": N_("inverted spin"), "eq7a": N_("ring")}
 
 
 def family_title(label: str) -> str:
-    """:func:`~pendulum_explorer.plotting.labels.family_name` in the page's language (L1 … L4 stay)."""
-    if label in _FAMILY_WORDS:
-        return _(_FAMILY_WORDS[label])
-    if label.startswith("eq41-p"):
-        return _("ring {n}").format(n=label.removeprefix("eq41-p"))
+    """:func:`~pendulum_explorer.plotting.labels.family_name` (in the page's language; L1 … L4 stay)."""
     return family_name(label)
 
 

@@ -10,54 +10,34 @@ The language is one per kernel (each page has its own): :func:`set_language` at 
 else English; the page itself (:mod:`.pagebridge`) falls back to ``navigator.language`` where the server does not
 pass the header.  The catalogs are gettext's: ``locale/<lang>/LC_MESSAGES/pendulum_explorer.po`` (translated by
 hand) compiled to ``.mo`` (committed; ``python3 tools/dev.py i18n`` extracts the strings, updates the ``.po`` files
-and compiles them).  Reading one ``.mo`` takes about a millisecond; nothing is read for English.
+and compiles them).  Reading one ``.mo`` takes about a millisecond; nothing is read for English.  The active
+translation, :func:`_`, :func:`ngettext` and :func:`number` live in :mod:`pendulum_explorer._words`, below the
+figures, so that the figures speak the page's language too.
 """
 from __future__ import annotations
 
 import gettext
-import math
 from pathlib import Path
+
+from .._words import (DECIMAL_COMMA, N_, Number, _, language, ngettext, number, numbers,  # noqa: F401
+                      use)
 
 #: the catalogs' directory and gettext domain
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "pendulum_explorer"
 #: the page's languages: code -> the name the language menu shows (in that language)
 LANGUAGES = {"en": "English", "de": "Deutsch", "es": "Español"}
-#: the languages that write a decimal comma (numbers in messages; the number boxes accept one)
-DECIMAL_COMMA = frozenset({"de", "es"})
-
-_state: dict = {"lang": "en", "tr": gettext.NullTranslations()}
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for extraction without translating it (a constant translated where it is shown)."""
-    return message
-
-
-def _(message: str) -> str:
-    """The translation of ``message`` in the page's language (English: ``message`` itself; ``""`` stays ``""``, not
-    the catalog's header, which gettext files under the empty message)."""
-    return str(_state["tr"].gettext(message)) if message else ""
-
-
-def ngettext(singular: str, plural: str, n: int) -> str:
-    """The translation of ``singular``/``plural`` for the count ``n``."""
-    return str(_state["tr"].ngettext(singular, plural, n))
-
-
-def language() -> str:
-    """The page's language code (``en``, ``de``, ``es``)."""
-    return str(_state["lang"])
 
 
 def set_language(lang: str | None) -> str:
-    """Make ``lang`` (a code of :data:`LANGUAGES`; anything else: English) the page's language; returns the code."""
+    """Make ``lang`` (a code of :data:`LANGUAGES`; anything else: English) the page's language, of the app's words
+    and the figures' alike (:mod:`pendulum_explorer._words`); returns the code."""
     code = lang if lang in LANGUAGES else "en"
     if code == "en":
         tr: gettext.NullTranslations = gettext.NullTranslations()
     else:
         tr = gettext.translation(DOMAIN, str(LOCALE_DIR), languages=[code], fallback=True)
-    _state.update(lang=code, tr=tr)
+    use(code, tr)
     return code
 
 
@@ -86,14 +66,6 @@ def choose(link_lang: str | None, accept_language: str | None = None) -> str:
     if link_lang in LANGUAGES:
         return str(link_lang)
     return from_accept_language(accept_language) or "en"
-
-
-def number(x: float, spec: str = "g") -> str:
-    """``format(x, spec)`` with the page language's decimal sign (``2,03`` in German and Spanish)."""
-    text = format(float(x), spec)
-    if _state["lang"] in DECIMAL_COMMA and math.isfinite(float(x)):
-        text = text.replace(".", ",")
-    return text
 
 
 def parse_number(text: str) -> float:

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import playback
 from ..bounds import BOUNDS
-from .i18n import _
+from .i18n import Number, _
 
 #: the axes of the tilt offered: (frame, axis) by key; the lab's e1 and e2 are horizontal (e3 points down)
 AXES = {"space-1": ("space", (1.0, 0.0, 0.0)), "space-2": ("space", (0.0, 1.0, 0.0)),
@@ -92,4 +92,4 @@ class MotionStart:
         if not self.tilted:
             return _("from R₀ = I")
         label = dict((v, k) for k, v in self.axis.options)[self.axis.value]
-        return _("released {angle:g}° about {axis} from hanging").format(angle=float(self.angle.value), axis=label)
+        return _("released {angle:g}° about {axis} from hanging").format(angle=Number(self.angle.value), axis=label)

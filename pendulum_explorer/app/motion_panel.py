@@ -12,7 +12,7 @@ from ..playback import compute_motion  # noqa: F401 - the motion this panel show
 from ..plotting.body import motion_payload, motion_plots_figure
 from . import i18n
 from .common import Messages, Task, about, body_title, guarded
-from .i18n import N_, _
+from .i18n import N_, Number, _, number, numbers
 from .links import BOUNDS, DURATION_RANGE
 from .motion_controls import MotionStart
 from .motion_text import about_html
@@ -168,7 +168,7 @@ class MotionPanel:
                                                    damping=damping)
                 drift = [w for w in caught if issubclass(w.category, InvariantDriftWarning)]
             except ValueError as exc:  # the integrator gave up: say what the user can change
-                what = (f"ω₀ = [{', '.join(f'{x:g}' for x in omega0)}] rad/s" if launch is None
+                what = (f"ω₀ = [{numbers(omega0, 'g')}] rad/s" if launch is None
                         else _("trajectory #{id}").format(id=launch.id))
                 shown = _("the previous motion stays shown") if self.trajectory is not None else _("nothing is shown")
                 raise ValueError(_("{exc}. {what} is too fast for this integration (its step is not a control of "
@@ -187,20 +187,21 @@ class MotionPanel:
             st = traj.stats
             orth = st.get("orthogonality_error")  # (no "nan" on the page when a method does not report it)
             turn = playback.max_angle_per_sample(playback.attitude_quaternions(traj.R[::self.stride]))
-            self.info.value = (f"<span style='font-size:14px'>{body_title(body)}, {float(traj.t[-1]):.3g} s ({how}): "
+            self.info.value = (f"<span style='font-size:14px'>{body_title(body)}, {number(traj.t[-1], '.3g')} s "
+                               f"({how}): "
                                + _("{n} samples shown, one every {dt:.3g} ms (≤ {turn:.2g} rad of rotation apart), "
-                                   "{steps} steps, ").format(n=payload['n'], dt=payload['dt'] * 1e3, turn=turn,
-                                                             steps=st.get('n_steps', 0))
+                                   "{steps} steps, ").format(n=payload['n'], dt=Number(payload['dt'] * 1e3),
+                                                             turn=Number(turn), steps=st.get('n_steps', 0))
                                + self._conservation_text(traj)
-                               + (f", max ‖RᵀR − I‖ = {orth:.1e}" if orth is not None else "") + "</span>")
+                               + (f", max ‖RᵀR − I‖ = {number(orth, '.1e')}" if orth is not None else "") + "</span>")
             if drift:  # the library's own check of the invariants (the motion is shown, with this note)
                 self.msg.info(_("Note: ") + say_drift(str(drift[0].message)))
             elif turn > 1.5 * playback.ANGLE_PER_SAMPLE:  # capped at MAX_SAMPLES: say so, and what helps
                 shorter = float(traj.t[-1]) * playback.ANGLE_PER_SAMPLE / turn
                 self.msg.info(_("This motion turns the body by up to {turn:.2g} rad between the {n} samples shown, "
                                 "too coarse for a faithful animation: a duration of at most {shorter:.3g} s shows it "
-                                "sample by sample. Press ▶ play above the body.").format(turn=turn, n=payload['n'],
-                                                                                         shorter=shorter))
+                                "sample by sample. Press ▶ play above the body.").format(
+                    turn=Number(turn), n=payload['n'], shorter=Number(shorter)))
             else:
                 self.msg.ok(_("press ▶ play above the body (1× is real time), or drag the time slider"))
 
@@ -228,10 +229,10 @@ class MotionPanel:
         if damped(traj):
             return _("damping c = {c:.3g} N m s (outside the paper's model): E from {e0:.4g} J to {e1:.4g} J, "
                      "max |E + W − E₀| = {bal:.2e} J (W the work of the damping)").format(
-                c=float(traj.stats["damping"]), e0=float(traj.energy[0]), e1=float(traj.energy[-1]),
-                bal=energy_balance_error(traj))
-        return (f"max |ΔE| = {traj.energy_error:.2e} J, "
-                f"max |Δμ| = {traj.mu_error:.2e} kg m²/s")
+                c=Number(traj.stats["damping"]), e0=Number(traj.energy[0]), e1=Number(traj.energy[-1]),
+                bal=Number(energy_balance_error(traj)))
+        return (f"max |ΔE| = {number(traj.energy_error, '.2e')} J, "
+                f"max |Δμ| = {number(traj.mu_error, '.2e')} kg m²/s")
 
     def _check_damping(self, method):
         """The damping c of the box; c > 0 with a conservative method is refused in words (a ValueError)."""
@@ -239,7 +240,7 @@ class MotionPanel:
         if c > 0.0 and method != "dop853":
             raise ValueError(_("damping c = {c:g} N m s: only “DOP853 (damping)” integrates a damped motion (a "
                                "viscous torque −c ω, outside the paper's model); the conservative methods keep the "
-                               "energy. Choose “DOP853 (damping)” above, or set c = 0.").format(c=c))
+                               "energy. Choose “DOP853 (damping)” above, or set c = 0.").format(c=Number(c)))
         return c
 
     def _on_start(self, released=False):
@@ -296,17 +297,17 @@ class MotionPanel:
         t_from = float(self.out.now)
 
         def work(task):
-            task.progress(0.2, _("continuing from t = {t:.2f} s").format(t=t_from))
+            task.progress(0.2, _("continuing from t = {t:.2f} s").format(t=Number(t_from)))
             new = playback.continue_motion(traj, t_from, method, damping=c)
             if task.cancelled:
                 return
             if self._show(new, body, task, keep_time=True)[0] is not None:
-                self.info.value = (f"<span style='font-size:14px'>{body_title(body)}, {float(new.t[-1]):.3g} s, "
+                self.info.value = (f"<span style='font-size:14px'>{body_title(body)}, {number(new.t[-1], '.3g')} s, "
                                    + _("continued from t = {t:.2f} s with DOP853").format(
-                                       t=float(new.stats.get("continued_from", t_from)))
+                                       t=Number(new.stats.get("continued_from", t_from)))
                                    + ": " + self._conservation_text(new) + "</span>")
                 self.msg.ok(_("damping c = {c:g} N m s from t = {t:.2f} s on; the animation goes on").format(
-                    c=c, t=float(new.stats.get("continued_from", t_from))))
+                    c=Number(c), t=Number(new.stats.get("continued_from", t_from))))
 
         self.task.start(work, _("changing the damping"))
 

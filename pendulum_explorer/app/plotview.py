@@ -110,9 +110,12 @@ class PlotlyView(anywidget.AnyWidget):
     #: the figure's text alternative (its ``layout.meta["description"]``, set by :meth:`show`; :meth:`describe`
     #: keeps it current as traces stream in): the page makes it the graph's accessible name (role "figure")
     description = traitlets.Unicode("").tag(sync=True)
+    #: the view's words in the page's language (:func:`plot_words`; the page falls back to English)
+    words = traitlets.Dict().tag(sync=True)
 
     def __init__(self, min_height="300px", **kw):
         super().__init__(layout=w.Layout(min_height=min_height, width="100%"), **kw)
+        self.words = plot_words()
         self.fig = None
         self._click_handlers = []
         self._drawn_handlers = []
@@ -236,12 +239,9 @@ class MotionView(PlotlyView):
     #: the motion time [s] the page shows, told by the page at most every 0.3 s while playing and at every pause
     #: or seek (a parameter changed while the motion plays continues it from there)
     now = traitlets.Float(0.0).tag(sync=True)
-    #: the player's words in the page's language (:func:`motion_words`; the page falls back to English)
-    words = traitlets.Dict().tag(sync=True)
-
     def __init__(self, height: int = 0, **kw):
         super().__init__(min_height=f"{max(int(height), 340) + 40}px", **kw)
-        self.words = motion_words()
+        self.words = dict(plot_words(), **motion_words())  # the player's words (:func:`motion_words`) too
         self.height = int(height)
 
     def show_motion(self, fig, payload: dict, keep_time: bool = False) -> None:
@@ -250,6 +250,12 @@ class MotionView(PlotlyView):
         with self.hold_sync():
             self.animation = dict(payload, keep_time=bool(keep_time))
             self.show(fig)
+
+
+def plot_words() -> dict[str, str]:
+    """The words of every figure view in the page's language, for plot.js: what it writes when plotly.js cannot
+    draw the figure."""
+    return {"draw_error": _("could not draw the figure")}
 
 
 def motion_words() -> dict[str, str]:

@@ -51,7 +51,7 @@ class SectionChart:
         fig = section_chart_figure(sec, region=region, clickable=True, height=self.state.size(HEIGHT),
                                    show_equilibria=False, chaos=chaos,
                                    title=f"Poincaré section at E = {sec.energy:.4g} J, μ = {sec.mu:.4g} kg m²/s")
-        if i18n.language() != "en":  # the title and its click hint in the page's language (the axes stay English)
+        if i18n.language() != "en":  # the title and its click hint as one sentence of the page's language
             fig.update_layout(title_text=_("Poincaré section at E = {E} J, μ = {mu} kg m²/s  (click in the white "
                                            "region)").format(E=i18n.number(sec.energy, ".4g"),
                                                              mu=i18n.number(sec.mu, ".4g")))

@@ -24,7 +24,7 @@ from typing import Any
 import ipywidgets as w
 
 from .common import Messages, figure_output
-from .i18n import N_, _, ngettext
+from .i18n import N_, _, ngettext, number
 
 #: the most family members computed each way from the orbit (bounded work: ~1 s per 100 on this machine)
 FOLLOW_POINTS = 400
@@ -131,7 +131,7 @@ class OrbitLayers:
                 def prog(n: int, E: float, i: int = i, end: float = end) -> None:
                     f = min(1.0, abs(E - o.E) / max(abs(end - o.E), 1e-12))
                     task.progress((i + f) / 2, _("following the family: E = {E} J, {n} orbits").format(
-                        E=f"{E:.5g}", n=n))
+                        E=number(E, ".5g"), n=n))
 
                 kw: dict[str, Any] = dict(max_step=FOLLOW_STEP, max_points=FOLLOW_POINTS, progress=prog,
                                           cancel=lambda: task.cancelled)
@@ -168,17 +168,18 @@ class OrbitLayers:
         a, b = self.span()
         o = self.families[0].orbits[0]
         text = _("the period-{k} orbit's family (μ = {mu} kg m²/s) exists for {a} ≤ E ≤ {b} J").format(
-            k=o.k, mu=f"{o.mu:.4g}", a=f"{a:.4g}", b=f"{b:.4g}")
+            k=o.k, mu=number(o.mu, ".4g"), a=number(a, ".4g"), b=number(b, ".4g"))
         text += " (" + "; ".join(_("P^{k} stops at E = {E} J: {why}").format(
-            k=f.orbits[0].k, E=f"{f.orbits[-1].E:.4g}", why=_(_STOPS.get(f.stop, f.stop))) for f in self.families) + ")"
+            k=f.orbits[0].k, E=number(f.orbits[-1].E, ".4g"), why=_(_STOPS.get(f.stop, f.stop)))
+            for f in self.families) + ")"
         for f in self.families[1:]:
             if f.orbits[0].k != o.k:
                 text += _("; across a grazing crossing at E = {E} J it goes on as a fixed point of P^{k}").format(
-                    E=f"{f.orbits[0].E:.4g}", k=f.orbits[0].k)
+                    E=number(f.orbits[0].E, ".4g"), k=f.orbits[0].k)
         bifs = [bf for f in self.families for bf in f.bifurcations]
         if bifs:
             text += "; " + ", ".join(_("{kind} at {E} J").format(kind=_(_BIFURCATIONS.get(bf.kind, bf.kind)),
-                                                                  E=f"{bf.E:.8g}") for bf in bifs)
+                                                                  E=number(bf.E, ".8g")) for bf in bifs)
         else:
             text += _("; no bifurcation on it")
         return text
@@ -195,7 +196,7 @@ class OrbitLayers:
         o = self.families[0].orbits[0]
         self.diagram.show(bifurcation_figure(
             self.families, mark=E, height=self.panel.state.size(DIAGRAM_HEIGHT),
-            title=_("family of the period-{k} orbit, μ = {mu} kg m²/s").format(k=o.k, mu=f"{o.mu:.4g}")))
+            title=_("family of the period-{k} orbit, μ = {mu} kg m²/s").format(k=o.k, mu=number(o.mu, ".4g"))))
         self.diagram.layout.display = ""
         self.draw_band()
 
@@ -214,7 +215,8 @@ class OrbitLayers:
                         if lo <= bf.E <= hi)
         seg = (f"<div style='position:absolute;left:{pct(a):.2f}%;width:{max(pct(b) - pct(a), 0.5):.2f}%;top:1px;"
                f"height:6px;background:#0072B2'></div>") if b >= lo and a <= hi else ""
-        tip = html.escape(_("the family exists for {a} ≤ E ≤ {b} J").format(a=f"{a:.4g}", b=f"{b:.4g}"), quote=True)
+        tip = html.escape(_("the family exists for {a} ≤ E ≤ {b} J").format(a=number(a, ".4g"), b=number(b, ".4g")),
+                          quote=True)
         self.band.value = (f"<div role='img' title='{tip}' aria-label='{tip}' style='position:relative;width:100%;"
                            f"height:8px;background:#ddd;border-radius:2px'>{seg}{ticks}</div>")
         self.band.layout.visibility = "visible"
@@ -235,13 +237,13 @@ class OrbitLayers:
         a, b = self.span()
         if not a <= sec.energy <= b:
             self.note.info(_("E = {E} J is outside the family's span {a} … {b} J: no member of it here").format(
-                E=f"{sec.energy:.5g}", a=f"{a:.4g}", b=f"{b:.4g}"))
+                E=number(sec.energy, ".5g"), a=number(a, ".4g"), b=number(b, ".4g")))
             return
         p, fams = self.panel, list(self.families)
         found: list[Any] = []
 
         def work(task: Any) -> None:
-            task.progress(0.2, _("the family's member at E = {E} J").format(E=f"{sec.energy:.5g}"))
+            task.progress(0.2, _("the family's member at E = {E} J").format(E=number(sec.energy, ".5g")))
             for f in fams:
                 for m in f.members_at(sec.energy):
                     if all(abs(m.phi - q.phi) + abs(m.z - q.z) > 1e-6 for q in found):
@@ -256,12 +258,12 @@ class OrbitLayers:
 
         def done() -> None:
             if not found:
-                self.note.info(_("no member of the family found at E = {E} J").format(E=f"{sec.energy:.5g}"))
+                self.note.info(_("no member of the family found at E = {E} J").format(E=number(sec.energy, ".5g")))
                 return
+            which = "; ".join(_("(φ, Γ₃) = ({phi}, {z}), {kind}").format(
+                phi=number(m.phi, ".5f"), z=number(m.z, ".5f"), kind=_(m.kind)) for m in found)
             self.note.ok(ngettext("the family's member at E = {E} J: {which}", "the family's {n} members at E = {E} J: "
-                                  "{which}", len(found)).format(n=len(found), E=f"{sec.energy:.5g}", which="; ".join(
-                                      _("(φ, Γ₃) = ({phi}, {z}), {kind}").format(phi=f"{m.phi:.5f}", z=f"{m.z:.5f}",
-                                                                                  kind=_(m.kind)) for m in found)))
+                                  "{which}", len(found)).format(n=len(found), E=number(sec.energy, ".5g"), which=which))
 
         p.task.start(work, _("the family's member"), done)
 
@@ -281,7 +283,7 @@ class OrbitLayers:
         if o.kind != "hyperbolic":
             self.note.error(_("the period-{k} orbit at (φ, Γ₃) = ({phi}, {z}) is {kind}: only a hyperbolic orbit "
                               "(an ✕ on the chart) has stable and unstable manifolds").format(
-                k=o.k, phi=f"{o.phi:.4f}", z=f"{o.z:.4f}", kind=_(o.kind)))
+                k=o.k, phi=number(o.phi, ".4f"), z=number(o.z, ".4f"), kind=_(o.kind)))
             return
         got: list[Any] = []
 
@@ -289,7 +291,7 @@ class OrbitLayers:
             m = invariant_manifolds(o, section=sec, length=MANIFOLD_LENGTH, max_maps=MANIFOLD_MAX_MAPS,
                                     max_points=MANIFOLD_MAX_POINTS, cancel=lambda: task.cancelled,
                                     progress=lambda f: task.progress(f, _("manifolds: {pct}%").format(
-                                        pct=f"{100 * f:.0f}")))
+                                        pct=number(100 * f, ".0f"))))
             with p.busy:
                 if sec is not p.section:
                     return
@@ -306,7 +308,8 @@ class OrbitLayers:
             if m is not None:
                 self.note.ok(_("stable and unstable manifolds of the period-{k} orbit (multipliers {lu} and {ls}): "
                                "{h} homoclinic points off the poles{cut}").format(
-                    k=o.k, lu=f"{m.multipliers[0]:.4g}", ls=f"{m.multipliers[1]:.4g}", h=len(shown_homoclinic(m)),
+                    k=o.k, lu=number(m.multipliers[0], ".4g"), ls=number(m.multipliers[1], ".4g"),
+                    h=len(shown_homoclinic(m)),
                     cut=_("; stopped short (work bound, or a jump of the return map)") if m.truncated else ""))
 
         self.note.info(_("growing the manifolds of the period-{k} orbit…").format(k=o.k))

@@ -8,13 +8,19 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from .._words import N_, _, number
 from .colours import BLACK, BLUE, BLUISH_GREEN, ORANGE, REDDISH_PURPLE, VERMILLION
+from .describe import in_language
 
 #: the colours of a family's members by kind (colour-blind safe), and the markers of the bifurcations
 KIND_COLOURS = {"elliptic": BLUE, "hyperbolic": VERMILLION, "parabolic": BLACK}
 BIFURCATION_MARKERS = {"fold": ("diamond", BLACK), "tangent": ("square-open", BLACK),
                        "period-doubling": ("x", REDDISH_PURPLE)}
 MANIFOLD_COLOURS = {"unstable": VERMILLION, "stable": BLUE}
+#: the bifurcations' names (the catalog's words for the family notes) and the manifolds' legend and hover words
+BIFURCATION_NAMES = {"fold": N_("fold"), "tangent": N_("tangent"), "period-doubling": N_("period-doubling")}
+MANIFOLD_NAMES = {"stable": N_("stable manifold of the {name}"), "unstable": N_("unstable manifold of the {name}")}
+MANIFOLD_HOVER = {"stable": N_("stable manifold"), "unstable": N_("unstable manifold")}
 
 
 def _runs(kinds: Sequence[str]) -> list[tuple[int, int, str]]:
@@ -53,32 +59,36 @@ def bifurcation_figure(families: Any, *, y: str = "z", title: str | None = None,
     param = fams[0].parameter
     fig = go.Figure()
     shown: set[str] = set()
+    from .labels import kind_name
+
     for n, fam in enumerate(fams):
         x = fam.E if param == "E" else fam.mu
         v = fam.z if y == "z" else fam.phi
         for i, j, kind in _runs(fam.kinds):
             fig.add_trace(go.Scatter(
                 x=x[i:j + 1], y=v[i:j + 1], mode="lines", line=dict(color=KIND_COLOURS.get(kind, BLACK), width=2),
-                name=kind, legendgroup=kind, showlegend=kind not in shown,
-                hovertemplate=f"family {n + 1}, {kind}<br>{param} = %{{x:.6g}}<br>{y} = %{{y:.6g}}<extra></extra>"))
+                name=kind_name(kind), legendgroup=kind, showlegend=kind not in shown,
+                hovertemplate=_("family {n}, {kind}").format(n=n + 1, kind=kind_name(kind))
+                + f"<br>{param} = %{{x:.6g}}<br>{y} = %{{y:.6g}}<extra></extra>"))
             shown.add(kind)
         for b in fam.bifurcations:
             sym, col = BIFURCATION_MARKERS[b.kind]
+            what = _(BIFURCATION_NAMES[b.kind])
             fig.add_trace(go.Scatter(
                 x=[b.E if param == "E" else b.mu], y=[b.orbit.z if y == "z" else b.orbit.phi], mode="markers",
-                marker=dict(symbol=sym, size=11, color=col, line=dict(width=2, color=col)), name=b.kind,
+                marker=dict(symbol=sym, size=11, color=col, line=dict(width=2, color=col)), name=what,
                 legendgroup=b.kind, showlegend=b.kind not in shown,
-                hovertemplate=f"{b.kind}<br>E = {b.E:.10g} J<br>mu = {b.mu:.6g}<extra></extra>"))
+                hovertemplate=f"{what}<br>E = {number(b.E, '.10g')} J<br>mu = {number(b.mu, '.6g')}<extra></extra>"))
             shown.add(b.kind)
     unit = "E [J]" if param == "E" else "μ [kg m²/s]"
-    fig.update_layout(title=title or f"Periodic-orbit families (k = {fams[0].orbits[0].k})",
-                      xaxis_title=unit, yaxis_title="Γ₃ of the orbit" if y == "z" else "φ of the orbit",
+    fig.update_layout(title=title or _("Periodic-orbit families (k = {k})").format(k=fams[0].orbits[0].k),
+                      xaxis_title=unit, yaxis_title=_("Γ₃ of the orbit") if y == "z" else _("φ of the orbit"),
                       template="plotly_white", legend=dict(itemsizing="constant"))
     if mark is not None:
         fig.add_vline(x=float(mark), line=dict(color=BLACK, width=1, dash="dot"))
     if height is not None:
         fig.update_layout(height=int(height), margin=dict(l=60, r=20, t=40, b=40))
-    return fig
+    return in_language(fig)
 
 
 def wrapped_polyline(P: Any, z_max: float = 1.0) -> np.ndarray:
@@ -112,7 +122,7 @@ def manifold_traces(manifolds: Any, *, label: str | None = None, orbit_marker: b
     :func:`wrapped_polyline`), the homoclinic points (green open circles) and, with ``orbit_marker``, the orbit
     (orange cross); to add over a section figure."""
     k = manifolds.orbit.k
-    name = label or f"period-{k} orbit"
+    name = label or _("period-{k} orbit").format(k=k)
     out = []
     for which in ("stable", "unstable"):
         parts = [wrapped_polyline(br, z_max) for br in getattr(manifolds, which)]
@@ -120,11 +130,12 @@ def manifold_traces(manifolds: Any, *, label: str | None = None, orbit_marker: b
             continue
         xy = np.vstack([np.vstack([p, [[np.nan, np.nan]]]) for p in parts])[:-1]
         out.append(go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="lines", line=dict(color=MANIFOLD_COLOURS[which], width=1.5),
-                              name=f"{which} manifold of the {name}", legendgroup=which, connectgaps=False,
-                              hovertemplate=f"{which} manifold<br>φ = %{{x:.4f}}, Γ₃ = %{{y:.4f}}<extra></extra>"))
+                              name=_(MANIFOLD_NAMES[which]).format(name=name), legendgroup=which,
+                              connectgaps=False, hovertemplate=_(MANIFOLD_HOVER[which])
+                              + "<br>φ = %{x:.4f}, Γ₃ = %{y:.4f}<extra></extra>"))
     h = shown_homoclinic(manifolds, z_max)
     if len(h):
-        out.append(go.Scatter(x=h[:, 0], y=h[:, 1], mode="markers", name="homoclinic points",
+        out.append(go.Scatter(x=h[:, 0], y=h[:, 1], mode="markers", name=_("homoclinic points"),
                               marker=dict(color=BLUISH_GREEN, size=6, symbol="circle-open")))
     if orbit_marker:
         out.append(go.Scatter(x=[manifolds.orbit.phi], y=[manifolds.orbit.z], mode="markers", name=name,
@@ -135,6 +146,6 @@ def manifold_traces(manifolds: Any, *, label: str | None = None, orbit_marker: b
 def manifolds_figure(manifolds: Any, *, title: str | None = None) -> go.Figure:
     """The stable and unstable manifolds alone on the chart (phi, Gamma_3)."""
     fig = go.Figure(manifold_traces(manifolds))
-    fig.update_layout(title=title or f"Invariant manifolds, E = {manifolds.orbit.E:.6g} J",
+    fig.update_layout(title=title or _("Invariant manifolds, E = {E} J").format(E=number(manifolds.orbit.E, ".6g")),
                       xaxis_title="φ", yaxis_title="Γ₃", template="plotly_white")
-    return fig
+    return in_language(fig)

@@ -19,6 +19,7 @@ from plotly.subplots import make_subplots
 from ..playback import attitude_quaternions, energies, tilt_degrees
 from ..reduction import attitude_from_gamma
 
+from .._words import DECIMAL_COMMA, _, language, number
 from .describe import describe_body, describe_motion, with_description
 from .colours import BLACK, BLUE, BLUISH_GREEN, OKABE_ITO, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION
 
@@ -54,12 +55,14 @@ def _extent(body: Body) -> float:
     return float(max(np.abs(V).max(), np.linalg.norm(body.pendulum.rho), 1e-3))
 
 
-def _mesh_trace(V: ArrayLike, faces: ArrayLike, name: str = "body", opacity: float = 0.55, colour: str = BODY_COLOUR,
+def _mesh_trace(V: ArrayLike, faces: ArrayLike, name: str | None = None, opacity: float = 0.55,
+                colour: str = BODY_COLOUR,
                 showlegend: bool = True) -> go.Mesh3d:
     V = np.asarray(V, float)
     F = np.asarray(faces)
     return go.Mesh3d(x=V[:, 0], y=V[:, 1], z=V[:, 2], i=F[:, 0], j=F[:, 1], k=F[:, 2], color=colour,
-                     opacity=opacity, name=name, showlegend=showlegend, flatshading=True, hoverinfo="skip",
+                     opacity=opacity, name=_("body") if name is None else name, showlegend=showlegend,
+                     flatshading=True, hoverinfo="skip",
                      lighting=dict(ambient=0.6, diffuse=0.6, specular=0.1))
 
 
@@ -80,7 +83,7 @@ def _scene(L: float, title: str | None = None) -> dict[str, Any]:
     rng = [-1.15 * L, 1.15 * L]
     hv, vv = _scene_ticks(L)
     return dict(xaxis=dict(range=rng, title="x", tickvals=hv), yaxis=dict(range=rng, title="y", tickvals=hv),
-                zaxis=dict(range=rng, title="up", tickvals=vv), aspectmode="cube",
+                zaxis=dict(range=rng, title=_("up"), tickvals=vv), aspectmode="cube",
                 camera=dict(eye=dict(x=1.5, y=1.5, z=0.9)),
                 annotations=[] if title is None else None)
 
@@ -100,22 +103,26 @@ def body_preview_figure(body: Body, R: ArrayLike | None = None, height: int = 38
     com = _display((Rm @ np.asarray(pend.rho, float))[None, :])[0]
     fig = go.Figure()
     fig.add_trace(_mesh_trace(V, body.mesh.faces))
-    fig.add_trace(go.Scatter3d(x=[0], y=[0], z=[0], mode="markers", name="pivot",
+    pivot, centre = _("pivot"), _("centre of mass")
+    fig.add_trace(go.Scatter3d(x=[0], y=[0], z=[0], mode="markers", name=pivot,
                                marker=dict(size=6, color=PIVOT_COLOUR, symbol="diamond"),
-                               hovertemplate="pivot<extra></extra>"))
-    fig.add_trace(go.Scatter3d(x=[com[0]], y=[com[1]], z=[com[2]], mode="markers", name="centre of mass",
+                               hovertemplate=pivot + "<extra></extra>"))
+    rho = np.array2string(np.asarray(pend.rho), precision=4, separator=", ")
+    if language() in DECIMAL_COMMA:  # (0,1; 0; -0,2): the decimal comma, and semicolons between the components
+        rho = rho.replace(", ", "; ").replace(".", ",")
+    fig.add_trace(go.Scatter3d(x=[com[0]], y=[com[1]], z=[com[2]], mode="markers", name=centre,
                                marker=dict(size=6, color=COM_COLOUR),
-                               hovertemplate="centre of mass<br>ρ = " + np.array2string(
-                                   np.asarray(pend.rho), precision=4, separator=", ") + "<extra></extra>"))
-    _, Q = pend.principal()
+                               hovertemplate=centre + "<br>ρ = " + rho + "<extra></extra>"))
+    _moments, Q = pend.principal()
     J = pend.principal_moments
     for i in range(3):
         a = _display((Rm @ Q[:, i])[None, :])[0] * 0.9 * L
         fig.add_trace(go.Scatter3d(x=[0, a[0]], y=[0, a[1]], z=[0, a[2]], mode="lines",
                                    line=dict(color=AXIS_COLOURS[i], width=5, dash="solid" if i == 0 else
                                              ("dash" if i == 1 else "dot")),
-                                   name=f"principal axis {i + 1} (J{i + 1} = {J[i]:.4g})",
-                                   hovertemplate=f"axis {i + 1}: J{i + 1} = {J[i]:.4g} kg m²<extra></extra>"))
+                                   name=_("principal axis {i} (J{i} = {J})").format(i=i + 1, J=number(J[i], ".4g")),
+                                   hovertemplate=_("axis {i}: J{i} = {J} kg m²").format(i=i + 1, J=number(J[i], ".4g"))
+                                   + "<extra></extra>"))
     fig.add_trace(_gravity_trace(L))
     fig.update_layout(scene=_scene(L), height=height, margin=dict(l=0, r=0, t=30, b=0),
                       title=dict(text=body.name if title is None else title, x=0.02, y=0.98, font=dict(size=14)),
@@ -130,7 +137,7 @@ def _gravity_trace(L: float) -> go.Scatter3d:
     x0 = 0.85 * L
     return go.Scatter3d(x=[x0, x0], y=[x0, x0], z=[0.2 * L, -0.6 * L], mode="lines+text",
                         text=["", "g"], textposition="bottom center",
-                        line=dict(color=GRAVITY_COLOUR, width=6), name="gravity", hoverinfo="skip")
+                        line=dict(color=GRAVITY_COLOUR, width=6), name=_("gravity"), hoverinfo="skip")
 
 
 def envelope(t: ArrayLike, y: ArrayLike, buckets: int = 1500) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -214,9 +221,9 @@ def motion_plots_figure(traj: Trajectory, stride: int = 1) -> go.Figure:
     W = np.asarray(traj.omega, float)[sl]
     damped = float(traj.stats.get("damping", 0.0)) > 0.0
     fig = make_subplots(rows=3, cols=1, shared_xaxes=True, vertical_spacing=0.08, row_heights=[0.36, 0.36, 0.28],
-                        subplot_titles=("ω(t) [rad/s], body axes",
-                                        "energy [J] (damped: it decreases)" if damped else "conservation errors",
-                                        "tilt from the vertical [°]"))
+                        subplot_titles=(_("ω(t) [rad/s], body axes"),
+                                        _("energy [J] (damped: it decreases)") if damped else _("conservation errors"),
+                                        _("tilt from the vertical [°]")))
     dashes = ["solid", "dash", "dot"]
     for i in range(3):
         x, y = envelope(t, W[:, i])
@@ -226,8 +233,8 @@ def motion_plots_figure(traj: Trajectory, stride: int = 1) -> go.Figure:
     mu = np.asarray(traj.mu, float)[sl]
     if damped:
         en = {k: v[sl] for k, v in energies(traj).items()}
-        rows2 = [(en["total"], "total", BLACK, "solid"), (en["kinetic"], "kinetic", OKABE_ITO[5], "dash"),
-                 (en["potential"], "potential", OKABE_ITO[4], "dot")]
+        rows2 = [(en["total"], _("total"), BLACK, "solid"), (en["kinetic"], _("kinetic"), OKABE_ITO[5], "dash"),
+                 (en["potential"], _("potential"), OKABE_ITO[4], "dot")]
         second = np.concatenate([r[0] for r in rows2])
     else:  # the log axis cannot show exact zeros: floor them
         rows2 = [(np.maximum(np.abs(E - E[0]), 1e-17), "|ΔE| [J]", OKABE_ITO[5], "solid"),
@@ -239,7 +246,7 @@ def motion_plots_figure(traj: Trajectory, stride: int = 1) -> go.Figure:
                                  line=dict(color=colour, width=1.5, dash=dash)), row=2, col=1)
     tilt = tilt_degrees(traj)[sl] if traj.pendulum.mgrho_norm > 0.0 else np.zeros(len(t))
     x, y = envelope(t, tilt)
-    fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name="tilt [°]", showlegend=False,
+    fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=_("tilt [°]"), showlegend=False,
                              hovertemplate="t = %{x:.3g} s: %{y:.3g}°<extra></extra>",
                              line=dict(color=VERMILLION, width=1.8)), row=3, col=1)
     small = dict(orientation="h", xanchor="right", x=1.0, yanchor="bottom", bgcolor="rgba(255,255,255,0.7)",

@@ -17,11 +17,12 @@ import plotly.graph_objects as go
 
 from ..bodies import Pendulum
 from ..equilibria import STABILITY_CLASSES, EquilibriumSet, energy_momentum_data, equilibria
+from .._words import _
 from .colours import (BLACK, BLUE, BLUISH_GREEN, DARK_GREY, LABEL_BOX, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION,
                       label_colour)
 from .describe import describe_energy_momentum, with_description
-from .labels import STABILITY_DASH  # noqa: F401  (re-exported)
-from .sphere import (POINT_LABELS, default_e_max, family_colours, family_label_index, family_name,
+from .labels import STABILITY_DASH, point_label, stability_name  # noqa: F401  (re-exported)
+from .sphere import (default_e_max, family_colours, family_label_index, family_name,
                      stack_labels)
 
 STABILITY_COLOURS = {  # Okabe-Ito and a dark grey: >= 10 CIEDE2000 apart under simulated CVD (tests/test_palette.py)
@@ -73,10 +74,11 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
                     x=c.mu[sl], y=c.energy[sl], mode="lines",
                     line=dict(color=STABILITY_COLOURS[cls], width=3 if cls == "elliptic-elliptic" else 2,
                               dash=STABILITY_DASH[cls]),
-                    name=cls or "n/a", legendgroup=cls, showlegend=cls not in shown,
-                    hovertemplate=f"{family_name(c.label)} (branch {c.branch:+d})<br>μ = %{{x:.5g}} kg m²/s"
-                                  f"<br>E = %{{y:.5g}} J"
-                                  f"<br>{cls}<extra></extra>",
+                    name=stability_name(cls) or _("n/a"), legendgroup=cls, showlegend=cls not in shown,
+                    hovertemplate=_("{family} (branch {branch})").format(family=family_name(c.label),
+                                                                         branch=f"{c.branch:+d}")
+                                  + "<br>μ = %{x:.5g} kg m²/s<br>E = %{y:.5g} J<br>" + stability_name(cls)
+                                  + "<extra></extra>",
                     meta=dict(family=c.label, branch=c.branch, stability=cls)))
                 shown.add(cls)
                 start = i
@@ -85,14 +87,16 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
         pts = [p for p in d.points if p.label == name]
         s, col = sym[name]
         fig.add_trace(go.Scatter(
-            x=[p.mu for p in pts], y=[p.energy for p in pts], mode="markers", name=POINT_LABELS[name],
+            x=[p.mu for p in pts], y=[p.energy for p in pts], mode="markers", name=point_label(name),
             marker=dict(symbol=s, color=col, size=10, line=dict(color="white", width=1)),
-            hovertemplate=f"{POINT_LABELS[name]}<br>μ = %{{x:.5g}} kg m²/s<br>E = %{{y:.5g}} J<extra></extra>", meta=dict(family=name)))
+            hovertemplate=point_label(name) + "<br>μ = %{x:.5g} kg m²/s<br>E = %{y:.5g} J<extra></extra>",
+            meta=dict(family=name)))
     if marker is not None:
         mu, E = marker
-        fig.add_trace(go.Scatter(x=[mu], y=[E], mode="markers", name="current",
+        fig.add_trace(go.Scatter(x=[mu], y=[E], mode="markers", name=_("current"),
                                  marker=dict(symbol="x", size=13, color=SKY_BLUE, line=dict(width=2)),
-                                 hovertemplate="current<br>μ = %{x:.5g} kg m²/s<br>E = %{y:.5g} J<extra></extra>"))
+                                 hovertemplate=_("current") + "<br>μ = %{x:.5g} kg m²/s<br>E = %{y:.5g} J"
+                                 "<extra></extra>"))
     e_max = 3.0 * mgr if e_max is None else e_max
     e_min = -1.15 * mgr
     if marker is not None and np.isfinite(marker[1]):  # the current level stays in view
@@ -116,8 +120,8 @@ def energy_momentum_figure(eq: EquilibriumSet | Pendulum, marker: tuple[float, f
         # a label is ~70 x 20 px on a plot of ~300 x 250 px
         stack_labels(annotations, (0.25 * 2.0 * mu_max, 0.08 * (e_max - e_min)))
     fig.update_layout(height=height, margin=dict(l=60, r=10, t=62, b=50), annotations=annotations,
-                      title=dict(text="Energy–momentum diagram<br>of the relative equilibria", font=dict(size=13)),
-                      xaxis=dict(title="μ [kg m²/s]  (vertical angular momentum)", range=[-mu_max, mu_max]),
+                      title=dict(text=_("Energy–momentum diagram<br>of the relative equilibria"), font=dict(size=13)),
+                      xaxis=dict(title=_("μ [kg m²/s]  (vertical angular momentum)"), range=[-mu_max, mu_max]),
                       yaxis=dict(title="E [J]", range=[e_min, e_max]),
                       legend=dict(font=dict(size=12), tracegroupgap=0))
     return with_description(fig, describe_energy_momentum(eq, marker))

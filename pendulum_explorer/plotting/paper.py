@@ -13,6 +13,8 @@ from ..equilibria import equilibria
 from ..errors import PendulumError
 from ..poincare import PoincareSection
 from ..presets import paper_fig1, paper_fig2
+from .._words import _, number
+from .labels import VIEW_WORDS
 from .section import section_chart_figure
 from .sphere import equilibria_sphere_figure
 
@@ -32,7 +34,8 @@ def fig1_figures(height: int = 520) -> dict[str, go.Figure]:
     out = {}
     for letter, view in FIG1_VIEWS.items():
         fig = equilibria_sphere_figure(eq, view=view, height=height)
-        fig.update_layout(title=f"Fig. 1 ({letter}): relative equilibria on S², {view} view")
+        fig.update_layout(title=_("Fig. 1 ({letter}): relative equilibria on S², {view} view").format(
+            letter=letter, view=_(VIEW_WORDS[view])))
         out[letter] = fig
     return out
 
@@ -72,8 +75,8 @@ def fig2_figures(energy: float | None = None, n: int = FIG2_CROSSINGS, height: i
     for name, E in panels.items():
         sec, seed = PoincareSection.from_paper_ic(P, E)
         cr = sec.crossings(seed, n)
-        label = f"Fig. 2 ({name})" if len(name) == 1 else "Poincaré section"
-        out[name] = section_chart_figure(sec, [cr], names=["R0 = I, ω0 = c[1, 1, 1]"], height=height,
-                                         title=f"{label}: E = {E:g} J, μ = {sec.mu:.4f} kg m²/s, "
-                                               f"{cr.n_found} crossings")
+        label = _("Fig. 2 ({name})").format(name=name) if len(name) == 1 else _("Poincaré section")
+        title = _("{label}: E = {E} J, μ = {mu} kg m²/s, {n} crossings").format(
+            label=label, E=number(E, "g"), mu=number(sec.mu, ".4f"), n=cr.n_found)
+        out[name] = section_chart_figure(sec, [cr], names=["R0 = I, ω0 = c[1, 1, 1]"], height=height, title=title)
     return out

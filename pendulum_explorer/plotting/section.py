@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..poincare import (AccessibleRegion, BatchCrossings, ChaosMap, Crossings, PeriodicOrbit, PoincareSection,
                         chart_from_sphere)
+from .._words import N_, _, number
 from .colours import BLACK, BLUE, PALETTE, VERMILLION, trajectory_symbol
 from .labels import CrossingsLike, _as_list, _gammas  # noqa: F401  (re-exported)
 from .describe import describe_section, describe_section_sphere, with_description
@@ -29,7 +30,7 @@ from .describe import describe_section, describe_section_sphere, with_descriptio
 SHADE = "rgba(120,120,120,0.55)"
 #: the hover of the shading heatmap (trace 0) at a chart point; a chaos map adds its value there
 SHADE_HOVER = "φ = %{x:.3f}<br>Γ₃ = %{y:.3f}<br>V_μ = %{customdata:.4g} J"
-CLICK_HINT = "click in the white region"
+CLICK_HINT = N_("click in the white region")  # (English: the page says it in its language)
 
 #: what the figures accept as the crossings of one or several trajectories
 def _colour(k: int, colours: Sequence[str] | None) -> str:
@@ -44,15 +45,15 @@ def _symbol3d(colour: str) -> str:
 
 
 def _name(k: int, names: Sequence[str] | None, n: int) -> str:
-    return names[k] if names is not None and k < len(names) else f"trajectory {k + 1} ({n})"
+    return names[k] if names is not None and k < len(names) else _("trajectory {k} ({n})").format(k=k + 1, n=n)
 
 
 def _pole_traces_chart() -> list[go.Scatter]:
     return [
         go.Scatter(x=[-np.pi, np.pi], y=[1.0, 1.0], mode="lines", line=dict(color=BLUE, width=4),
-                   name="+e3 (hanging pole)", hoverinfo="name", showlegend=True),
+                   name=_("+e3 (hanging pole)"), hoverinfo="name", showlegend=True),
         go.Scatter(x=[-np.pi, np.pi], y=[-1.0, -1.0], mode="lines", line=dict(color=VERMILLION, width=4),
-                   name="-e3 (inverted pole)", hoverinfo="name", showlegend=True),
+                   name=_("-e3 (inverted pole)"), hoverinfo="name", showlegend=True),
     ]
 
 
@@ -76,10 +77,11 @@ def crossings_trace(crossings: Crossings | ArrayLike | None = None, *, name: str
     G = _gammas(crossings)
     phi, z = chart_from_sphere(G) if len(G) else (np.zeros(0), np.zeros(0))
     Sc = go.Scattergl if webgl else go.Scatter
-    return Sc(x=phi, y=z, mode="markers", name=name, marker=dict(size=marker_size, color=colour, symbol=trajectory_symbol(colour)),
-              hovertemplate="φ = %{x:.4f}<br>Γ₃ = %{y:.4f}" + (
-                  "" if megno is None else f"<br>Ȳ = {megno[0]:.3g} (T = {megno[1]:g} s; ≈2 regular, ≫2 chaotic)")
-              + "<extra>" + name + "</extra>")
+    chaos = "" if megno is None else "<br>" + _("Ȳ = {Y} (T = {T} s; ≈2 regular, ≫2 chaotic)").format(
+        Y=number(megno[0], ".3g"), T=number(megno[1], "g"))
+    return Sc(x=phi, y=z, mode="markers", name=name,
+              marker=dict(size=marker_size, color=colour, symbol=trajectory_symbol(colour)),
+              hovertemplate="φ = %{x:.4f}<br>Γ₃ = %{y:.4f}" + chaos + "<extra>" + name + "</extra>")
 
 
 def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = None, *,
@@ -132,16 +134,18 @@ def section_chart_figure(section: PoincareSection, crossings: CrossingsLike = No
         eqs = section.relative_equilibria()
         if eqs:
             phi, z = chart_from_sphere(np.array(eqs))
-            fig.add_trace(go.Scatter(x=phi, y=z, mode="markers", name="relative equilibria",
+            fig.add_trace(go.Scatter(x=phi, y=z, mode="markers", name=_("relative equilibria"),
                                      marker=dict(symbol="x", size=10, color=BLACK)))
-    title = title or f"Poincaré section  E = {section.energy:.4g} J,  μ = {section.mu:.4g} kg m²/s"
-    if clickable and CLICK_HINT not in title:
-        title = f"{title}  ({CLICK_HINT})"
+    title = title or _("Poincaré section  E = {E} J,  μ = {mu} kg m²/s").format(E=number(section.energy, ".4g"),
+                                                                                 mu=number(section.mu, ".4g"))
+    hint = _(CLICK_HINT)
+    if clickable and hint not in title:
+        title = f"{title}  ({hint})"
     fig.update_layout(
         title=title,
         xaxis=dict(title="φ = atan2(Γ₂, Γ₁)  [rad]", range=[-np.pi, np.pi], zeroline=False,
                    tickvals=[-np.pi, -np.pi / 2, 0, np.pi / 2, np.pi], ticktext=["−π", "−π/2", "0", "π/2", "π"]),
-        yaxis=dict(title="Γ₃ = cos θ   (+1: hanging, bottom)", range=[1.0, -1.0], zeroline=False),
+        yaxis=dict(title=_("Γ₃ = cos θ   (+1: hanging, bottom)"), range=[1.0, -1.0], zeroline=False),
         plot_bgcolor="white", height=height, margin=dict(l=60, r=20, t=50, b=50),
         legend=dict(itemsizing="constant"), clickmode="event", hovermode="closest")
     if clickable:
@@ -202,20 +206,21 @@ def section_sphere_figure(section: PoincareSection, crossings: CrossingsLike = N
                                                  "%{customdata[2]:.4f})<extra>" + nm + "</extra>"))
     fig.add_trace(go.Scatter3d(x=[0, 0], y=[0, 0], z=[-1.02, 1.02], mode="markers+text",
                                marker=dict(size=5, color=[BLUE, VERMILLION]),
-                               text=["+e3 (hanging)", "-e3 (inverted)"], name="poles",
+                               text=[_("+e3 (hanging)"), _("-e3 (inverted)")], name=_("poles"),
                                # black: the default #2a3f5f has 3.6:1 on the shaded sphere (rgb 150) at a pole
                                textfont=dict(color=BLACK)))
     if show_equilibria:
         eqs = section.relative_equilibria()
         if eqs:
             E = 1.01 * np.array(eqs)
-            fig.add_trace(go.Scatter3d(x=E[:, 0], y=-E[:, 1], z=-E[:, 2], mode="markers", name="relative equilibria",
+            fig.add_trace(go.Scatter3d(x=E[:, 0], y=-E[:, 1], z=-E[:, 2], mode="markers", name=_("relative equilibria"),
                                        marker=dict(symbol="x", size=6, color=BLACK)))
     ax = dict(range=[-1.1, 1.1], showbackground=False)
     fig.update_layout(
-        title=title or f"Poincaré section on S²  E = {section.energy:.4g} J,  μ = {section.mu:.4g} kg m²/s",
+        title=title or _("Poincaré section on S²  E = {E} J,  μ = {mu} kg m²/s").format(
+            E=number(section.energy, ".4g"), mu=number(section.mu, ".4g")),
         scene=dict(xaxis=dict(title="Γ₁", **ax), yaxis=dict(title="−Γ₂", **ax),
-                   zaxis=dict(title="−Γ₃ (up)", **ax), aspectmode="cube",
+                   zaxis=dict(title=_("−Γ₃ (up)"), **ax), aspectmode="cube",
                    camera=dict(up=dict(x=0, y=0, z=1), eye=dict(x=1.5, y=-1.3, z=0.6))),
         height=height, margin=dict(l=0, r=0, t=50, b=0), legend=dict(itemsizing="constant"), showlegend=showlegend)
     return with_description(fig, describe_section_sphere(section, crossings))
@@ -244,20 +249,22 @@ def chaos_hover_text(cm: ChaosMap, phi: ArrayLike, z: ArrayLike) -> NDArray[np.s
     v = cm.values_at(PH, Z)
     what, unit = ("Ȳ", "") if cm.indicator == "megno" else ("λ", " 1/s")
     words = {}  # one string per distinct value (the cells repeat over the finer grid)
+    chaotic, regular, none = _("chaotic"), _("regular"), _("no value here (the cell's centre is not on the section)")
     out = np.empty(v.shape, dtype=object)
     for idx, x in np.ndenumerate(v):
         if x not in words:
-            words[x] = (f"{what} = {x:.3g}{unit}, {'chaotic' if x > cm.threshold else 'regular'}" if np.isfinite(x)
-                        else "no value here (the cell's centre is not on the section)")
+            words[x] = (f"{what} = {number(x, '.3g')}{unit}, {chaotic if x > cm.threshold else regular}"
+                        if np.isfinite(x) else none)
         out[idx] = words[x]
     return out.astype(str)
 
 
 def chaos_hover_template(cm: ChaosMap) -> str:
     """The hover lines of the chaos map's value (the cell's text from :func:`chaos_hover_text`) and what it means."""
-    meaning = ("mean MEGNO Ȳ ≈2 regular, ≫2 chaotic" if cm.indicator == "megno"
-               else "Lyapunov estimate λ ≈0 regular, >0 chaotic")
-    return f"chaos map (T = {cm.t_total:g} s): %{{text}}<br>({meaning})"
+    meaning = (_("mean MEGNO Ȳ ≈2 regular, ≫2 chaotic") if cm.indicator == "megno"
+               else _("Lyapunov estimate λ ≈0 regular, >0 chaotic"))
+    return _("chaos map (T = {T} s): {text}<br>({meaning})").format(T=number(cm.t_total, "g"), text="%{text}",
+                                                                    meaning=meaning)
 
 
 def chaos_map_trace(cm: ChaosMap, *, showscale: bool = True, hoverable: bool = True,
@@ -278,20 +285,21 @@ def chaos_map_trace(cm: ChaosMap, *, showscale: bool = True, hoverable: bool = T
     scale: str | list[list[object]]
     if cm.indicator == "megno":
         zmin, zmax, scale = 0.0, MEGNO_MAX, MEGNO_COLOURSCALE
-        bar = dict(title=dict(text="MEGNO Ȳ<br>≈2 regular<br>≫2 chaotic", side="top"),
+        bar = dict(title=dict(text=_("MEGNO Ȳ<br>≈2 regular<br>≫2 chaotic"), side="top"),
                    tickvals=[0, 2, 4, 6, 8], ticktext=["0", "2", "4", "6", "≥8"])
         what = "Ȳ"
     else:
         fin = cm.values[np.isfinite(cm.values)]
         zmin, zmax, scale = 0.0, float(max(fin.max(), 1e-3)) if fin.size else 1.0, "Reds"
-        bar = dict(title=dict(text="λ [1/s]<br>≈0 regular", side="top"))
+        bar = dict(title=dict(text=_("λ [1/s]<br>≈0 regular"), side="top"))
         what = "λ"
-    hover = dict(hovertemplate=f"φ = %{{x:.3f}}<br>Γ₃ = %{{y:.3f}}<br>{what} = %{{z:.3g}}<extra>T = {cm.t_total:g} s"
-                               "</extra>") if hoverable else dict(hoverinfo="skip")
+    hover = dict(hovertemplate=f"φ = %{{x:.3f}}<br>Γ₃ = %{{y:.3f}}<br>{what} = %{{z:.3g}}<extra>T = "
+                               f"{number(cm.t_total, 'g')} s</extra>") if hoverable else dict(hoverinfo="skip")
     x, y, v = (cm.phi, cm.z, cm.values) if region is None else (region.phi, region.z, chaos_on_region(cm, region))
     return go.Heatmap(
         x=x, y=y, z=v, zmin=zmin, zmax=zmax, colorscale=scale, showscale=showscale,
-        colorbar=dict(len=0.9, thickness=12, **bar), name=f"chaos map (T = {cm.t_total:g} s)", **hover)
+        colorbar=dict(len=0.9, thickness=12, **bar),
+        name=_("chaos map (T = {T} s)").format(T=number(cm.t_total, "g")), **hover)
 
 
 def chaos_on_region(cm: ChaosMap, region: AccessibleRegion) -> NDArray[np.float32]:
@@ -306,14 +314,30 @@ def _chaos_on_grid(cm: ChaosMap, phi: NDArray[np.float64], z: NDArray[np.float64
     return np.where(accessible, cm.values_at(PH, Z), np.nan).astype(np.float32)
 
 
-def periodic_orbit_trace(orbits: Sequence[PeriodicOrbit], *, name: str = "periodic orbits") -> go.Scatter:
+#: the hover's first line of a periodic orbit, by its kind
+FIXED_POINT_WORDS = {"elliptic": N_("elliptic fixed point of P^{k}"),
+                     "hyperbolic": N_("hyperbolic fixed point of P^{k}"), "parabolic": N_("parabolic fixed point of P^{k}")}
+
+
+def _orbit_hover(o: PeriodicOrbit) -> str:
+    """The hover text of one periodic orbit: its kind, k, period and multipliers (a semicolon between the
+    multipliers where the decimal sign is a comma)."""
+    head = _(FIXED_POINT_WORDS[o.kind]) if o.kind in FIXED_POINT_WORDS else "{kind} fixed point of P^{k}"
+    sep = ", " if number(0.5) == "0.5" else "; "
+    mult = sep.join(f"{number(m.real, '.4g')}{number(m.imag, '+.4g')}i" if abs(m.imag) > 0 else number(m.real, ".4g")
+                    for m in o.multipliers)
+    return (head.format(kind=o.kind, k=o.k) + "<br>" + _("period {T} s").format(T=number(o.period, ".6g")) + "<br>"
+            + _("multipliers {values}").format(values=mult))
+
+
+def periodic_orbit_trace(orbits: Sequence[PeriodicOrbit], *, name: str | None = None) -> go.Scatter:
     """Fixed points of the k-th return maps on the chart, one symbol per kind (circle elliptic, x hyperbolic,
-    diamond parabolic) and a hover with k, the period and the multipliers."""
+    diamond parabolic) and a hover with k, the period and the multipliers; ``name`` defaults to "periodic orbits"
+    (in the page's language)."""
     phi = [o.phi for o in orbits]
     z = [o.z for o in orbits]
-    text = [f"{o.kind} fixed point of P^{o.k}<br>period {o.period:.6g} s<br>multipliers "
-            + ", ".join(f"{m.real:.4g}{m.imag:+.4g}i" if abs(m.imag) > 0 else f"{m.real:.4g}" for m in o.multipliers)
-            for o in orbits]
+    text = [_orbit_hover(o) for o in orbits]
+    name = _("periodic orbits") if name is None else name
     return go.Scatter(x=phi, y=z, mode="markers", name=name, text=text,
                       marker=dict(symbol=[ORBIT_SYMBOLS[o.kind] for o in orbits], size=11, color=BLACK,
                                   line=dict(width=2, color=BLACK)),
@@ -349,7 +373,7 @@ def zoom_chart(fig: go.Figure, section: PoincareSection, window: tuple[float, fl
                 tr.update(text=None if chaos is None else chaos_hover_text(chaos, phi, z),
                           hovertemplate=SHADE_HOVER + ("" if chaos is None else "<br>" + chaos_hover_template(chaos))
                           + "<extra></extra>")
-        elif tr.type == "heatmap" and chaos is not None and (tr.name or "").startswith("chaos map"):
+        elif tr.type == "heatmap" and chaos is not None:  # the chaos map (its name is in the page's language)
             tr.update(x=phi, y=z, z=_chaos_on_grid(chaos, phi, z, acc))  # the white cells of the new grid
         elif tr.name == "V_mu = E":
             tr.update(x=reg.boundary_phi, y=reg.boundary_z)

@@ -35,9 +35,11 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike, NDArray
 
 from ..equilibria import EquilibriumPoint, EquilibriumSet, Family
+from .._words import DECIMAL_COMMA, _, language, number
 from .colours import BLACK, BLUE, FAMILY_LABEL_COLOURS, LABEL_BOX, VERMILLION, alpha_colour_value, label_colour
 from .describe import describe_equilibria, with_description
-from .labels import FAMILY_NAMES, POINT_LABELS, family_name  # noqa: F401  (re-exported)
+from .labels import (FAMILY_NAMES, POINT_LABELS, VIEW_WORDS, family_name, point_label,  # noqa: F401  (re-exported)
+                     stability_name)
 
 HANGING_COLOUR = BLUE        # Okabe-Ito blue
 INVERTED_COLOUR = VERMILLION  # Okabe-Ito vermillion
@@ -201,7 +203,7 @@ def sphere_labels(eq: EquilibriumSet, families: Collection[str] | None = None, c
     for name, colour in (("hanging", HANGING_COLOUR), ("inverted", INVERTED_COLOUR), ("eq38", EQ38_COLOUR)):
         pts = [p for p in eq.isolated if p.family == name][:1]
         for p in pts:
-            points.append(_annotation3d(p.Gamma, POINT_LABELS[name], colour, size=label_px))
+            points.append(_annotation3d(p.Gamma, point_label(name), colour, size=label_px))
     stack_labels(out + points, (0.25, 0.25, 0.25))  # ~50 px on the ~400 px sphere
     if camera is not None and plot_height is not None:
         separate_labels(points + out, camera, plot_height)  # the points' labels keep their place
@@ -220,16 +222,19 @@ def _sphere_trace(n: int = 48) -> go.Surface:
 
 
 def _fmt_vec(v: Iterable[float]) -> str:
-    return "(" + ", ".join(f"{x:.4g}" for x in v) + ")"
+    """A vector as the hovers print it: ``(0.5, 0.3, 0.1)``; ``(0,5; 0,3; 0,1)`` where the decimal sign is a comma."""
+    sep = "; " if language() in DECIMAL_COMMA else ", "
+    return "(" + sep.join(number(x, ".4g") for x in v) + ")"
 
 
 def _hover(f: Family, idx: NDArray[np.intp]) -> list[str]:
     out = []
+    name = family_name(f.label)
     for i in idx:
         a = f.alpha[i]
-        out.append(f"{family_name(f.label)}<br>alpha = {a:.6g}<br>mu = ±{abs(f.mu[i]):.6g}<br>E = {f.energy[i]:.6g}"
-                   f"<br>Gamma = {_fmt_vec(f.Gamma[i])}<br>omega_e = ±{_fmt_vec(f.omega[i])}"
-                   f"<br>{f.stability[i]}")
+        out.append(f"{name}<br>alpha = {number(a, '.6g')}<br>mu = ±{number(abs(f.mu[i]), '.6g')}<br>E = "
+                   f"{number(f.energy[i], '.6g')}<br>Gamma = {_fmt_vec(f.Gamma[i])}<br>omega_e = ±"
+                   f"{_fmt_vec(f.omega[i])}<br>{stability_name(f.stability[i])}")
     return out
 
 
@@ -276,7 +281,7 @@ def family_traces(eq: EquilibriumSet, families: Collection[str] | None = None,
             stable = ff.stable
             jump = np.sign(ff.alpha[1:]) * np.sign(ff.alpha[:-1]) < 0  # alpha through +-inf (the (38) point)
             jump &= np.abs(ff.alpha[1:]) > 1.0 / scale
-            for s0, s1, st, _ in _runs(jump, stable):
+            for s0, s1, st, _joined in _runs(jump, stable):
                 idx = np.arange(s0, s1)
                 if len(idx) < 2 and not st:
                     continue
@@ -287,7 +292,8 @@ def family_traces(eq: EquilibriumSet, families: Collection[str] | None = None,
                               showscale=bool(colorbar and first),
                               colorbar=dict(title="alpha", tickvals=[-1, -0.5, 0, 0.5, 1],
                                             ticktext=["-inf", f"-1/J2", "0", "1/J2", "+inf"], len=0.6)),
-                    name=f"{family_name(ff.label)} ({'stable' if st else 'unstable'})", legendgroup=ff.label,
+                    name=(_("{name} (stable)") if st else _("{name} (unstable)")).format(name=family_name(ff.label)),
+                    legendgroup=ff.label,
                     showlegend=False, hovertext=_hover(ff, idx), hoverinfo="text",
                     meta=dict(family=ff.label, stable=bool(st), kind=ff.kind)))
                 first = False
@@ -319,7 +325,8 @@ def merge_runs(traces: Sequence[go.Scatter3d]) -> list[go.Scatter3d]:
         line = g["first"].line.to_plotly_json()
         line.update(color=np.concatenate(g["c"]), showscale=g["scale"])
         out.append(go.Scatter3d(x=P[:, 0], y=P[:, 1], z=P[:, 2], mode="lines", connectgaps=False, line=line,
-                                name=f"{'stable' if st else 'unstable'} relative equilibria", showlegend=False,
+                                name=_("stable relative equilibria") if st else _("unstable relative equilibria"),
+                                showlegend=False,
                                 hovertext=g["text"], hoverinfo="text",
                                 meta=dict(stable=st, kind="families", runs=g["runs"])))
     return out
@@ -328,8 +335,9 @@ def merge_runs(traces: Sequence[go.Scatter3d]) -> list[go.Scatter3d]:
 def _point_trace(points: Sequence[EquilibriumPoint], name: str, colour: str, symbol: str, size: int,
                  family: str | None = None) -> go.Scatter3d:
     G = np.array([p.Gamma for p in points])
-    text = [f"{name}<br>Gamma = {_fmt_vec(p.Gamma)}<br>omega_e = {_fmt_vec(p.omega)}<br>mu = {p.mu:.6g}"
-            f"<br>E = {p.energy:.6g}<br>alpha = {p.alpha:.6g}<br>{p.stability}" for p in points]
+    text = [f"{name}<br>Gamma = {_fmt_vec(p.Gamma)}<br>omega_e = {_fmt_vec(p.omega)}<br>mu = {number(p.mu, '.6g')}"
+            f"<br>E = {number(p.energy, '.6g')}<br>alpha = {number(p.alpha, '.6g')}<br>{stability_name(p.stability)}"
+            for p in points]
     return go.Scatter3d(x=G[:, 0], y=G[:, 1], z=G[:, 2], mode="markers", name=name,
                         marker=dict(color=colour, size=size, symbol=symbol, line=dict(color="white", width=1)),
                         hovertext=text, hoverinfo="text", meta=dict(family=family or name))
@@ -378,9 +386,10 @@ def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Col
     fig.add_trace(_sphere_trace())
     for tr in merge_runs(family_traces(eq, families)):
         fig.add_trace(tr)
-    fig.add_trace(_point_trace([eq.hanging], "hanging", HANGING_COLOUR, "circle", 7))
-    fig.add_trace(_point_trace([eq.inverted], "inverted", INVERTED_COLOUR, "circle", 7))
-    fig.add_trace(_point_trace(eq.point("eq38")[:1], POINT_LABELS["eq38"], EQ38_COLOUR, "diamond", 5,
+    fig.add_trace(_point_trace([eq.hanging], point_label("hanging"), HANGING_COLOUR, "circle", 7, family="hanging"))
+    fig.add_trace(_point_trace([eq.inverted], point_label("inverted"), INVERTED_COLOUR, "circle", 7,
+                               family="inverted"))
+    fig.add_trace(_point_trace(eq.point("eq38")[:1], point_label("eq38"), EQ38_COLOUR, "diamond", 5,
                                family="eq38"))
     if selected is not None:
         fig.add_trace(selected_trace(selected))
@@ -389,7 +398,8 @@ def equilibria_sphere_figure(eq: EquilibriumSet, view: str = "3d", families: Col
     fig.update_layout(
         height=height, margin=dict(l=0, r=0, t=SPHERE_MARGIN_T, b=0),
         # two short lines: one line of 77 characters was cut off in the presenter view (20 px) at 1024 x 768
-        title=dict(text=f"Relative equilibria on S² ({view} view)<br>solid = linearly stable, dashed = unstable",
+        title=dict(text=_("Relative equilibria on S² ({view} view)").format(view=_(VIEW_WORDS[view])) + "<br>"
+                   + _("solid = linearly stable, dashed = unstable"),
                    font=dict(size=13)),
         scene=dict(xaxis=dict(title="Γ₁", **ax), yaxis=dict(title="Γ₂", **ax), zaxis=dict(title="Γ₃", **ax),
                    # "orbit": plotly's default drag mode ("turntable") replaces the camera's up vector by +e3,

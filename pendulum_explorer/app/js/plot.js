@@ -167,7 +167,8 @@ export class PlotView {
       this.describe();
     } catch (err) {
       console.error("PlotlyView", err);
-      gd.textContent = "could not draw the figure: " + err;
+      // in the page's language (PlotlyView.words); English when absent
+      gd.textContent = ((this.model.get("words") || {}).draw_error || "could not draw the figure") + ": " + err;
     } finally {
       this.busy = false;
     }
