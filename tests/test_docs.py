@@ -142,3 +142,27 @@ def test_no_internal_link_or_anchor_leads_nowhere(site):
             elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in _parse(target).ids:
                 broken.append((str(path.relative_to(site)), url))
     assert not broken, broken[:20]
+
+
+def test_pages_of_names_that_moved_are_removed_before_a_build():
+    """A page autosummary wrote for a name that has since moved (``section.cluster.warm_workers`` ->
+    ``section.workers``) is deleted by the configuration, else Sphinx warns "document isn't included in any
+    toctree" and the ``-W`` build fails on a developer's machine (a fresh clone has no old pages)."""
+    generated = ROOT / "docs" / "api" / "generated"
+    generated.mkdir(parents=True, exist_ok=True)
+    stale = generated / "pendulum_explorer.section.cluster.no_such_name.rst"
+    kept = generated / "pendulum_explorer.section.workers.warm_workers.rst"
+    stale.write_text("stale\n")
+    had_kept = kept.exists()
+    kept.write_text(kept.read_text() if had_kept else "kept\n")
+    try:
+        conf = _load("pe_docs_conf", ROOT / "docs" / "conf.py")  # the configuration removes it as it loads
+        assert not stale.exists()
+        stale.write_text("stale\n")
+        removed = conf.remove_stale_pages()
+        assert "pendulum_explorer.section.cluster.no_such_name" in removed and not stale.exists()
+        assert kept.exists() and "pendulum_explorer.section.workers.warm_workers" not in removed
+    finally:
+        stale.unlink(missing_ok=True)
+        if not had_kept:
+            kept.unlink(missing_ok=True)
