@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -25,6 +24,7 @@ from pathlib import Path
 from jupyter_client import KernelManager
 
 ROOT = Path(__file__).resolve().parent.parent
+from _compare import print_min_median  # noqa: E402  (benchmarks/ is the script's folder)
 sys.path.insert(0, str(ROOT))
 
 from pendulum_explorer.server import DASHBOARD_CODE  # noqa: E402
@@ -95,14 +95,7 @@ def main() -> None:
             runs[name].append(one_run(f"pe_{name}", args.after))
     load = os.getloadavg()[0]
     print(f"first view in the kernel, {args.pairs} runs each, in turn; load average {load:.1f}")
-    print("| | " + " | ".join(f"{k} min | {k} median" for k in checkouts) + " |")
-    print("|---|" + "---|---|" * len(checkouts))
-    for key in runs["this"][0]:
-        cells = []
-        for name in checkouts:
-            xs = [r[key] for r in runs[name]]
-            cells += [f"{min(xs):.3g}", f"{statistics.median(xs):.3g}"]
-        print(f"| {key} | " + " | ".join(cells) + " |")
+    print_min_median(runs, list(checkouts))
 
 
 if __name__ == "__main__":

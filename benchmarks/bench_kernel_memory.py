@@ -14,14 +14,12 @@ A B A B; minima and medians.  The machine is shared: compare CPU and memory, not
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import statistics
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+from _compare import child_result, print_min_median  # noqa: E402  (benchmarks/ is the script's folder)
 
 CHILD = r"""
 import gc, json, resource, sys, time
@@ -64,11 +62,7 @@ print("RESULT " + json.dumps(out))
 
 def one_run(checkout: Path) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(checkout))
-    p = subprocess.run([sys.executable, "-c", CHILD], env=env, cwd="/", capture_output=True, text=True, timeout=600)
-    line = next((x for x in p.stdout.splitlines() if x.startswith("RESULT ")), None)
-    if line is None:
-        raise RuntimeError(f"{checkout}: no result\n{p.stderr[-3000:]}")
-    return json.loads(line[7:])
+    return child_result([sys.executable, "-c", CHILD], env, "/", 600, checkout)
 
 
 def main() -> None:
@@ -85,14 +79,7 @@ def main() -> None:
             runs[name].append(one_run(path))
     print(f"dashboard start in a fresh process, {args.pairs} runs each, alternated; load average "
           f"{os.getloadavg()[0]:.1f}")
-    print("| | " + " | ".join(f"{k} min | {k} median" for k in checkouts) + " |")
-    print("|---|" + "---|---|" * len(checkouts))
-    for key in runs["this"][0]:
-        cells = []
-        for name in checkouts:
-            xs = [r[key] for r in runs[name] if key in r]
-            cells += [f"{min(xs):.3g}", f"{statistics.median(xs):.3g}"] if xs else ["-", "-"]
-        print(f"| {key} | " + " | ".join(cells) + " |")
+    print_min_median(runs, list(checkouts))
 
 
 if __name__ == "__main__":

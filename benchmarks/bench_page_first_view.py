@@ -14,14 +14,13 @@ compare CPU and memory; wall times are noisy.  Nothing is asserted.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+from _compare import child_result, print_min_median  # noqa: E402  (benchmarks/ is the script's folder)
 
 CHILD = r"""
 import json, os, sys, time
@@ -90,12 +89,7 @@ print("RESULT " + json.dumps(out))
 
 def one_session(checkout: Path, pages: int) -> list[dict[str, float]]:
     env = dict(os.environ, PYTHONPATH=str(checkout))
-    p = subprocess.run([sys.executable, "-c", CHILD, str(checkout), str(pages)], env=env, cwd=str(checkout),
-                       capture_output=True, text=True, timeout=900)
-    line = next((x for x in p.stdout.splitlines() if x.startswith("RESULT ")), None)
-    if line is None:
-        raise RuntimeError(f"{checkout}: no result\n{p.stderr[-3000:]}")
-    return json.loads(line[7:])
+    return child_result([sys.executable, "-c", CHILD, str(checkout), str(pages)], env, checkout, 900, checkout)
 
 
 def main() -> None:
@@ -111,14 +105,7 @@ def main() -> None:
             runs[name] += one_session(path, max(1, min(args.pages, 4)))
     print(f"page first view and Section tab, {args.rounds} rounds x {args.pages} pages, alternated; load average "
           f"{os.getloadavg()[0]:.1f}")
-    print("| | " + " | ".join(f"{k} min | {k} median" for k in checkouts) + " |")
-    print("|---|" + "---|---|" * len(checkouts))
-    for key in runs["this"][0]:
-        cells = []
-        for name in checkouts:
-            xs = [r[key] for r in runs[name]]
-            cells += [f"{min(xs):.3g}", f"{statistics.median(xs):.3g}"]
-        print(f"| {key} | " + " | ".join(cells) + " |")
+    print_min_median(runs, list(checkouts))
     # the kernel RSS of the first and the second page (the "two pages" of the CI's timings)
     for name in checkouts:
         per = [[r["kernel RSS MB"] for r in runs[name][i::args.pages]] for i in range(args.pages)]
