@@ -632,3 +632,11 @@ def start_fill(page, n_seeds, n_crossings, drawn=True):
     if drawn:
         page.wait_for_function("""(t) => ((window.__pe && window.__pe.plotLog) || []).some(e => e[0] > t &&
             (e[2].startsWith('restyle x') || e[2].startsWith('stream')))""", arg=t, timeout=60_000, polling=50)
+
+
+def compute_motion(page, timeout=120_000):
+    """Press the Motion tab's "compute and animate" and wait until its player holds the motion (two samples or
+    more) and is shown."""
+    page.locator(".pe-motion button.pe-motion-run, .pe-motion .pe-motion-run button").first.click()
+    page.wait_for_function("""() => { const p = document.querySelector('.pe-motion-player');
+        return !!p && p.offsetParent !== null && p.peMotion && p.peMotion.n >= 2; }""", timeout=timeout)

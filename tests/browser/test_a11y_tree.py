@@ -110,9 +110,7 @@ def test_every_focusable_node_is_named(dashboard_server, browser):
         for tab, cls in TABS.items():
             _open_tab(page, cls)
             if tab == "motion":
-                page.locator(".pe-motion button.pe-motion-run, .pe-motion .pe-motion-run button").first.click()
-                page.wait_for_function("""() => { const p = document.querySelector('.pe-motion-player');
-                    return !!p && p.offsetParent !== null && p.peMotion && p.peMotion.n >= 2; }""", timeout=120_000)
+                pb.compute_motion(page)
                 pb.wait_plots_quiet(page, timeout_ms=90_000)
             nodes = ax_nodes(cdp)
             pb.ARTIFACTS.mkdir(exist_ok=True)

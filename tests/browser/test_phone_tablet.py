@@ -307,9 +307,7 @@ def test_keyboard_order_focus_reduced_motion_and_aria(dashboard_server, browser)
         for tab, cls in TABS.items():
             _open_tab(page, cls)
             if tab == "motion":
-                page.locator(".pe-motion button.pe-motion-run, .pe-motion .pe-motion-run button").first.click()
-                page.wait_for_function("""() => { const p = document.querySelector('.pe-motion-player');
-                    return !!p && p.offsetParent !== null && p.peMotion && p.peMotion.n >= 2; }""", timeout=120_000)
+                pb.compute_motion(page)
                 pb.wait_plot(page, ".pe-motion", timeout=60_000)
                 page.wait_for_timeout(3000)   # would it start playing by itself?
                 motion = page.evaluate("""() => { const m = document.querySelector('.pe-motion-player').peMotion;
