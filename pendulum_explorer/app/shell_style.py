@@ -121,6 +121,9 @@ RESPONSIVE_CSS = f"""<style>
    specificity), menus, tabs, slider handles and plotly's mode bar buttons had none, the buttons a faint shadow */
 .pe-app.pe-app :focus-visible, .pe-app.pe-app .noUi-handle:focus {{ outline: 3px solid #0072B2 !important;
   outline-offset: 1px !important; }}
+/* what only a screen reader reads (each tab panel's heading, pagebridge.py) */
+.pe-app .pe-sr-only {{ position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0;
+  overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }}
 @media (prefers-reduced-motion: reduce) {{
   .pe-app *, .pe-app *::before, .pe-app *::after {{ animation: none !important; transition: none !important; }}
 }}
