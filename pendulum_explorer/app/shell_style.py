@@ -82,7 +82,7 @@ RESPONSIVE_CSS = f"""<style>
 }}
 @media (min-width: {PHONE_MAX + 1}px) and (max-width: {TABLET_MAX}px) {{
   .pe-app .pe-motion-row > div:not(.pe-motion-plots):not(.pe-instruments) {{ flex: 1 1 0 !important; }}
-  .pe-app .pe-motion-row > .pe-instruments {{ flex: 0 0 auto !important; }}
+  .pe-app .pe-motion-row > div.pe-instruments {{ flex: 0 0 auto !important; }}
   {_each(_COLUMNS, " > .widget-vbox")} {{ min-width: 0 !important; }}
   {_each(_COLUMNS, " .widget-inline-hbox:not(.widget-slider)")} {{ width: auto !important;
     max-width: 100% !important; }}
