@@ -16,6 +16,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _validate as _v
 from ._core.fields import P_MU, pack_params
+from ._words import _, number, numbers
 from .errors import (
     BalancedPendulumError,
     InvalidPendulumError,
@@ -39,7 +40,7 @@ def _parameter(name: str, value: Any) -> float:
     """m, g, a dimension: a finite float in (0, 1e100]."""
     v = _v.real(name, value, exc=NonPositiveError, nonfinite_exc=NonFiniteError)
     if v <= 0.0:
-        raise NonPositiveError(f"{name} must be > 0; got {v!r}")
+        raise NonPositiveError(_("{name} must be > 0; got {value}").format(name=name, value=number(v)))
     if v > MAGNITUDE_RANGE[1]:
         raise InvalidPendulumError(f"{name} must be <= {MAGNITUDE_RANGE[1]:g}; got {v:g}")
     return v
@@ -98,7 +99,7 @@ class Pendulum(_v.PendulumBase):
         asym = np.abs(J - J.T).max()
         if scale == 0.0 or asym > SYMMETRY_RTOL * scale:
             if scale == 0.0:
-                raise NotPositiveDefiniteError("J must be positive definite; got the zero matrix")
+                raise NotPositiveDefiniteError(_("J must be positive definite; got the zero matrix"))
             raise NotSymmetricError(
                 f"J must be symmetric (|J - J^T| <= {SYMMETRY_RTOL:g} max|J|); got max|J - J^T| = {asym:.3g} "
                 f"for max|J| = {scale:.3g}, J = {J.tolist()}")
@@ -107,15 +108,18 @@ class Pendulum(_v.PendulumBase):
             raise NotPositiveDefiniteError(f"J must have entries of magnitude >= {lo:g} (kg m^2); got max|J| = {scale:.3g}")
         eig = np.linalg.eigvalsh(J)
         if eig[0] <= lo * scale:
+            # (the words in the page's language where the dashboard shows them, next to its custom J)
             raise NotPositiveDefiniteError(
-                f"J must be positive definite (all principal moments > 0); got principal moments "
-                f"{np.round(eig[::-1], 12).tolist()}")
+                _("J must be positive definite (all principal moments > 0); got principal moments {moments}").format(
+                    moments="[" + numbers(np.round(eig[::-1], 12), ".12g") + "]"))
         Jd = np.sort(eig)[::-1]
         slack = Jd[1] + Jd[2] - Jd[0]
         if slack < -REALIZABILITY_RTOL * Jd[0]:
             raise NotRealizableError(
-                f"J is not physically realizable: the principal moments must satisfy J1 <= J2 + J3; got "
-                f"J1 = {Jd[0]:.6g} > J2 + J3 = {Jd[1] + Jd[2]:.6g} (principal moments {Jd.tolist()})")
+                _("J is not physically realizable: the principal moments must satisfy J1 <= J2 + J3; got "
+                  "J1 = {J1} > J2 + J3 = {J23} (principal moments {moments})").format(
+                    J1=number(Jd[0], ".6g"), J23=number(Jd[1] + Jd[2], ".6g"),
+                    moments="[" + numbers(Jd, ".12g") + "]"))
         p0 = pack_params(J, m * g * rho, 0.0)
         if not np.all(np.isfinite(p0)):
             raise InvalidPendulumError(f"J cannot be inverted in double precision (principal moments {Jd.tolist()})")

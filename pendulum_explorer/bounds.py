@@ -18,6 +18,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Any
 
+from ._words import N_, Number, _, number
 from .errors import InvalidStateError, PendulumError
 
 
@@ -55,29 +56,33 @@ class Bound:
         return self.low, self.high
 
     def text(self, plausible: bool = False) -> str:
-        """The range as messages write it: ``"0.1 … 200 s"``."""
+        """The range as messages write it: ``"0.1 … 200 s"`` (``"0,1 … 200 s"`` on a German page)."""
         lo, hi = self.range(plausible)
         unit = f" {self.unit}" if self.unit else ""
-        return f"{lo:g} … {hi:g}{unit}"
+        return f"{number(lo)} … {number(hi)}{unit}"
 
     def check(self, value: Any, *, plausible: bool = False, name: str | None = None,
               exc: type[PendulumError] = InvalidStateError) -> float:
         """``value`` as a float (an int for an integer quantity) if it is a real number in the range; otherwise
         ``exc`` (a ValueError) naming the quantity, the value and the range."""
-        who = name or self.label
+        # the words in the page's language where the dashboard shows them (``_words``; English elsewhere)
+        who, rng = name or _(self.label), self.text(plausible)
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise exc(f"{who} must be a number in {self.text(plausible)}; got {value!r}")
+            raise exc(_("{who} must be a number in {range}; got {value}").format(who=who, range=rng,
+                                                                                value=repr(value)))
         try:
             x = float(value)
         except OverflowError:
-            raise exc(f"{who} = {value!r} is outside {self.text(plausible)}") from None
+            raise exc(_("{who} = {value} is outside {range}").format(who=who, value=repr(value), range=rng)) from None
         lo, hi = self.range(plausible)
         if not (math.isfinite(x) and lo <= x <= hi):
-            why = f" ({self.why})" if self.why else ""
-            raise exc(f"{who} = {x:g}{' ' + self.unit if self.unit else ''} is outside {self.text(plausible)}{why}")
+            why = f" ({_(self.why)})" if self.why else ""
+            raise exc(_("{who} = {value:g}{unit} is outside {range}").format(
+                who=who, value=Number(x), unit=" " + self.unit if self.unit else "", range=rng) + why)
         if self.integer:
             if x != math.floor(x):
-                raise exc(f"{who} must be a whole number in {self.text(plausible)}; got {value!r}")
+                raise exc(_("{who} must be a whole number in {range}; got {value}").format(who=who, range=rng,
+                                                                                          value=repr(value)))
             return int(x)
         return x
 
@@ -87,53 +92,54 @@ def _b(*args: Any, **kw: Any) -> tuple[str, Bound]:
     return b.name, b
 
 
-#: every bounded quantity, by name
+#: every bounded quantity, by name (its words marked for the dashboard's catalogs, translated where a message says
+#: them: :meth:`Bound.check`)
 BOUNDS: dict[str, Bound] = dict([
     # --- states and levels
-    _b("omega0", "ω₀ component", "rad/s", -1e100, 1e100, -1e3, 1e3,
-       why="faster motions cannot be shown truthfully in a class"),
+    _b("omega0", N_("ω₀ component"), "rad/s", -1e100, 1e100, -1e3, 1e3,
+       why=N_("faster motions cannot be shown truthfully in a class")),
     _b("E", "E", "J", -1e100, 1e100, -1e6, 1e6),
     _b("mu", "μ", "kg m²/s", -1e100, 1e100, -1e6, 1e6),
     _b("phi", "φ", "rad", -math.inf, math.inf, -math.pi - 1e-5, math.pi + 1e-5),
     _b("Gamma3", "Γ₃", "", -1.0, 1.0),
-    _b("tilt", "the tilt", "rad", 0.0, math.pi, 1e-6, 0.5),
-    _b("release_angle", "the release angle θ", "°", -180.0, 180.0,
-       why="a tilt about an axis, from the hanging attitude; its sign turns the other way round"),
-    _b("damping", "the damping c", "N m s", 0.0, 1e6, 0.0, 100.0,
-       why="a viscous torque -c ω at the pivot (outside the paper's model); c = 0 is the paper's pendulum"),
+    _b("tilt", N_("the tilt"), "rad", 0.0, math.pi, 1e-6, 0.5),
+    _b("release_angle", N_("the release angle θ"), "°", -180.0, 180.0,
+       why=N_("a tilt about an axis, from the hanging attitude; its sign turns the other way round")),
+    _b("damping", N_("the damping c"), "N m s", 0.0, 1e6, 0.0, 100.0,
+       why=N_("a viscous torque -c ω at the pivot (outside the paper's model); c = 0 is the paper's pendulum")),
     # --- the body
-    _b("J", "an entry of J", "kg m²", -math.inf, math.inf, -1e6, 1e6),
-    _b("principal_moment", "a principal moment of J", "kg m²", 0.0, math.inf, 1e-6, 1e6),
-    _b("rho", "a component of ρ", "m", -math.inf, math.inf, -1e3, 1e3),
+    _b("J", N_("an entry of J"), "kg m²", -math.inf, math.inf, -1e6, 1e6),
+    _b("principal_moment", N_("a principal moment of J"), "kg m²", 0.0, math.inf, 1e-6, 1e6),
+    _b("rho", N_("a component of ρ"), "m", -math.inf, math.inf, -1e3, 1e3),
     _b("rho_norm", "|ρ|", "m", 0.0, math.inf, 1e-4, 100.0,
-       why="the distance from the pivot to the centre of mass; below 0.1 mm the body is nearly balanced"),
-    _b("m", "the mass", "kg", 0.0, math.inf, 1e-3, 1e4),
-    _b("g", "g", "m/s²", 0.0, math.inf, 1e-3, 300.0, why="the Sun's surface has 274"),
-    _b("dim", "a dimension", "m", 0.0, math.inf, 0.005, 100.0),
-    _b("pivot", "the pivot's distance from the centre", "m", 0.0, math.inf, 0.0, 100.0),
+       why=N_("the distance from the pivot to the centre of mass; below 0.1 mm the body is nearly balanced")),
+    _b("m", N_("the mass"), "kg", 0.0, math.inf, 1e-3, 1e4),
+    _b("g", "g", "m/s²", 0.0, math.inf, 1e-3, 300.0, why=N_("the Sun's surface has 274")),
+    _b("dim", N_("a dimension"), "m", 0.0, math.inf, 0.005, 100.0),
+    _b("pivot", N_("the pivot's distance from the centre"), "m", 0.0, math.inf, 0.0, 100.0),
     # --- integration
-    _b("t_final", "the duration", "s", 1e-9, math.inf, 0.1, 200.0),
+    _b("t_final", N_("the duration"), "s", 1e-9, math.inf, 0.1, 200.0),
     _b("rtol", "rtol", "", 1e-15, 1e-3),
     _b("atol", "atol", "", 1e-18, 1e-3),
     _b("taylor_tol", "tol", "", 1e-18, 1e-4),
     _b("max_steps", "max_steps", "", 1, 50_000_000, integer=True),
     _b("n_out", "n_out", "", 2, 5_000_000, integer=True),
-    _b("unit_tol", "the unit-vector tolerance", "", 0.0, 1e-6),
-    _b("report_unit_tol", "|Γ| − 1 of a reported state", "", 0.0, 1e-3),
+    _b("unit_tol", N_("the unit-vector tolerance"), "", 0.0, 1e-6),
+    _b("report_unit_tol", N_("|Γ| − 1 of a reported state"), "", 0.0, 1e-3),
     # --- sections
-    _b("n_crossings", "crossings per trajectory", "", 1, 1_000_000, 100, 5000, integer=True),
-    _b("session_crossings", "crossings per trajectory of a session", "", 1, 1_000_000, 1, 5000, integer=True),
-    _b("n_fill", "fill seeds", "", 1, 20_000, 2, 60, integer=True),
-    _b("launches", "trajectories", "", 1, 20_000, 1, 1000, integer=True),
-    _b("launch_link", "launch points of a link", "", 0, 20, integer=True),
-    _b("grid", "grid points per side", "", 1, 20_000, integer=True),
-    _b("map_time", "chaos-map T", "s", 1e-9, 1e5, 20.0, 1000.0),
-    _b("map_cells", "chaos-map cells", "", 1, 1_000_000, 1, 160_000, integer=True),
+    _b("n_crossings", N_("crossings per trajectory"), "", 1, 1_000_000, 100, 5000, integer=True),
+    _b("session_crossings", N_("crossings per trajectory of a session"), "", 1, 1_000_000, 1, 5000, integer=True),
+    _b("n_fill", N_("fill seeds"), "", 1, 20_000, 2, 60, integer=True),
+    _b("launches", N_("trajectories"), "", 1, 20_000, 1, 1000, integer=True),
+    _b("launch_link", N_("launch points of a link"), "", 0, 20, integer=True),
+    _b("grid", N_("grid points per side"), "", 1, 20_000, integer=True),
+    _b("map_time", N_("chaos-map T"), "s", 1e-9, 1e5, 20.0, 1000.0),
+    _b("map_cells", N_("chaos-map cells"), "", 1, 1_000_000, 1, 160_000, integer=True),
     _b("k", "k", "", 1, 64, 1, 8, integer=True),
-    _b("orbits", "periodic orbits", "", 0, 10**6, 0, 100, integer=True),
+    _b("orbits", N_("periodic orbits"), "", 0, 10**6, 0, 100, integer=True),
     # --- memory
-    _b("result_bytes", "the result's memory", "bytes", 0, 2 ** 30, integer=True),
-    _b("session_chars", "the session file", "characters", 0, 64 * 2 ** 20, integer=True),
+    _b("result_bytes", N_("the result's memory"), "bytes", 0, 2 ** 30, integer=True),
+    _b("session_chars", N_("the session file"), "characters", 0, 64 * 2 ** 20, integer=True),
 ])
 
 

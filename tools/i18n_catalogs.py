@@ -4,7 +4,8 @@
     python3 tools/dev.py i18n            # extract the app's strings to the .pot, update every .po, compile the .mo
     python tools/i18n_catalogs.py        # the same, with the Python it is run by
 
-Strings are those of ``pendulum_explorer/app/*.py`` and of the figures, ``pendulum_explorer/plotting/*.py``, inside
+Strings are those of ``pendulum_explorer/app/*.py``, of the figures, ``pendulum_explorer/plotting/*.py``, and the library's
+messages for bad input that the dashboard shows (``LIBRARY``: ``bounds.py``, ``bodies.py``), inside
 ``_()``, ``N_()`` and ``ngettext()`` (see :mod:`pendulum_explorer.app.i18n` and :mod:`pendulum_explorer._words`).
 The template is ``app/locale/pendulum_explorer.pot``; each language's
 ``app/locale/<lang>/LC_MESSAGES/pendulum_explorer.po`` gets the new strings (empty, to translate) and loses the
@@ -26,9 +27,15 @@ LANGS = ("de", "es")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 
+#: the library's modules whose messages the dashboard shows next to a control (a bound, a custom J)
+LIBRARY = ("bounds.py", "bodies.py")
+
+
 def sources() -> list[Path]:
-    """The files whose strings the page shows: the app's and the figures' (``pendulum_explorer/plotting``)."""
-    return sorted(APP.glob("*.py")) + sorted((ROOT / "pendulum_explorer" / "plotting").glob("*.py"))
+    """The files whose strings the page shows: the app's, the figures' (``pendulum_explorer/plotting``) and the
+    library's messages for bad input that the dashboard shows (:data:`LIBRARY`)."""
+    return (sorted(APP.glob("*.py")) + sorted((ROOT / "pendulum_explorer" / "plotting").glob("*.py"))
+            + [p for p in (ROOT / "pendulum_explorer" / name for name in LIBRARY) if p.exists()])
 
 
 def extract():

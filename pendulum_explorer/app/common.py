@@ -170,6 +170,9 @@ class Task:
         self._cancel = threading.Event()
         self.synchronous = False  # tests: run inline
         self.last_error = None
+        #: boxes shown only while the task runs or its label says something (the section's progress row: an empty
+        #: 40 px band between the message and the controls otherwise)
+        self.collapse = []
 
     @property
     def running(self):
@@ -188,6 +191,8 @@ class Task:
         self.bar.layout.visibility = "hidden"
         self.cancel_button.layout.visibility = "hidden"
         self.label.value = (_("cancelled") if self.cancelled else "") if self.last_error is None else ""
+        for box in self.collapse:
+            box.layout.display = "" if self.label.value else "none"
 
     def progress(self, fraction, text=None):
         self.bar.value = max(0.0, min(1.0, float(fraction)))
@@ -211,6 +216,8 @@ class Task:
         self.bar.layout.visibility = "visible"
         self.cancel_button.layout.visibility = "visible"
         self.label.value = what
+        for box in self.collapse:
+            box.layout.display = ""
 
         def run():
             t0 = time.perf_counter()

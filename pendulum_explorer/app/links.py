@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import quote, unquote_plus
 
 from ..bounds import BOUNDS as TABLE
-from .i18n import _
+from .i18n import _, number
 
 #: the dashboard's tabs, in order (keys used by ``tab=``)
 TAB_KEYS = ("body", "equilibria", "section", "motion")
@@ -91,7 +91,7 @@ def _number(text: str, name: str) -> float:
     x = float(text)
     lo, hi = BOUNDS[name]
     if not (math.isfinite(x) and lo <= x <= hi):
-        raise LinkError(_("{name} must lie in [{lo}, {hi}]; got {value}").format(name=name, lo=f"{lo:g}", hi=f"{hi:g}",
+        raise LinkError(_("{name} must lie in [{lo}, {hi}]; got {value}").format(name=name, lo=number(lo), hi=number(hi),
                                                                                  value=_show(text)))
     return x
 

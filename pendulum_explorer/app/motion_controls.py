@@ -34,7 +34,7 @@ class MotionStart:
         self.start.add_class("pe-motion-start")
         lo, hi = ANGLE.range(plausible=True)
         self.angle = w.BoundedFloatText(value=30.0, min=lo, max=hi, step=5.0,
-                                        description=_("θ [°] ({lo:g}…{hi:g})").format(lo=lo, hi=hi),
+                                        description=_("θ [°] ({lo:g}…{hi:g})").format(lo=Number(lo), hi=Number(hi)),
                                         style={"description_width": "124px"}, layout=w.Layout(width="186px"))
         self.angle.add_class("pe-motion-angle")
         self.axis = w.Dropdown(options=[(_("lab e₁ (horizontal)"), "space-1"), (_("lab e₂ (horizontal)"), "space-2"),
@@ -47,7 +47,7 @@ class MotionStart:
         clo, chi = DAMPING.range(plausible=True)
         self.damping = w.BoundedFloatText(value=0.0, min=clo, max=chi, step=0.05,
                                           style={"description_width": "175px"},
-                                          description=_("damping c ({lo:g}…{hi:g} N m s)").format(lo=clo, hi=chi),
+                                          description=_("damping c ({lo:g}…{hi:g} N m s)").format(lo=Number(clo), hi=Number(chi)),
                                           tooltip=_("a viscous torque −c ω at the pivot: not in the paper's model "
                                                     "(its pendulum keeps its energy); only DOP853 integrates it"),
                                           layout=w.Layout(width="245px"))

@@ -38,8 +38,8 @@ class MotionPanel:
                        for i in range(3)]
         # a bounded input clamps silently: the label names its range
         self.t_final = w.BoundedFloatText(value=10.0, min=DURATION_RANGE[0], max=DURATION_RANGE[1], step=1.0,
-                                          description=_("duration [s] ({lo:g}–{hi:g})").format(lo=DURATION_RANGE[0],
-                                                                                       hi=DURATION_RANGE[1]),
+                                          description=_("duration [s] ({lo:g}–{hi:g})").format(
+                                              lo=Number(DURATION_RANGE[0]), hi=Number(DURATION_RANGE[1])),
                                           layout=w.Layout(width="225px"), style={"description_width": "150px"})
         self.method = w.ToggleButtons(options=[(_("Routh + reconstruction"), "lr"), ("LGVI", "lgvi"),
                                                (_("Taylor (machine precision)"), "taylor"),

@@ -93,9 +93,35 @@ function landmark(app) {
   }
 }
 
+// each tab's panel is a region named by its tab, with a heading (h2, for a screen reader's eyes only: the tab bar
+// shows the title) at its top: a screen reader jumps from tab to tab by heading or by landmark (it found no h2 and
+// no region at all)
+function panelHeadings(app) {
+  if (!app) return;
+  const labels = app.querySelectorAll(".pe-tabs .lm-TabBar-tab .lm-TabBar-tabLabel");
+  app.querySelectorAll(".pe-tabs .pe-panel").forEach((p, i) => {
+    const title = labels[i] && labels[i].textContent.trim();
+    if (!title) return;
+    if (p.getAttribute("aria-label") !== title) { p.setAttribute("role", "region"); p.setAttribute("aria-label", title); }
+    let h = p.querySelector(":scope > h2.pe-panel-heading");
+    if (!h) {
+      h = document.createElement("h2");
+      h.className = "pe-panel-heading pe-sr-only";
+      p.prepend(h);
+    }
+    if (h.textContent !== title) h.textContent = title;
+  });
+}
+
 function scan(root) {
   // (again on every scan: the bridge's element may not be in the page yet when it renders)
   landmark(root.querySelector(".pe-app"));
+  panelHeadings(root.querySelector(".pe-app"));
+  // a bare SVG (an icon of a button or of plotly's mode bar, plotly's drawing layers, a 3D scene's overlay, the
+  // text-measuring SVG plotly puts in the page's body) says nothing to a screen reader: hidden from it (a figure's
+  // words are its accessible name, see plot.js describe)
+  root.querySelectorAll(".pe-app svg:not([aria-hidden]):not([role]):not([aria-label]), svg#js-plotly-tester")
+    .forEach((s) => s.setAttribute("aria-hidden", "true"));
   root.querySelectorAll(HEADERS).forEach(enable);
   if (COMMA) root.querySelectorAll(".pe-app input[type=number]").forEach(commaBox);
   // a slider's handle is its keyboard control: it gets the slider's label as its name (screen readers said

@@ -23,6 +23,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from . import section_text as say
 from .common import Messages, figure_output
 from .i18n import N_, _, ngettext, number
 
@@ -306,11 +307,8 @@ class OrbitLayers:
         def done() -> None:
             m = got[0] if got else None
             if m is not None:
-                self.note.ok(_("stable and unstable manifolds of the period-{k} orbit (multipliers {lu} and {ls}): "
-                               "{h} homoclinic points off the poles{cut}").format(
-                    k=o.k, lu=number(m.multipliers[0], ".4g"), ls=number(m.multipliers[1], ".4g"),
-                    h=len(shown_homoclinic(m)),
-                    cut=_("; stopped short (work bound, or a jump of the return map)") if m.truncated else ""))
+                self.note.ok(say.manifolds_drawn(o.k, m.multipliers, len(m.homoclinic),
+                                                 len(m.homoclinic) - len(shown_homoclinic(m)), m.truncated))
 
         self.note.info(_("growing the manifolds of the period-{k} orbit…").format(k=o.k))
         p.task.start(work, _("draw manifolds"), done)

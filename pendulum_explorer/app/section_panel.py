@@ -71,17 +71,20 @@ class SectionPanel:
                                                                  self.inputs.z_in, self.inputs.launch_btn)
 
         self.task.bar.layout.width = "160px"
-        # the chart first, under the level row only, and beside it a column with the messages, the progress bar and
-        # the controls: at 1024x768 and 1280x720 the whole chart is in the first screen (with the controls above it,
-        # its top was at y = 400-465).  The message slot and the progress row keep their height, shown or not: the
-        # chart does not move when a message or the progress bar appears
-        # at least 5em high (it does not jump when a message appears), and as high as its text: the last line of a
-        # message (the one that says how to get work back) was cut off at 62 px
-        messages = w.VBox([self.level_msg, self.msg], layout=w.Layout(min_height="5em"))
+        # the chart first, under the level row only, and beside it (below it on a phone) a column with the messages,
+        # the progress bar and the controls: at 1024x768 and 1280x720 the whole chart is in the first screen (with
+        # the controls above it, its top was at y = 400-465); a message or the progress bar moves only the controls
+        # under them.  The message slot is as high as its text (a fixed 5em cut a message's last line at 62 px, and
+        # left a band under a one-line one) and the progress row is there only while a task runs or says how it
+        # ended: reserved, the two left an empty band of 56-72 px between the message and the controls
+        messages = w.VBox([self.level_msg, self.msg])
         self.level_msg.layout.min_height = self.msg.layout.min_height = "0"
         row = dict(flex_flow="row wrap", align_items="center")
+        progress_row = w.HBox([self.task.widget], layout=w.Layout(display="none", **row))
+        progress_row.add_class("pe-progress-row")
+        self.task.collapse.append(progress_row)
         controls = w.VBox([
-            messages, w.HBox([self.task.widget], layout=w.Layout(min_height="40px", **row)),
+            messages, progress_row,
             w.HBox([self.n_cross, self.inputs.fill_btn, self.inputs.n_fill], layout=w.Layout(**row)),
             w.HBox([self.undos.undo_btn, self.undos.clear_btn, self.export_btn, self.files.load], layout=w.Layout(**row)),
             self.maps.widget, self.orbit_layers.widget, self.inputs.keys, self.saved, self.ranges, *self.side.widgets],

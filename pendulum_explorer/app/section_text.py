@@ -6,7 +6,7 @@ import base64
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .i18n import N_, _, ngettext
+from .i18n import DECIMAL_COMMA, N_, Number, _, language, ngettext
 from .i18n import number as num
 
 #: the five energies of the paper's Fig. 2 (a)-(e), as the presets menu lists them
@@ -228,9 +228,23 @@ def map_done(cm: Any) -> str:
         nx=n_phi, ny=n_z, T=num(cm.t_total), pct=f"{100 * cm.chaotic_fraction():.0f}", threshold=num(cm.threshold))
 
 
+def manifolds_drawn(k: int, multipliers: Sequence[float], n_homoclinic: int, in_caps: int, truncated: bool,
+                    z_max: float = 0.99) -> str:
+    """The stable and unstable manifolds of a period-``k`` orbit drawn: their ``n_homoclinic`` homoclinic points,
+    ``in_caps`` of them in the polar caps |Γ₃| > ``z_max``, which the chart does not draw (it said "off the poles"
+    of all of them, when 2 of the 10 at E = 8.83 lie in a cap)."""
+    points = ngettext("{n} homoclinic point", "{n} homoclinic points", n_homoclinic).format(n=n_homoclinic)
+    if in_caps:
+        points += _(" ({c} of them in the polar caps |Γ₃| > {z}, not drawn on the chart)").format(c=in_caps,
+                                                                                               z=num(z_max))
+    return _("stable and unstable manifolds of the period-{k} orbit (multipliers {lu} and {ls}): {points}{cut}").format(
+        k=k, lu=num(multipliers[0], ".4g"), ls=num(multipliers[1], ".4g"), points=points,
+        cut=_("; stopped short (work bound, or a jump of the return map)") if truncated else "")
+
+
 def orbit_search(k: int, phi: float, z: float) -> str:
     return _("looking for a fixed point of the {ordinal} return map near (φ, Γ₃) = ({phi:.3f}, {z:.3f})…").format(
-        ordinal=ordinal(k), phi=phi, z=z)
+        ordinal=ordinal(k), phi=Number(phi), z=Number(z))
 
 
 def ordinal(k: int) -> str:
@@ -242,12 +256,14 @@ def ordinal(k: int) -> str:
 
 def orbit_found(po: Any, launch_id: int) -> str:
     """A periodic orbit found (:class:`~pendulum_explorer.poincare.PeriodicOrbit`) and launched as ``launch_id``."""
-    mult = ", ".join(f"{m:.4g}" for m in po.multipliers)
+    # (complex multipliers of an elliptic orbit: 0.6+0.8j; a decimal comma and "; " between them in de and es)
+    comma = language() in DECIMAL_COMMA
+    mult = ("; " if comma else ", ").join(format(m, ".4g").replace(".", "," if comma else ".") for m in po.multipliers)
     kind = {"elliptic": _("elliptic periodic orbit"), "hyperbolic": _("hyperbolic periodic orbit"),
             "parabolic": _("parabolic periodic orbit")}.get(po.kind, f"{po.kind} periodic orbit")
     return _("{kind} (k = {k}) at (φ, Γ₃) = ({phi:.5f}, {z:.5f}): period {period:.6g} s, multipliers {mult}; "
              "launched as trajectory #{id} (open the Motion tab to watch it)").format(
-        kind=kind, k=po.k, phi=po.phi, z=po.z, period=po.period, mult=mult, id=launch_id)
+        kind=kind, k=po.k, phi=Number(po.phi), z=Number(po.z), period=Number(po.period), mult=mult, id=launch_id)
 
 
 def downloads_html(files: Iterable[tuple[str, str, str]]) -> str:

@@ -16,7 +16,7 @@ from ..errors import PeriodicOrbitNotFoundError
 from ..poincare import MAP_LEVELS, PoincareSection
 from . import section_text as say
 from .common import body_title, guarded
-from .i18n import N_, _
+from .i18n import N_, Number, _
 from .section_text import PAPER_FIG2_ENERGIES
 from .state import Launch
 
@@ -48,7 +48,7 @@ class ChaosTools:
                               tooltip=_("MEGNO over the chart (≈2 regular, ≫2 chaotic): coarse first, then refined"))
         lo, hi = BOUNDS["map_time"].range(plausible=True)
         self.map_T = w.BoundedFloatText(value=100.0, min=lo, max=hi, step=20.0,
-                                        description=_("map T [s] ({lo:g}–{hi:g})").format(lo=lo, hi=hi),
+                                        description=_("map T [s] ({lo:g}–{hi:g})").format(lo=Number(lo), hi=Number(hi)),
                                         layout=w.Layout(width="220px"), style={"description_width": "145px"})
         self.map_T.add_class("pe-map-t")
         self.po_mode = w.ToggleButton(value=False, description=_("find periodic orbit"), icon="crosshairs",

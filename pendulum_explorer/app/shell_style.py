@@ -9,9 +9,11 @@ page does for users who ask for less motion: a style sheet, sent with the shell'
   "Gleichgewichte" 95 px in an 85 px tab, when the four tabs were of one width), the first-steps guide puts its
   button below it, the equilibria's steady-spin menu goes below its label at the column's width (German: "hängend in
   Ruhe (senkrecht n" was cut).
-  The motion views (body and sphere) share one row, the plots below them at the full width.
 * **701–1000 px** (a tablet, a narrow window): the two columns stay, the control column's labels and buttons are
   whole (they wrap within the column), the steady-spin menu below its label as on a phone.
+* **Up to 1000 px** (phones and tablets): the Motion tab's views (body and sphere; on a tablet the energy bars
+  between them) share one row, its plots below them at the full width (at 820 px beside the views they were 250 px wide, their titles cut: German "Fehler der
+  Erhaltungsgröß…").
 * **A touch screen** (``pointer: coarse``): the tabs, the buttons and the Motion tab's controls (play, speed,
   the time slider's thumb) are at least 44 x 44 px (WCAG 2.5.5), the plotly mode bar's buttons too.
 * Focus: a 3 px outline on whatever has the keyboard focus (inputs, menus, tabs, slider handles, plotly's
@@ -69,14 +71,18 @@ RESPONSIVE_CSS = f"""<style>
   .pe-app .lm-TabBar-content, .pe-app .p-TabBar-content {{ align-items: stretch; }}
   .pe-app .pe-guide-box {{ flex-wrap: wrap !important; }}
   .pe-app .pe-guide-box > .widget-html {{ flex: 1 1 100% !important; }}
-  .pe-app .pe-motion-row {{ flex-wrap: wrap !important; height: auto !important; row-gap: 8px; }}
-  .pe-app .pe-motion-row > div:not(.pe-motion-plots) {{ flex: 1 1 40% !important; }}
-  .pe-app .pe-motion-row > .pe-motion-plots {{ flex: 1 1 100% !important; }}
   .pe-app .pe-motion-bar .pe-time-label {{ min-width: 0 !important; }}
   .pe-app .pe-eq-choice {{ height: auto !important; }}
   .pe-app .pe-eq-choice > select {{ flex: 1 1 100% !important; }}
 }}
+@media (max-width: {TABLET_MAX}px) {{
+  .pe-app .pe-motion-row {{ flex-wrap: wrap !important; height: auto !important; row-gap: 8px; }}
+  .pe-app .pe-motion-row > div:not(.pe-motion-plots) {{ flex: 1 1 40% !important; }}
+  .pe-app .pe-motion-row > .pe-motion-plots {{ flex: 1 1 100% !important; }}
+}}
 @media (min-width: {PHONE_MAX + 1}px) and (max-width: {TABLET_MAX}px) {{
+  .pe-app .pe-motion-row > div:not(.pe-motion-plots):not(.pe-instruments) {{ flex: 1 1 0 !important; }}
+  .pe-app .pe-motion-row > div.pe-instruments {{ flex: 0 0 auto !important; }}
   {_each(_COLUMNS, " > .widget-vbox")} {{ min-width: 0 !important; }}
   {_each(_COLUMNS, " .widget-inline-hbox:not(.widget-slider)")} {{ width: auto !important;
     max-width: 100% !important; }}
@@ -115,6 +121,9 @@ RESPONSIVE_CSS = f"""<style>
    specificity), menus, tabs, slider handles and plotly's mode bar buttons had none, the buttons a faint shadow */
 .pe-app.pe-app :focus-visible, .pe-app.pe-app .noUi-handle:focus {{ outline: 3px solid #0072B2 !important;
   outline-offset: 1px !important; }}
+/* what only a screen reader reads (each tab panel's heading, pagebridge.py) */
+.pe-app .pe-sr-only {{ position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0;
+  overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }}
 @media (prefers-reduced-motion: reduce) {{
   .pe-app *, .pe-app *::before, .pe-app *::after {{ animation: none !important; transition: none !important; }}
 }}

@@ -9,7 +9,8 @@ browser which nodes take the focus, whatever their role.
 
 Per tab it writes ``test-artifacts/a11y-tree-<tab>.json`` (the unignored nodes: role, name, focusable, live) and a
 summary of all tabs, ``test-artifacts/a11y-tree-summary.md``: landmarks, headings, figures and images with their
-names, the controls by role, the live and status regions, and the counts (controls, focusable, unnamed).
+names, the controls by role, the live and status regions, and the counts (controls, focusable, unnamed).  Each tab's
+panel has an h2 heading and a region named by its tab, and no bare SVG is read out as an unnamed image.
 About 1 minute (one page, four tabs, one motion computed).
 """
 from __future__ import annotations
@@ -100,7 +101,7 @@ def summarize(tab, nodes):
 def test_every_focusable_node_is_named(dashboard_server, browser):
     page = browser.new_page()
     page.set_viewport_size(pb.VIEWPORT)
-    summaries, unnamed, figures, headings = [], {}, {}, {}
+    summaries, unnamed, figures, headings, regions, bare, titles = [], {}, {}, {}, {}, {}, {}
     try:
         page.goto(dashboard_server.url, wait_until="commit", timeout=60_000)
         pb.wait_for_panels(page, timeout=150_000)
@@ -120,6 +121,9 @@ def test_every_focusable_node_is_named(dashboard_server, browser):
             unnamed[tab] = [n for n in bad if n["focusable"]]
             figures[tab] = [n["name"] for n in nodes if n["role"] in FIGURES and n["name"]]
             headings[tab] = [(n["level"], n["name"]) for n in nodes if n["role"] == "heading"]
+            regions[tab] = [n["name"] for n in nodes if n["role"] == "region"]
+            bare[tab] = [n.get("element", "?") for n in nodes if n["role"] in FIGURES and not n["name"]]
+            titles[tab] = pb.tab_titles(page)[list(TABS).index(tab)]
         pb.assert_no_traceback(page, "after the accessibility tree of every tab")
     finally:
         page.close()
@@ -130,6 +134,14 @@ def test_every_focusable_node_is_named(dashboard_server, browser):
     # heading navigation finds the page's title on every tab (before: no heading at all)
     assert all(any(lv == 1 and name.startswith("Pendulum Explorer") for lv, name in h) for h in headings.values()), \
         headings
+    # each tab's panel: a heading (h2) and a region named by its tab, so that a screen reader jumps between the
+    # tabs' contents (before: no h2 and no region on any tab)
+    missing = {tab: (headings[tab], regions[tab]) for tab, title in titles.items()
+               if (2, title) not in headings[tab] or title not in regions[tab]}
+    assert not missing, ("a tab without its h2 heading or named region", titles, missing)
+    # no bare SVG (icons, plotly's drawing layers, a 3D scene's overlay) is read out as an unnamed image
+    # (before: 4-6 per tab: the plotly loader's svg.main-svg, the scenes' overlays)
+    assert not any(bare.values()), ("unnamed images", bare)
 
 
 def test_summary_counts_unnamed_focusable_nodes():

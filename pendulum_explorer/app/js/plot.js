@@ -49,6 +49,80 @@ export function fitNarrow(layout, data, width) {
   });
 }
 
+// the room [px] for plotly's mode bar on a touch screen (its buttons larger there, shell_style.py: the bar is
+// 29 px high), and the test whether the page has one (pointer: coarse, as the style sheet asks)
+export const MODEBAR_TOUCH_PX = 34;
+const coarse = () => !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
+
+// the layout of a figure on a touch screen, where plotly shows its mode bar all the time (no hover) with 44 px
+// buttons: over the figure's title and the first subplot's title (German "Fehler der Erhaltungsgröße").  The top
+// margin grows by the mode bar's height (a fixed-height figure grows with it) and the title hangs below the mode
+// bar, so the mode bar has a strip of its own.  A copy; ``layout`` itself is not changed
+export function fitTouch(layout, config, touch = coarse()) {
+  if (!touch || (config && config.displayModeBar === false)) return layout;
+  const m = layout.margin || {};
+  const out = Object.assign({}, layout, {
+    margin: Object.assign({}, m, { t: (m.t === undefined ? 100 : m.t) + MODEBAR_TOUCH_PX }) });
+  if (layout.height) out.height = layout.height + MODEBAR_TOUCH_PX;
+  const t = layout.title;
+  if (t && (typeof t === "string" || t.text) && (typeof t === "string" || t.yref === undefined)) {
+    const title = typeof t === "string" ? { text: t } : t;
+    // (plotly hangs a top-anchored title about one font size above its pad: its first line's ascent)
+    const size = (title.font && title.font.size) || 1.4 * ((layout.font && layout.font.size) || 12);
+    out.title = Object.assign({}, title, { yref: "container", y: 1, yanchor: "top",
+      pad: Object.assign({}, title.pad || {}, { t: MODEBAR_TOUCH_PX + 4 + Math.ceil(size) }) });
+  }
+  return out;
+}
+
+// the layout of a figure drawn ``width`` px wide whose title is wider than the figure (a phone, a tablet's side
+// column: "Poincaré-Schnitt bei E = 0 J, μ = 0,2518 kg m²/s (in den weißen Bereich klicken)" was cut at 452 px):
+// the title broken into lines at spaces (measured in its font), the top margin (and a fixed height) grown by the
+// lines added.  A copy; ``layout`` itself is not changed
+export function wrapTitle(layout, width, measure = textWidth) {
+  const t = layout.title;
+  const text = t && (typeof t === "string" ? t : t.text);
+  if (!text || !(width > 0)) return layout;
+  const font = (t.font && t.font.size) ? t.font : {};
+  const base = layout.font || {};
+  const size = font.size || 1.4 * (base.size || 12);
+  const family = font.family || base.family || '"Open Sans", verdana, arial, sans-serif';
+  const x = typeof t === "object" && t.x !== undefined ? t.x : 0.5;
+  const avail = (x < 0.5 ? width * (1 - x) : x > 0.5 ? width * x : width) - 16;
+  const plain = (s) => s.replace(/<[^>]*>/g, "");
+  const lines = [];
+  for (const line of String(text).split(/<br\s*\/?>/i)) {
+    let cur = "";
+    for (const word of line.split(/(?<=\s)(?=\S)/)) {   // words with their trailing spaces
+      const next = cur + word;
+      if (cur && measure(plain(next).trimEnd(), size, family) > avail) { lines.push(cur.trimEnd()); cur = word; }
+      else cur = next;
+    }
+    lines.push(cur.trimEnd());
+  }
+  const added = lines.length - String(text).split(/<br\s*\/?>/i).length;
+  if (added <= 0) return layout;
+  const m = layout.margin || {};
+  const grow = Math.ceil(added * 1.3 * size);
+  const out = Object.assign({}, layout, {
+    title: Object.assign({}, typeof t === "string" ? {} : t, { text: lines.join("<br>") }),
+    margin: Object.assign({}, m, { t: (m.t === undefined ? 100 : m.t) + grow }) });
+  if (layout.height) out.height = layout.height + grow;
+  return out;
+}
+
+function titleText(layout) {
+  const t = layout && layout.title;
+  return t ? String(typeof t === "string" ? t : t.text || "") : "";
+}
+
+let measureCtx = null;
+function textWidth(text, size, family) {
+  measureCtx = measureCtx || document.createElement("canvas").getContext("2d");
+  measureCtx.font = `${size}px ${family}`;
+  return measureCtx.measureText(text).width;
+}
+
 // the data coordinates (x, y) of a pointer event on the subplot of the clicked point ``p``, or null (outside the
 // plot area, no position, not a cartesian subplot)
 function pointerData(gd, p, e) {
@@ -144,8 +218,10 @@ export class PlotView {
       const fig = decode(this.model.get("figure") || {});
       if (!fig.data && !fig.layout) return;   // nothing to show yet (no empty axes)
       const width = this.el.clientWidth;
-      const layout = this.player ? fig.layout || {} : fitNarrow(fig.layout || {}, fig.data || [], width);
+      const layout = fitTouch(wrapTitle(this.player ? fig.layout || {} : fitNarrow(fig.layout || {}, fig.data || [],
+                                                                                     width), width), fig.config);
       this.narrowAt = width < NARROW_PX;   // the width class drawn (resized draws again across it)
+      this.titleDrawn = titleText(layout);  // the title's lines drawn (resized draws again when they change)
       const obj = { data: fig.data || [], layout: layout, config: fig.config || {} };
       if (fig.frames) obj.frames = fig.frames;   // react replaces the animation frames too
       // a trace marked AFTER_PAINT (a warm-up: WebGL shaders compiled before the first click needs them) is
@@ -393,6 +469,12 @@ export class PlotView {
     if (this.stale) { this.draw(); return; }
     // across NARROW_PX the legend moves (fitNarrow): drawn again
     if (this.drawn && !this.player && !this.busy && (this.el.clientWidth < NARROW_PX) !== this.narrowAt) {
+      this.stale = true; this.draw(); return;
+    }
+    // at another width the title breaks into other lines (wrapTitle): drawn again
+    const fl = (this.model.get("figure") || {}).layout;
+    if (this.drawn && !this.busy && fl && fl.title &&
+        titleText(wrapTitle(fl, this.el.clientWidth)) !== this.titleDrawn) {
       this.stale = true; this.draw(); return;
     }
     if (this.drawn && !this.busy && Math.abs(this.el.offsetWidth - this.lastWidth) > 1) {
