@@ -219,14 +219,50 @@ def test_motion_damping_changed_while_it_moves_continues_from_the_time_shown(app
     assert mot.msg.kind == "error" and "DOP853" in mot.msg.text and mot.trajectory is new
 
 
+def test_link_opens_a_tilted_damped_start_and_copy_link_writes_it_back():
+    """tilt, axis, damping and unit in a link (issue 23, part 2): the Motion tab opens with the release from rest
+    tilted θ about the axis, damped with DOP853, computed; "copy link" writes the same link back.  Before, "copy
+    link" left a tilted or damped motion out ("A link cannot hold a tilted start yet")."""
+    from pendulum_explorer import playback
+    from pendulum_explorer.app.links import parse_query
+
+    d = _dash("preset=paper_fig1&tilt=40&axis=space-2&damping=0.5&T=4&unit=rev/s")
+    mot = d.panels["motion"]
+    mot.task.wait()
+    assert d.tabs.selected_index == 3 and mot.method.value == "dop853" and mot.start.tilted
+    tr = mot.trajectory
+    np.testing.assert_allclose(tr.omega[0], 0.0, atol=0.0)  # released from rest
+    R0 = playback.release_start(d.state.body.pendulum, 40.0, (0.0, 1.0, 0.0), "space")
+    np.testing.assert_allclose(tr.R[0], R0, atol=1e-14)
+    assert playback.tilt_degrees(tr)[0] == pytest.approx(40.0, abs=1e-9)
+    assert tr.stats["damping"] == 0.5 and tr.energy[-1] < tr.energy[0] - 0.05
+    assert "released 40° about lab e₂ (horizontal) from hanging" in d.msg.text and "c = 0.5 N m s" in d.msg.text
+    assert mot.start.unit.value == "rev/s"
+    back = parse_query(build_query_of(d))
+    assert (back.tilt, back.axis, back.damping, back.unit, back.T, back.tab) == (40.0, "space-2", 0.5, "rev/s", 4.0,
+                                                                                   "motion")
+    assert back.omega0 == (0.0, 0.0, 0.0)
+    d.links.copy()
+    assert "cannot hold" not in d.msg.text
+
+
 def test_copy_link_does_not_claim_a_motion_it_cannot_hold(app):
-    """A link holds ω₀ and T from R₀ = I: from a tilted start (or with damping) "copy link" leaves the motion out
-    and says so, instead of a link that opens another motion (the tilt dropped)."""
+    """A damping changed while the motion played continues it from that time: a link (c from t = 0) cannot hold
+    that motion, so "copy link" leaves it out and says so; a tilted start it holds."""
     mot = app.panel("motion")
     app.tabs.selected_index = 3
-    assert "omega0=" in build_query_of(app)
     mot.start.start.value = "tilt"
     q = build_query_of(app)
-    assert "omega0=" not in q and "tab=motion" in q, q
+    assert "tilt=30" in q and "axis=space-1" in q and "omega0=0,0,0" in q, q
+    mot.method.value = "dop853"
+    mot.on_show()
+    mot.out.now = 1.0
+    mot.start.damping.value = 0.3
+    assert "continued_from" in mot.trajectory.stats
+    q = build_query_of(app)
+    assert "omega0=" not in q and "tilt=" not in q and "tab=motion" in q, q
     app.links.copy()
-    assert "A link cannot hold a tilted start yet" in app.msg.text
+    assert "A link cannot hold a damping changed during the motion yet" in app.msg.text
+    mot.start.damping.value = 0.0
+    mot.start.start.value = "identity"
+    mot.method.value = "lr"

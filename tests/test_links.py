@@ -59,13 +59,23 @@ def test_empty_is_default(q):
     ("E", "has no value"),
     ("<script>=1", "unknown link parameter"),
     ("a=1&" * 13, "unknown link parameter 'a'"),
-    ("E=1&" * 20, "the link has 20 parameters; at most 12"),
+    ("E=1&" * 24, "the link has 24 parameters; at most 16"),
     ("E=" + "1" * 700, "too long"),
     ("omega0=1,2", "omega0 takes 3 comma-separated numbers; got 2"),
     ("omega0=1,nan,0", "plain decimal number"),
     ("omega0=0,0,1e4", "omega0 must lie in"),
     ("T=500", "T must lie in [0.1, 200]"),
     ("T=0", "T must lie in"),
+    ("tilt=200", "tilt must lie in [-180, 180]"),
+    ("tilt=30deg", "plain decimal number"),
+    ("tilt=nan", "plain decimal number"),
+    ("axis=space-1", "axis belongs to a tilted start"),
+    ("tilt=30&axis=e3", "axis must be one of space-1 | space-2 | body-1 | body-2 | body-3"),
+    ("tilt=30&axis=space-1&axis=body-1", "given twice"),
+    ("damping=-0.1", "damping must lie in [0, 100]"),
+    ("damping=1e3", "damping must lie in [0, 100]"),
+    ("damping=0.2,0.3", "plain decimal number"),
+    ("unit=deg/s", "unit must be one of rad/s | rev/s"),
     ("x" * (MAX_QUERY + 1), "too long"),
 ])
 def test_bad_links_name_the_problem(q, words):
@@ -97,3 +107,30 @@ def test_motion_parameters():
     link = parse_query("preset=planar&omega0=5.42,0,-0.5e-1&T=6")
     assert link.omega0 == (5.42, 0.0, -0.05) and link.T == 6.0 and link.tab is None
     assert parse_query(build_query(link)) == link
+
+
+def test_start_and_damping_parameters():
+    """tilt (degrees), axis, damping and unit: the Motion tab's start "released tilted θ from hanging", its damping
+    and the unit of its ω₀ boxes (issue 23, part 2); before, a link could not hold them."""
+    link = parse_query("preset=paper_fig1&tilt=-42.5&axis=body-2&damping=0.2&unit=rev%2Fs&T=8")
+    assert (link.tilt, link.axis, link.damping, link.unit, link.T) == (-42.5, "body-2", 0.2, "rev/s", 8.0)
+    assert link.motion and link.omega0 is None and link.tab is None
+    assert parse_query(build_query(link)) == link
+    assert parse_query("tilt=30").axis is None and parse_query("damping=0").damping == 0.0
+    assert parse_query("unit=rev/s").unit == "rev/s"  # the slash as it is, too
+    for q in ("tilt=30", "damping=0.5", "unit=rad/s"):
+        assert parse_query(q).motion
+    assert not parse_query("preset=planar&tab=motion").motion
+    # every parameter at once, a custom body: within MAX_PARAMS
+    full = ViewLink(J=(0.3, 0, 0, 0, 0.25, 0, 0, 0, 0.1), rho=(0, 0.05, 0.3), m=2.0, g=3.71, tab="motion", E=1.0,
+                    mu=0.1, launch=((0.5, 0.3),), presenter=True, omega0=(1.0, 0.0, 0.0), T=5.0, tilt=30.0,
+                    axis="space-2", damping=0.5, unit="rev/s", lang="de")
+    assert parse_query(build_query(full)) == full
+
+
+def test_axis_and_unit_keys_match_the_motion_tab():
+    from pendulum_explorer.app.links import AXIS_KEYS, UNIT_KEYS
+    from pendulum_explorer.app.motion_controls import AXES, OMEGA_UNITS, MotionStart
+
+    assert AXIS_KEYS == tuple(AXES) == tuple(v for _, v in MotionStart().axis.options)
+    assert UNIT_KEYS == tuple(OMEGA_UNITS)

@@ -2,7 +2,7 @@
 seeds).  No widgets (tested without them); :mod:`.links` reads and writes the query strings themselves."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,9 +29,11 @@ def body_from_link(link: ViewLink) -> Body | None:
 
 
 def link_of_view(body: Body, tab: str, presenter: bool, level: tuple[float, float] | None = None,
-                 launches: Iterable[Any] = (), motion: tuple[Sequence[float], float] | None = None) -> ViewLink:
+                 launches: Iterable[Any] = (), motion: tuple[Sequence[float], float] | None = None,
+                 start: Mapping[str, Any] | None = None) -> ViewLink:
     """The link of a view: ``body`` (its preset, else its J, rho and m; g unless 9.81), ``tab``, the presenter
-    view, the motion ``(omega0, T)`` from R0 = I if one is shown, the section ``level`` (E, mu) if one is shown,
+    view, the motion ``(omega0, T)`` if one is shown and its ``start`` (``tilt``, ``axis``, ``damping``, ``unit`` as
+    :class:`~.links.ViewLink` fields, where they are not the defaults), the section ``level`` (E, mu) if one is shown,
     and as seeds the chart points of the ``launches`` made at that level for that body (a seed off the section,
     from a paper preset or "launch nearby", as its first crossing: the same orbit), at most
     :data:`~.links.MAX_LAUNCH`."""
@@ -44,7 +46,7 @@ def link_of_view(body: Body, tab: str, presenter: bool, level: tuple[float, floa
     if pend.g != 9.81:
         kw["g"] = float(pend.g)
     if motion is not None:
-        kw.update(omega0=tuple(float(x) for x in motion[0]), T=float(motion[1]))
+        kw.update(omega0=tuple(float(x) for x in motion[0]), T=float(motion[1]), **dict(start or {}))
     if level is not None:
         E, mu = level
         kw.update(E=float(E), mu=float(mu))

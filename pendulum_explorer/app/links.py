@@ -8,8 +8,14 @@ Parameters (all optional)::
     J, rho     a custom body: 9 numbers (row by row) and 3 numbers, comma separated, both or neither
     m, g       mass [kg] and gravity [m/s²] of the custom body / g of the preset
     launch     section seeds as (φ, Γ₃) pairs: ``launch=0.5,0.3;1.2,-0.1`` (at most 20 pairs)
-    omega0, T  the Motion tab's motion from R₀ = I: ω₀ (3 numbers, rad/s) and its duration T [s] (0.1 … 200);
-               either opens the Motion tab (unless ``tab`` says otherwise) with that motion computed
+    omega0, T  the Motion tab's motion: ω₀ (3 numbers, rad/s) and its duration T [s] (0.1 … 200)
+    tilt, axis the start "released tilted θ from hanging": θ [°] (−180 … 180) about ``axis`` (space-1 | space-2 |
+               body-1 | body-2 | body-3, as the tab's menu; default space-1; axis needs tilt); without omega0 the
+               release is from rest (ω₀ = 0); without tilt the motion starts from R₀ = I
+    damping    c [N m s] (0 … 100) of the viscous pivot torque −c ω (outside the paper's model): integrated by DOP853
+    unit       rad/s | rev/s: the unit the tab's ω₀ boxes show (omega0 itself is always in rad/s)
+               any of omega0, T, tilt, damping, unit opens the Motion tab (unless ``tab`` says otherwise) with that
+               motion computed
     presenter  1 | 0 (larger text and figures, for a projector)
     lang       en | de | es: the page's language (default: the browser's)
 
@@ -37,7 +43,7 @@ PRESET_NAMES = ("paper_fig1", "paper_fig2", "lagrange_top", "planar")
 
 MAX_QUERY = 2000      # characters of the whole query string
 MAX_VALUE = 600       # characters of one value
-MAX_PARAMS = 12       # parameters in one link (a custom body with every other parameter and lang: 12)
+MAX_PARAMS = 16       # parameters in one link (a custom body with every other parameter and lang: 16)
 MAX_LAUNCH = int(TABLE["launch_link"].high)  # launch pairs
 NUMBER = re.compile(r"[+-]?(?:\d{1,12}(?:\.\d{0,17})?|\.\d{1,17})(?:[eE][+-]?\d{1,3})?")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,19}")
@@ -47,8 +53,13 @@ DURATION_RANGE = TABLE["t_final"].range(plausible=True)
 #: (lower, upper) bound of every scalar parameter: the dashboard's ranges of the one table of bounds
 BOUNDS = {key: TABLE[name].range(plausible=True) for key, name in (
     ("E", "E"), ("mu", "mu"), ("J", "J"), ("rho", "rho"), ("m", "m"), ("g", "g"), ("phi", "phi"),
-    ("Gamma3", "Gamma3"), ("omega0", "omega0"), ("T", "t_final"))}
-KNOWN = ("preset", "tab", "E", "mu", "J", "rho", "m", "g", "launch", "presenter", "omega0", "T", "lang")
+    ("Gamma3", "Gamma3"), ("omega0", "omega0"), ("T", "t_final"), ("tilt", "release_angle"), ("damping", "damping"))}
+KNOWN = ("preset", "tab", "E", "mu", "J", "rho", "m", "g", "launch", "presenter", "omega0", "T", "tilt", "axis",
+         "damping", "unit", "lang")
+#: the tilt axes a link may name (kept equal to the Motion tab's menu, ``motion_controls.AXES``, by a test)
+AXIS_KEYS = ("space-1", "space-2", "body-1", "body-2", "body-3")
+#: the units of the Motion tab's ω₀ boxes (kept equal to ``motion_controls.OMEGA_UNITS`` by a test)
+UNIT_KEYS = ("rad/s", "rev/s")
 #: the page languages a link may name (kept equal to ``i18n.LANGUAGES`` by a test)
 LANG_CODES = ("en", "de", "es")
 #: parameters of the server hosting the page (Jupyter's token, Voila's template / theme, Binder's urlpath):
@@ -76,7 +87,16 @@ class ViewLink:
     presenter: bool = False
     omega0: tuple[float, ...] | None = None
     T: float | None = None
+    tilt: float | None = None
+    axis: str | None = None
+    damping: float | None = None
+    unit: str | None = None
     lang: str | None = None
+
+    @property
+    def motion(self) -> bool:
+        """The link asks for a motion of the Motion tab (ω₀, T, a tilted start, a damping or the unit of ω₀)."""
+        return any(x is not None for x in (self.omega0, self.T, self.tilt, self.damping, self.unit))
 
     @property
     def is_default(self) -> bool:
@@ -110,26 +130,8 @@ def _show(text: str, n: int = 40) -> str:
     return repr(clean + ("…" if len(text) > n else ""))
 
 
-def parse_query(query: str | None) -> ViewLink:
-    """The :class:`ViewLink` of a URL query string (with or without the leading ``?``).
-
-    Parameters
-    ----------
-    query : str or None
-        E.g. ``"preset=paper_fig2&tab=section&E=2.03&launch=0.5,0.3"``; ``None`` or ``""`` is the default view.
-
-    Returns
-    -------
-    ViewLink
-
-    Raises
-    ------
-    LinkError
-        Unknown or repeated parameter, a value that is not of its form or out of its range, sizes beyond the
-        bounds (query ≤ 2000 characters, ≤ 12 parameters, ≤ 20 launch pairs).
-    """
-    if query is None:
-        return ViewLink()
+def _raw_parameters(query: str) -> dict[str, str]:
+    """The link's own parameters, name -> decoded value, sizes bounded (:func:`parse_query`'s first step)."""
     if not isinstance(query, str):
         raise LinkError(_("the link's query must be text"))
     if len(query) > MAX_QUERY:
@@ -157,6 +159,30 @@ def parse_query(query: str | None) -> ViewLink:
         raw[name] = value
     if len(raw) > MAX_PARAMS:
         raise LinkError(_("the link has {n} parameters; at most {max}").format(n=len(raw), max=MAX_PARAMS))
+    return raw
+
+
+def parse_query(query: str | None) -> ViewLink:
+    """The :class:`ViewLink` of a URL query string (with or without the leading ``?``).
+
+    Parameters
+    ----------
+    query : str or None
+        E.g. ``"preset=paper_fig2&tab=section&E=2.03&launch=0.5,0.3"``; ``None`` or ``""`` is the default view.
+
+    Returns
+    -------
+    ViewLink
+
+    Raises
+    ------
+    LinkError
+        Unknown or repeated parameter, a value that is not of its form or out of its range, sizes beyond the
+        bounds (query ≤ 2000 characters, ≤ 16 parameters, ≤ 20 launch pairs).
+    """
+    if query is None:
+        return ViewLink()
+    raw = _raw_parameters(query)
     kw: dict = {}
     if "preset" in raw:
         if raw["preset"] not in PRESET_NAMES:
@@ -168,7 +194,7 @@ def parse_query(query: str | None) -> ViewLink:
             raise LinkError(_("{name} must be one of {values}; got {value}").format(
                 name="tab", values=" | ".join(TAB_KEYS), value=_show(raw["tab"])))
         kw["tab"] = raw["tab"]
-    for name in ("E", "mu", "m", "g", "T"):
+    for name in ("E", "mu", "m", "g", "T", "tilt", "damping"):
         if name in raw:
             kw[name] = _number(raw[name], name)
     if "J" in raw:
@@ -183,6 +209,14 @@ def parse_query(query: str | None) -> ViewLink:
         raise LinkError(_("give either preset or J and rho, not both"))
     if "m" in kw and "J" not in kw:
         raise LinkError(_("m belongs to a custom body (J and rho)"))
+    for name, values in (("axis", AXIS_KEYS), ("unit", UNIT_KEYS)):
+        if name in raw:
+            if raw[name] not in values:
+                raise LinkError(_("{name} must be one of {values}; got {value}").format(
+                    name=name, values=" | ".join(values), value=_show(raw[name])))
+            kw[name] = raw[name]
+    if "axis" in kw and "tilt" not in kw:
+        raise LinkError(_("axis belongs to a tilted start (tilt=θ in degrees)"))
     if "mu" in kw and "E" not in kw:
         raise LinkError(_("mu needs E (the section level is the pair E, mu)"))
     if "launch" in raw:
@@ -241,11 +275,19 @@ def build_query(link: ViewLink) -> str:
         parts.append(("omega0", ",".join(_num_text(x) for x in link.omega0)))
     if link.T is not None:
         parts.append(("T", _num_text(link.T)))
+    if link.tilt is not None:
+        parts.append(("tilt", _num_text(link.tilt)))
+        if link.axis is not None:
+            parts.append(("axis", link.axis))
+    if link.damping is not None:
+        parts.append(("damping", _num_text(link.damping)))
+    if link.unit is not None:
+        parts.append(("unit", link.unit))
     if link.presenter:
         parts.append(("presenter", "1"))
     if link.lang is not None:
         parts.append(("lang", link.lang))
-    return "&".join(f"{k}={quote(v, safe=',;.-+_')}" for k, v in parts)
+    return "&".join(f"{k}={quote(v, safe=',;.-+_/')}" for k, v in parts)
 
 
 def link_lang(query: str | None) -> str | None:
@@ -261,4 +303,4 @@ def link_lang(query: str | None) -> str | None:
 
 
 __all__ = ["ViewLink", "LinkError", "parse_query", "build_query", "link_lang", "TAB_KEYS", "PRESET_NAMES",
-           "DURATION_RANGE", "LANG_CODES"]
+           "DURATION_RANGE", "LANG_CODES", "AXIS_KEYS", "UNIT_KEYS"]

@@ -122,22 +122,48 @@ class MotionPanel:
             self.choice.value = launch.id
             self._stale = True
 
-    def set_motion(self, omega0=None, t_final=None):
-        """The motion "ω₀ below, from R₀ = I" with these ω₀ [rad/s] and duration [s] (a link's ``omega0``, ``T``):
-        selected, and computed when the tab is shown."""
+    def set_motion(self, omega0=None, t_final=None, tilt=None, axis=None, damping=None, unit=None):
+        """The motion "ω₀ and start below" of a link: ω₀ [rad/s] (shown in ``unit``, default rad/s), the duration
+        [s], the start (R₀ = I, or released tilted ``tilt``° about ``axis``; then ω₀ = 0 unless given) and the
+        damping c (c > 0 selects DOP853, the one method that integrates it): selected, and computed when the tab
+        is shown."""
         self._setting = True
-        try:  # a link's motion starts from R₀ = I, its ω₀ in rad/s
-            self.start.start.value = "identity"
+        try:  # the controls set together; the motion is computed once, when the tab is shown
             self.start.unit.value = "rad/s"
+            if tilt is None:
+                self.start.start.value = "identity"
+            else:
+                self.start.start.value = "tilt"
+                self.start.angle.value = float(tilt)
+                self.start.axis.value = axis or "space-1"
+            self.start.damping.value = 0.0 if damping is None else float(damping)
+            if damping:
+                self.method.value = "dop853"
+            if omega0 is not None or tilt is not None:
+                for box, x in zip(self.omega0, omega0 if omega0 is not None else (0.0, 0.0, 0.0)):
+                    box.value = float(x)
+            if unit is not None:
+                self.start.unit.value = unit  # the boxes converted by _on_unit (the same ω₀ in rev/s)
         finally:
             self._setting = False
-        if omega0 is not None:
-            for box, x in zip(self.omega0, omega0):
-                box.value = float(x)
         if t_final is not None:
             self.t_final.value = float(t_final)
         self.choice.value = 0
         self._stale = True
+
+    def link_motion(self):
+        """The motion "ω₀ and start below" as link fields (omega0 in rad/s, T, and tilt, axis, damping, unit where
+        they are not the defaults); None when a link cannot hold the motion shown (:meth:`beyond_links`)."""
+        if self.choice.value != 0 or self.beyond_links():
+            return None
+        kw = {"omega0": self.omega0_rad(), "T": float(self.t_final.value)}
+        if self.start.tilted:
+            kw.update(tilt=float(self.start.angle.value), axis=self.start.axis.value)
+        if float(self.start.damping.value) > 0.0:
+            kw["damping"] = float(self.start.damping.value)
+        if self.start.unit.value != "rad/s":
+            kw["unit"] = self.start.unit.value
+        return kw
 
     def on_show(self):
         """Called when the tab is opened: compute the selected trajectory if nothing is shown yet."""
@@ -257,11 +283,12 @@ class MotionPanel:
             self._on_run()
 
     def beyond_links(self):
-        """What of the motion "ω₀ and start below" a link cannot say (a tilted start, a damping), in words; ""
-        when a link holds it all (ω₀ from R₀ = I, T)."""
-        parts = ([_("a tilted start")] if self.start.tilted else []) + (
-            [_("a damping")] if float(self.start.damping.value) > 0.0 else [])
-        return _(" and ").join(parts)
+        """What of the motion shown a link cannot say, in words ("" when a link holds it all: ω₀, T, the start,
+        the damping): a damping changed while it played (the motion continued from that time on)."""
+        traj = self.trajectory
+        if traj is not None and self.choice.value == 0 and "continued_from" in traj.stats:
+            return _("a damping changed during the motion")
+        return ""
 
     def omega0_rad(self):
         """ω₀ of the boxes in rad/s (they may be in rev/s)."""
@@ -272,7 +299,7 @@ class MotionPanel:
         from .motion_controls import OMEGA_UNITS
 
         unit = self.start.unit.value
-        if change is not None and change.get("old") in OMEGA_UNITS:
+        if change is not None and change.get("old") in OMEGA_UNITS and change["old"] != unit:
             k = OMEGA_UNITS[change["old"]] / OMEGA_UNITS[unit]
             for box in self.omega0:
                 box.value = float(f"{box.value * k:.6g}")
@@ -285,7 +312,7 @@ class MotionPanel:
         """The damping changed: the motion shown continues from the time the page shows with the new c (the
         animation keeps its time and plays on); with a conservative method, a message."""
         traj = self.trajectory
-        if traj is None or self.task.running:
+        if traj is None or self.task.running or getattr(self, "_setting", False):
             self._stale = True
             return
         method = self.method.value

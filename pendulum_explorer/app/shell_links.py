@@ -108,9 +108,10 @@ class LinkActions:
         d = self.dash
         if link.presenter:
             d.header.presenter.value = True
-        motion = link.omega0 is not None or link.T is not None
+        motion = link.motion
         if motion:
-            d.panel("motion").set_motion(link.omega0, link.T)
+            d.panel("motion").set_motion(link.omega0, link.T, tilt=link.tilt, axis=link.axis, damping=link.damping,
+                                         unit=link.unit)
         tab = link.tab if link.tab is not None else ("motion" if motion else None)
         if tab is not None:
             d.show(tab)
@@ -118,7 +119,8 @@ class LinkActions:
             if not link.is_default:
                 mot = d.panels.get("motion")
                 what = "" if not (motion and mot is not None) else say.link_motion(
-                    [b.value for b in mot.omega0], mot.t_final.value)
+                    mot.omega0_rad(), mot.t_final.value, start=mot.start.describe() if link.tilt is not None else "",
+                    damping=link.damping or 0.0)
                 tab_title = TAB_TITLES.get(tab or "")
                 self.msg.info(say.link_opened(body_title(d.state.body), _(tab_title) if tab_title else None,
                                               motion=what))
@@ -160,11 +162,10 @@ class LinkActions:
         tab = TABS[d.tabs.selected_index or 0][0]
         sec, mot = d.panels.get("section"), d.panels.get("motion")
         shown = sec is not None and getattr(sec, "section", None) is not None and d.state.E is not None
-        motion = None
-        if tab == "motion" and mot is not None and mot.choice.value == 0 and not mot.beyond_links():
-            motion = (mot.omega0_rad(), float(mot.t_final.value))  # the motion "ω₀ below" (the boxes may be in rev/s)
+        kw = mot.link_motion() if tab == "motion" and mot is not None else None  # ω₀ and start below, if a link holds it
+        motion = None if kw is None else (kw.pop("omega0"), kw.pop("T"))
         view = link_of_view(d.state.body, tab, d.state.presenter, (d.state.E, d.state.mu) if shown else None,
-                            list(d.state.launches), motion)
+                            list(d.state.launches), motion, start=kw)
         # the language kept in the link unless the page is in English by default
         lang = i18n.language()
         return dataclasses.replace(view, lang=lang if lang != "en" or d.link.lang else None)

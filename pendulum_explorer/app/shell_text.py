@@ -98,11 +98,19 @@ def reset_question(n_launches: int) -> str:
     return "<span style='font-size:14px;margin-right:8px'>" + words + "</span>"
 
 
-def link_motion(omega0: Sequence[float], T: float) -> str:
-    """A link's motion (``omega0``, ``T``), as :func:`link_opened` names it."""
+def link_motion(omega0: Sequence[float], T: float, start: str = "", damping: float = 0.0) -> str:
+    """A link's motion (``omega0``, ``T``; ``start``: the tilted start in words, "" for R₀ = I; ``damping`` c),
+    as :func:`link_opened` names it."""
     w0 = "; ".join(i18n.number(x) for x in omega0) if i18n.language() in i18n.DECIMAL_COMMA else \
         ", ".join(f"{x:g}" for x in omega0)
-    return _(", the motion from R₀ = I with ω₀ = ({w0}) rad/s for {T} s").format(w0=w0, T=i18n.number(T))
+    if start:
+        text = _(", the motion {start} with ω₀ = ({w0}) rad/s for {T} s").format(start=start, w0=w0,
+                                                                                 T=i18n.number(T))
+    else:
+        text = _(", the motion from R₀ = I with ω₀ = ({w0}) rad/s for {T} s").format(w0=w0, T=i18n.number(T))
+    if damping:
+        text += _(", damping c = {c} N m s (DOP853)").format(c=i18n.number(damping))
+    return text
 
 
 def link_opened(title: str, tab_title: str | None = None, level: str | None = None, launched: int = 0,

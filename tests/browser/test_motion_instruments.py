@@ -141,3 +141,38 @@ def test_instruments_screenshots_presenter(dashboard_server, browser, size):
             _shot(page, "1024x768")
     finally:
         page.close()
+
+
+def test_link_with_tilt_and_damping_opens_that_motion(dashboard_server, browser):
+    """A link with tilt, axis and damping (issue 23, part 2): the page opens on the Motion tab (no click) and draws
+    the body released 35° from hanging at t = 0, the damped motion (DOP853) whose total-energy bar ends lower,
+    and "copy link" writes the same start back."""
+    page = browser.new_page()
+    page.set_viewport_size({"width": 1280, "height": 720})
+    try:
+        page.goto(dashboard_server.url + "?preset=paper_fig1&tilt=35&axis=space-2&damping=0.5&T=12",
+                  wait_until="commit", timeout=60_000)
+        pb.wait_for_panels(page, timeout=150_000)
+        page.locator(f"{MOTION}").first.wait_for(state="visible", timeout=60_000)  # the link opened the tab
+        _wait_motion(page, "(m.model.get('animation').damping || 0) > 0")
+        page.evaluate(f"() => {{ const m = {M}; m.pause(); m.t = 0; m.draw(); }}")
+        drawn0 = page.evaluate(DRAWN_TILT_JS)
+        anim = page.evaluate(f"""() => {{ const a = {M}.model.get('animation');
+            const e = new Float32Array(a.energies.buffer, a.energies.byteOffset, 3 * a.n);
+            return [a.damping, a.n, e[2], e[3 * a.n - 1], a.energy_max]; }}""")
+        text = page.locator(MOTION).first.inner_text()
+        pb.record_timings("motion_link", {"drawn_tilt_at_t0_deg": drawn0, "damping": anim[0],
+                                          "total_energy_first_last_J": anim[2:4]})
+        assert drawn0 == pytest.approx(35.0, abs=0.01)
+        assert anim[0] == 0.5 and anim[3] < 0.8 * anim[2], anim
+        assert "released 35° about lab e₂ (horizontal) from hanging" in text, text[:800]
+        assert page.locator(f"{MOTION} .pe-motion-angle input").first.input_value() == "35"
+        page.locator(".pe-copy-link").first.click()
+        page.wait_for_function("() => Array.from(document.querySelectorAll('input, textarea'))"
+                               ".some(e => e.value.includes('tilt=35'))", timeout=30_000)
+        link = page.evaluate("() => Array.from(document.querySelectorAll('input, textarea')).map(e => e.value)"
+                             ".find(v => v.includes('tilt=35'))")
+        assert "axis=space-2" in link and "damping=0.5" in link and "T=12" in link, link
+        pb.assert_no_traceback(page, "motion link")
+    finally:
+        page.close()
