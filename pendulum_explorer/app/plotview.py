@@ -49,7 +49,7 @@ import plotly.graph_objects as go
 import traitlets
 from plotly.io.json import to_json_plotly
 
-from .i18n import _
+from .i18n import _, number
 
 # a child of the app's logger (configured in ``common``): this module imports nothing from the other app modules
 log = logging.getLogger("pendulum_explorer.app.plotview")
@@ -267,6 +267,8 @@ def motion_words() -> dict[str, str]:
         "pause_aria": _("pause the animation"), "speed": _("speed "), "speed_real": _("1× (real time)"),
         "time_aria": _("motion time"), "time": _("t = {t} s of {total} s"), "real": _(" (real time)"),
         "times_real": _(" ({sp}× real time)"),
+        # the language's decimal sign for the numbers the page writes (time readout, stopwatch, energy bars)
+        "decimal": number(0.5)[1],
         "body_caption": _("body, pivot and centre of mass (up is up)"),
         "sphere_caption": _("Γ(t) = Rᵀe₃ on the sphere (body frame)"),
         "body_view": _("the body in the lab frame"), "sphere_view": _("Gamma on the unit sphere, body frame"),

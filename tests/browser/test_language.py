@@ -126,8 +126,14 @@ def test_german_motion_tab(browser, dashboard_server):
             (c) => document.querySelector('.pe-motion ' + c).getAttribute('aria-label'))""")
         assert aria[0] == "der Körper im Laborsystem (Pfeiltasten oder Ziehen drehen die Ansicht)", aria
         assert aria[1].endswith("(Pfeiltasten oder Ziehen drehen die Ansicht)"), aria
-        assert re.match(r"Energie: kinetisch -?[\d.e+-]+ J, potentiell -?[\d.e+-]+ J, gesamt -?[\d.e+-]+ J$",
-                        aria[2]), aria
+        # German numbers with a decimal comma (before: "0.46", "t = 0.00 s von 10 s", a stopwatch "0.00")
+        assert re.match(r"Energie: kinetisch -?\d+,\d+(e[+-]\d+)? J, potentiell -?\d+,\d+(e[+-]\d+)? J, "
+                        r"gesamt -?\d+,\d+(e[+-]\d+)? J$", aria[2]), aria
+        shown = page.evaluate("""() => ['.pe-time-label', '.pe-stopwatch', '.pe-energy-bars'].map(
+            (c) => document.querySelector('.pe-motion ' + c).textContent)""")
+        assert re.match(r"t = \d+,\d\d s von \d+(,\d+)? s", shown[0]), shown
+        assert re.match(r"\d+,\d\d s$", shown[1]), shown
+        assert "," in shown[2] and "." not in shown[2].replace("...", ""), shown
         pb.show_panel(page, "pe-section")
         pb.wait_plot(page, CHART, timeout=120_000)
         names = page.evaluate("""() => Array.from(document.querySelectorAll('.pe-section .noUi-handle'))

@@ -287,7 +287,9 @@ export class MotionPlayer {
       : this.w("play_aria", "play the animation"));
     const sp = Number(this.speed.value) || 1;
     const total = this.tEnd.toPrecision(3).replace(/\.?0+$/, "");
-    this.label.textContent = fillWords(this.w("time", "t = {t} s of {total} s"), { t: this.t.toFixed(2), total })
+    const dec = (x) => x.replace(".", this.w("decimal", "."));   // the page language's decimal sign
+    this.label.textContent = fillWords(this.w("time", "t = {t} s of {total} s"), { t: dec(this.t.toFixed(2)),
+      total: dec(total) })
       + (sp === 1 ? this.w("real", " (real time)") : fillWords(this.w("times_real", " ({sp}× real time)"), { sp }));
     if (this.tEnd > this.t0) this.slider.value = String(Math.round(1000 * (this.t - this.t0) / (this.tEnd - this.t0)));
   }

@@ -9,6 +9,7 @@ const BARS = [["kinetic", "K", "#E69F00"], ["potential", "U", "#009E73"], ["tota
 export class Instruments {
   constructor(w = (k, d) => d) {          // w(key, English): the page's words (MotionView.words)
     this.w = w;
+    this.dec = (x) => x.replace(".", w("decimal", "."));   // the page language's decimal sign
     this.el = document.createElement("div");
     this.el.className = "pe-instruments";
     this.el.style.cssText = "flex:0 0 auto;width:clamp(84px, 6em, 118px);min-width:0;display:flex;flex-direction:column;gap:4px;";
@@ -70,13 +71,13 @@ export class Instruments {
     const c = a.damping || 0;
     const cText = c.toPrecision(3).replace(/\.?0+$/, "");
     this.note.textContent = c > 0 ? this.w("damping", "damping c = {c} N m s (not in the paper's model)")
-      .replace("{c}", cText) : "";
+      .replace("{c}", this.dec(cText)) : "";
     this.el.style.display = this.n >= 2 ? "flex" : "none";
   }
 
   update(t) {
     const whole = (t - this.t0).toFixed(2);
-    this.seconds.textContent = whole;
+    this.seconds.textContent = this.dec(whole);
     if (this.n < 2) return;
     const u = Math.min(Math.max((t - this.t0) / this.dt, 0), this.n - 1);
     const i = Math.min(Math.floor(u), this.n - 2), f = u - i, E = this.E;
@@ -86,8 +87,8 @@ export class Instruments {
       this.now[j] = v;
       const b = this.bars[j];
       b.bar.style.height = `${Math.max(0, Math.min(100, 100 * v / this.max)).toFixed(2)}%`;
-      b.value.textContent = v.toPrecision(2);   // (three bars side by side: short numbers; 3 digits in the label)
-      now[BARS[j][1]] = v.toPrecision(3);
+      b.value.textContent = this.dec(v.toPrecision(2));   // (three bars side by side: short numbers; 3 digits in the label)
+      now[BARS[j][1]] = this.dec(v.toPrecision(3));
     }
     this.box.setAttribute("aria-label", this.w("energy_now", "energy: kinetic {K} J, potential {U} J, total {E} J")
       .replace(/\{(\w)\}/g, (m, k) => now[k] ?? m));
