@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from .manifolds import Manifolds, invariant_manifolds
     from .spectrum import LyapunovSpectrum, MapConvergence, chaos_map_convergence, lyapunov_spectrum
     from .invariant_measure import section_density
+    from .ensembles import Ensemble, ensemble
 
 #: names of the modules imported on first use (``pendulum_explorer.X``): the dashboard's first view (the Body
 #: tab) needs none of them, and its kernel does not import them before the page is drawn
@@ -69,6 +70,7 @@ _LAZY = {
     "Manifolds": ("manifolds", "Manifolds"),
     "lyapunov_spectrum": ("spectrum", "lyapunov_spectrum"), "LyapunovSpectrum": ("spectrum", "LyapunovSpectrum"),
     "section_density": ("invariant_measure", "section_density"),
+    "ensemble": ("ensembles", "ensemble"), "Ensemble": ("ensembles", "Ensemble"),
     "chaos_map_convergence": ("spectrum", "chaos_map_convergence"), "MapConvergence": ("spectrum", "MapConvergence"),
 }
 
@@ -99,5 +101,5 @@ __all__ = [
     "find_periodic_orbit", "find_periodic_orbits", "continue_periodic_orbit", "continue_periodic_orbit_in_mu",
     "OrbitFamily", "Bifurcation", "LevelOrbit", "switch_branch", "invariant_manifolds", "Manifolds",
     "lyapunov_spectrum", "LyapunovSpectrum", "section_density", "chaos_map_convergence",
-    "MapConvergence",
+    "MapConvergence", "ensemble", "Ensemble",
 ]

@@ -124,6 +124,7 @@ BOUNDS: dict[str, Bound] = dict([
     _b("taylor_tol", "tol", "", 1e-18, 1e-4),
     _b("max_steps", "max_steps", "", 1, 50_000_000, integer=True),
     _b("n_out", "n_out", "", 2, 5_000_000, integer=True),
+    _b("ensemble_size", N_("trajectories of an ensemble"), "", 1, 10_000_000, integer=True),
     _b("unit_tol", N_("the unit-vector tolerance"), "", 0.0, 1e-6),
     _b("report_unit_tol", N_("|Γ| − 1 of a reported state"), "", 0.0, 1e-3),
     # --- sections

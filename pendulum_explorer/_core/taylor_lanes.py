@@ -1,0 +1,350 @@
+"""Taylor lanes: the adaptive Taylor method (:mod:`.taylor`) on ``LANES`` trajectories of Eqs (31)-(32) at once.
+
+Layout (structure of arrays)
+----------------------------
+The coefficient table of a lane group is ``X[order, column, lane]`` (C order, ``LANES`` = 8 lanes: one
+AVX-512 register of float64), so that one coefficient of one series of all eight trajectories is one
+contiguous vector.  Columns: Gamma 0-2, omega 3-5 (principal axes), and the work series
+``A_i = Gamma_j + Gamma_k`` (6-8) and ``B_i = omega_k - omega_j`` (9-11), (i, j, k) cyclic.  The nine
+products of one order are those of :mod:`.taylor`: ``P_i = Gamma_i omega_i``, ``K_i = A_i B_i``,
+``E_i = omega_j omega_k``, and the next order is::
+
+    Gamma_i^(n+1) = (K_i + P_j - P_k) / (n + 1)
+    omega_i^(n+1) = (c_i E_i + u_ij Gamma_k - u_ik Gamma_j) / (n + 1)
+
+What runs in the lanes
+----------------------
+The jet (:func:`jet`, every order of all nine Cauchy products) is written in LLVM IR on ``<8 x double>``
+vectors (numba has no vector types and its SLP vectoriser is off): for each order the loop over ``l`` is
+nine fused multiply-adds on whole lane vectors, 15 vector loads, no branch.  The step update (Estrin's split
+of the polynomial, :func:`.cauchy._estrin_ir`) is vector code too, each lane at its own step ``h``.  Per lane
+and scalar: the step size (two ``pow``), the loop guards, and refilling a finished lane with the next
+trajectory of the ensemble; a lane with nothing left steps with ``h = 0`` and is ignored.
+
+Results
+-------
+The step-size rule is that of :func:`.taylor.step_size` and the order that of :func:`.taylor.order_for`, so
+each lane takes the steps of the scalar kernel; the sums of a Cauchy product are added in another order (from
+``l = 0`` up, fused), so a lane is not bit-identical to :func:`.taylor.integrate_uniform_taylor`: the contract
+is agreement to 1e-12 relative on regular trajectories (tests/test_taylor_lanes.py).
+"""
+import numpy as np
+
+from .._jit import JIT_DISABLED, njit
+from .status import MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL
+from .taylor import SAFETY_EXP, STEP_FACTOR
+
+LANES = 4
+NCL = 12  # columns of the lane table
+DIM = 6
+
+
+def _jet_py(X, order, q):
+    """Reference implementation of :func:`jet` (numpy over the lanes; the ``NO_JIT`` path)."""
+    for n in range(order):
+        for i in range(3):
+            j, k = (i + 1) % 3, (i + 2) % 3
+            X[n, 6 + i] = X[n, j] + X[n, k]
+            X[n, 9 + i] = X[n, 3 + k] - X[n, 3 + j]
+        S = np.zeros((9, X.shape[2]))
+        for l in range(n + 1):
+            m = n - l
+            for i in range(3):
+                j, k = (i + 1) % 3, (i + 2) % 3
+                S[i] += X[l, i] * X[m, 3 + i]
+                S[3 + i] += X[l, 6 + i] * X[m, 9 + i]
+                S[6 + i] += X[l, 3 + j] * X[m, 3 + k]
+        inv = 1.0 / (n + 1)
+        X[n + 1, 0] = (S[3] + S[1] - S[2]) * inv
+        X[n + 1, 1] = (S[4] + S[2] - S[0]) * inv
+        X[n + 1, 2] = (S[5] + S[0] - S[1]) * inv
+        X[n + 1, 3] = (q[0] * S[6] + q[3] * X[n, 2] - q[4] * X[n, 1]) * inv
+        X[n + 1, 4] = (q[1] * S[7] + q[5] * X[n, 0] - q[6] * X[n, 2]) * inv
+        X[n + 1, 5] = (q[2] * S[8] + q[7] * X[n, 1] - q[8] * X[n, 0]) * inv
+    return 0
+
+
+def _horner_py(X, order, H):
+    """Reference of :func:`horner_update`: ``X[0, i] <- sum_j X[j, i] H^j`` per lane (Estrin's split, every
+    operation rounded, as :func:`.cauchy._horner_py`)."""
+    K = order // 2
+    odd = order % 2
+    t2 = H * H
+    vals = []
+    for i in range(DIM):
+        e = X[2 * K, i].copy()
+        o = X[order - 1 + odd, i].copy()
+        for s_ in range(K - 1):
+            e = e * t2 + X[2 * K - 2 - 2 * s_, i]
+            o = o * t2 + X[order - 3 + odd - 2 * s_, i]
+        e = e * t2 + X[0, i]
+        if odd:
+            o = o * t2 + X[1, i]
+        vals.append(e + H * o)
+    for i in range(DIM):
+        X[0, i] = vals[i]
+    return 0
+
+
+def _intrinsics():
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    from .cauchy import _estrin_ir
+
+    L = LANES
+    dbl = ir.DoubleType()
+    vt = ir.VectorType(dbl, L)
+    i32 = ir.IntType(32)
+
+    class _Table:
+        """Vector access to ``X[r, c, :]`` of a C-ordered (rows, NCL, LANES) float64 array."""
+
+        def __init__(self, context, builder, aty, a):
+            self.b = builder
+            self.intp = context.get_value_type(types.intp)
+            arr = context.make_array(aty)(context, builder, a)
+            self.data = arr.data
+            self.ncol = cgutils.unpack_tuple(builder, arr.shape, 3)[1]
+
+        def c(self, i):
+            return ir.Constant(self.intp, i)
+
+        def ptr(self, r, col):
+            off = self.b.mul(self.b.add(self.b.mul(r, self.ncol), self.c(col)), self.c(L))
+            return self.b.bitcast(self.b.gep(self.data, [off]), vt.as_pointer())
+
+        def load(self, r, col):
+            return self.b.load(self.ptr(r, col), align=8)
+
+        def store(self, v, r, col):
+            self.b.store(v, self.ptr(r, col), align=8)
+
+    def splat(builder, x):
+        v = builder.insert_element(ir.Constant(vt, ir.Undefined), x, ir.Constant(i32, 0))
+        return builder.shuffle_vector(v, v, ir.Constant(ir.VectorType(i32, L), [0] * L))
+
+    @intrinsic
+    def jet(typingctx, X, order, q):
+        sig = types.intp(X, order, q)
+
+        def codegen(context, builder, signature, args):
+            T = _Table(context, builder, signature.args[0], args[0])
+            p = context.cast(builder, args[1], signature.args[1], types.intp)
+            qa = context.make_array(signature.args[2])(context, builder, args[2])
+            qs = [splat(builder, builder.load(builder.gep(qa.data, [T.c(i)]))) for i in range(9)]
+            fma_fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(vt, [vt, vt, vt]),
+                                                    f"llvm.fma.v{L}f64")
+            vzero = ir.Constant(vt, [0.0] * L)
+            one_f = ir.Constant(dbl, 1.0)
+
+            def fma(a, b, c):
+                return builder.call(fma_fn, [a, b, c])
+
+            LEFT = tuple(range(9))  # Gamma, omega, A: the left factors (row l)
+            RIGHT = (3, 4, 5, 9, 10, 11)  # omega, B: the right factors (row n - l)
+
+            def products(left, right, accs):
+                """acc_s += left_a right_b for the nine products s = (P_i, K_i, E_i)."""
+                out = list(accs)
+                for i in range(3):
+                    j, k = (i + 1) % 3, (i + 2) % 3
+                    for s_, a, b in ((i, i, i), (3 + i, 6 + i, 3 + i), (6 + i, 3 + j, k)):
+                        out[s_] = fma(left[a], right[b], out[s_])
+                return out
+
+            def operands(r):
+                G = [T.load(r, i) for i in range(3)]
+                W_ = [T.load(r, 3 + i) for i in range(3)]
+                for i in range(3):
+                    j, k = (i + 1) % 3, (i + 2) % 3
+                    T.store(builder.fadd(G[j], G[k]), r, 6 + i)
+                    T.store(builder.fsub(W_[k], W_[j]), r, 9 + i)
+                return G
+
+            def next_row(r, G, S):
+                """Row r + 1 from the sums S of order r and Gamma of row r (Eqs 31-32)."""
+                r1 = builder.add(r, T.c(1))
+                inv = splat(builder, builder.fdiv(one_f, builder.sitofp(r1, dbl)))
+                for i in range(3):
+                    j, k = (i + 1) % 3, (i + 2) % 3
+                    T.store(builder.fmul(builder.fsub(builder.fadd(S[3 + i], S[j]), S[k]), inv), r1, i)
+                for i, (cq, ua, ga, ub, gb) in enumerate(((0, 3, 2, 4, 1), (1, 5, 0, 6, 2), (2, 7, 1, 8, 0))):
+                    v = builder.fadd(builder.fmul(qs[cq], S[6 + i]), builder.fmul(qs[ua], G[ga]))
+                    v = builder.fsub(v, builder.fmul(qs[ub], G[gb]))
+                    T.store(builder.fmul(v, inv), r1, 3 + i)
+
+            acc = [cgutils.alloca_once(builder, vt) for _ in range(9)]
+            with cgutils.for_range(builder, p) as outer:
+                n = outer.index
+                G = operands(n)
+                for a in acc:
+                    builder.store(vzero, a)
+                with cgutils.for_range(builder, builder.add(n, T.c(1))) as inner:
+                    l = inner.index
+                    m = builder.sub(n, l)
+                    Sv = products([T.load(l, c) for c in LEFT], [T.load(m, c) for c in RIGHT],
+                                  [builder.load(a) for a in acc])
+                    for v, a in zip(Sv, acc):
+                        builder.store(v, a)
+                next_row(n, G, [builder.load(a) for a in acc])
+            return T.c(0)
+
+        return sig, codegen
+
+    @intrinsic
+    def horner_update(typingctx, X, order, H):
+        sig = types.intp(X, order, H)
+
+        def codegen(context, builder, signature, args):
+            T = _Table(context, builder, signature.args[0], args[0])
+            p = context.cast(builder, args[1], signature.args[1], types.intp)
+            ha = context.make_array(signature.args[2])(context, builder, args[2])
+            h = builder.load(builder.bitcast(ha.data, vt.as_pointer()), align=8)
+            vals = _estrin_ir(ir, builder, cgutils, T.intp, T.load, p, [h], DIM)[0]
+            for i, v in enumerate(vals):
+                T.store(v, T.c(0), i)
+            return T.c(0)
+
+        return sig, codegen
+
+    return jet, horner_update
+
+
+if JIT_DISABLED:
+    jet, horner_update = _jet_py, _horner_py
+else:
+    jet, horner_update = _intrinsics()
+
+
+@njit(inner=True)
+def _lane_step(X, order, j, t_j):
+    """The Jorba-Zou step of lane ``j`` (:func:`.taylor.step_size` on the lane's column) and its status."""
+    n0 = 0.0
+    na = 0.0
+    nb = 0.0
+    for i in range(DIM):
+        n0 = max(n0, abs(X[0, i, j]))
+        na = max(na, abs(X[order - 1, i, j]))
+        nb = max(nb, abs(X[order, i, j]))
+    scale = max(1.0, n0)
+    r = np.inf
+    if na > 0.0:
+        r = (scale / na) ** (1.0 / (order - 1))
+    if nb > 0.0:
+        r = min(r, (scale / nb) ** (1.0 / order))
+    h = r * (STEP_FACTOR[order] if order < STEP_FACTOR.shape[0] else np.exp(-2.0 + SAFETY_EXP / (order - 1)))
+    if not (h > 1e-14 * max(1.0, t_j)):
+        return h, (NON_FINITE if h != h else STEP_TOO_SMALL)
+    return h, OK
+
+
+@njit(inner=True)
+def _lane_value(X, order, i, j, tau):
+    """Column ``i`` of lane ``j`` at ``t + tau`` (Horner's rule): a sample between steps."""
+    v = X[order, i, j]
+    for r in range(order - 1, -1, -1):
+        v = v * tau + X[r, i, j]
+    return v
+
+
+@njit(inner=True)
+def _take(X, Y0, Y, info, who, t, steps, k_out, j, nxt, status):
+    """Retire lane ``j``'s trajectory (its steps and ``status``; a stopped one's later samples hold the state
+    where it stopped) and load trajectory ``nxt`` into the lane (zeros when none is left).  Returns 1 if the
+    lane took a trajectory, else 0."""
+    k = who[j]
+    for s in range(k_out[j], Y.shape[1]):
+        for i in range(DIM):
+            Y[k, s, i] = X[0, i, j]
+    info[k, 0] = steps[j]
+    info[k, 1] = status
+    info[k, 2] = k_out[j]
+    t[j] = 0.0
+    steps[j] = 0
+    k_out[j] = 1
+    if nxt < Y0.shape[0]:
+        for i in range(DIM):
+            X[0, i, j] = Y0[nxt, i]
+            Y[nxt, 0, i] = Y0[nxt, i]
+        who[j] = nxt
+        return 1
+    for i in range(DIM):
+        X[0, i, j] = 0.0
+    who[j] = -1
+    return 0
+
+
+@njit(nogil=True)
+def ensemble_taylor(Y0, t_final, q, order, max_steps, Y, info):
+    """Integrate every LP state ``Y0[k]`` (principal frame, n x 6) to ``t_final``, ``LANES`` trajectories at a
+    time; ``Y`` (n x n_out x 6, n_out >= 2) receives each trajectory at ``n_out`` evenly spaced times from 0 to
+    ``t_final`` (the Taylor polynomial of the step that covers each time, as
+    :func:`.taylor.integrate_uniform_taylor`).
+
+    A finished lane takes the next trajectory.  ``info`` (n x 3, int64) receives per trajectory its steps, its
+    status (:mod:`.status`: ``OK``; ``MAX_STEPS`` after ``max_steps`` steps, ``NON_FINITE``, ``STEP_TOO_SMALL``)
+    and the samples computed (``n_out`` when OK; the samples after a stop hold the state where it stopped).
+    Returns the number of lane steps taken.  ``order >= 2``.
+    """
+    n = Y0.shape[0]
+    n_out = Y.shape[1]
+    dt_out = t_final / (n_out - 1)
+    X = np.zeros((order + 1, NCL, LANES))
+    H = np.zeros(LANES)
+    t = np.zeros(LANES)
+    steps = np.zeros(LANES, dtype=np.int64)
+    k_out = np.ones(LANES, dtype=np.int64)
+    who = np.full(LANES, -1, dtype=np.int64)  # the trajectory in each lane (-1: idle)
+    fresh = np.zeros(LANES, dtype=np.bool_)  # a lane refilled before this step's update (it does not step)
+    nxt = 0
+    active = 0
+    for j in range(LANES):
+        if nxt < n:
+            for i in range(DIM):
+                X[0, i, j] = Y0[nxt, i]
+                Y[nxt, 0, i] = Y0[nxt, i]
+            who[j] = nxt
+            nxt += 1
+            active += 1
+    lane_steps = 0
+    while active > 0:
+        jet(X, order, q)
+        for j in range(LANES):
+            H[j] = 0.0
+            if who[j] < 0:
+                continue
+            h, status = _lane_step(X, order, j, t[j])
+            if status == OK and steps[j] >= max_steps:
+                status = MAX_STEPS
+            if status != OK:  # the lane stops where it is and takes the next trajectory
+                got = _take(X, Y0, Y, info, who, t, steps, k_out, j, nxt, status)
+                nxt += got
+                active += got - 1
+                fresh[j] = got == 1
+                continue
+            last = t[j] + h >= t_final
+            hj = t_final - t[j] if last else h
+            t_new = t_final if last else t[j] + hj
+            k = who[j]
+            while k_out[j] < n_out and (k_out[j] * dt_out <= t_new or (last and k_out[j] == n_out - 1)):
+                tau = (t_final if k_out[j] == n_out - 1 else k_out[j] * dt_out) - t[j]
+                for i in range(DIM):
+                    Y[k, k_out[j], i] = _lane_value(X, order, i, j, tau)
+                k_out[j] += 1
+            H[j] = hj
+            t[j] = t_new
+        horner_update(X, order, H)
+        lane_steps += 1
+        for j in range(LANES):
+            if who[j] < 0 or fresh[j]:
+                fresh[j] = False
+                continue
+            steps[j] += 1
+            if k_out[j] >= n_out:  # the lane reached t_final: retire it, take the next trajectory
+                got = _take(X, Y0, Y, info, who, t, steps, k_out, j, nxt, OK)
+                nxt += got
+                active += got - 1
+    return lane_steps

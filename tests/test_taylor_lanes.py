@@ -1,0 +1,257 @@
+"""The Taylor lanes (``_core.taylor_lanes``) and ``pe.ensemble``: each lane against the scalar Taylor kernel,
+the lane bookkeeping (refill, idle lanes, stops), the invariants, the input checks and the machine code."""
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import CancelledError
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pendulum_explorer as pe
+from pendulum_explorer import presets
+from pendulum_explorer._core import status as S
+from pendulum_explorer._core import taylor as T
+from pendulum_explorer._core import taylor_lanes as TL
+from pendulum_explorer.errors import IntegrationFailedError, InvalidIntegrationError, InvalidStateError, ShapeError
+from pendulum_explorer.integrators import taylor_frame
+from pendulum_explorer.reduction import attitude_from_gamma
+
+from pe_strategies import valid_bodies
+
+ROOT = Path(__file__).resolve().parents[1]
+FIG2 = presets.paper_fig2().pendulum
+
+
+def scalar_taylor(P, G0, w0, t_final, n_out):
+    """The scalar Taylor kernel (``simulate(method="taylor")``) from each state: (n, n_out, 6)."""
+    out = []
+    for G, w in zip(G0, w0):
+        tr = pe.simulate(P, attitude_from_gamma(G), w, t_final, method="taylor", n_out=n_out)
+        out.append(np.concatenate([tr.Gamma, tr.omega], axis=1))
+    return np.array(out)
+
+
+def small_oscillations(P, n, amp, rng):
+    """States near the hanging equilibrium (regular motions): Gamma tilted from rho/|rho|, small omega."""
+    down = P.rho / np.linalg.norm(P.rho)
+    G = down + amp * rng.normal(size=(n, 3))
+    G /= np.linalg.norm(G, axis=1)[:, None]
+    w = amp * rng.normal(size=(n, 3))
+    return G, w
+
+
+def rel_err(A, B):
+    return float(np.abs(A - B).max() / max(1.0, np.abs(B).max()))
+
+
+def test_lanes_equal_the_scalar_kernel_on_regular_motions():
+    """Every lane of a 7-trajectory ensemble (two lane groups, one refill per lane, one idle lane at the end)
+    gives the scalar Taylor kernel's samples to 1e-12 relative, in the order of the inputs."""
+    rng = np.random.default_rng(3)
+    G, w = small_oscillations(FIG2, 7, 0.3, rng)
+    ens = pe.ensemble(FIG2, G, w, 8.0, n_out=9)
+    ref = scalar_taylor(FIG2, G, w, 8.0, 9)
+    got = np.concatenate([ens.Gamma, ens.omega], axis=2)
+    for k in range(7):
+        assert rel_err(got[k], ref[k]) <= 1e-12, k
+    assert np.array_equal(ens.t, np.linspace(0, 8.0, 9))
+    assert np.array_equal(got[:, 0, :3], G / np.linalg.norm(G, axis=1)[:, None])
+    # the same steps as the scalar rule (the lanes' step sizes follow the same formula)
+    steps = [pe.simulate(FIG2, attitude_from_gamma(g), v, 8.0, method="taylor", n_out=2).stats["n_steps"]
+             for g, v in zip(G, w)]
+    assert np.abs(ens.n_steps - np.array(steps)).max() <= 1
+
+
+@settings(max_examples=6, deadline=None)
+@given(valid_bodies(), st.integers(0, 10**6))
+def test_lanes_equal_the_scalar_kernel_on_random_bodies(P, seed):
+    """Random bodies in random orientations (the principal frame rotated back), regular states."""
+    rng = np.random.default_rng(seed)
+    G, w = small_oscillations(P, 5, 0.1, rng)
+    ens = pe.ensemble(P, G, w, 3.0, n_out=4)
+    ref = scalar_taylor(P, G, w, 3.0, 4)
+    got = np.concatenate([ens.Gamma, ens.omega], axis=2)
+    assert rel_err(got, ref) <= 1e-12
+
+
+def test_chaotic_ensemble_conserves_the_invariants():
+    """1000 s-scale runs at E = 0 on the Fig. 2 body (mostly chaotic): E, mu and |Gamma| hold to round-off."""
+    rng = np.random.default_rng(0)
+    n = 24
+    G = rng.normal(size=(n, 3))
+    G /= np.linalg.norm(G, axis=1)[:, None]
+    w = rng.normal(size=(n, 3))
+    ens = pe.ensemble(FIG2, G, w, 100.0, n_out=5)
+    E = ens.energy
+    assert np.abs(E - E[:, :1]).max() <= 1e-12 * max(1.0, np.abs(E).max())
+    assert np.abs(ens.mu - ens.mu[:, :1]).max() <= 1e-12
+    assert np.abs(np.linalg.norm(ens.Gamma, axis=2) - 1.0).max() <= 1e-13
+    assert ens.n_steps.min() > 100  # it did integrate
+
+
+def test_final_states_are_valid_inputs_and_continue_the_motion():
+    """``final()`` is an input of ``ensemble`` again; two runs of T continue one run of 2 T (regular motion)."""
+    rng = np.random.default_rng(5)
+    G, w = small_oscillations(FIG2, 4, 0.2, rng)
+    one = pe.ensemble(FIG2, G, w, 6.0)
+    two = pe.ensemble(FIG2, *pe.ensemble(FIG2, G, w, 3.0).final(), 3.0)
+    assert rel_err(np.concatenate(two.final(), axis=1), np.concatenate(one.final(), axis=1)) <= 1e-12
+
+
+def test_kernel_lane_bookkeeping_and_stops():
+    """The kernel itself: a trajectory that runs out of steps stops with MAX_STEPS and its later samples hold the
+    state where it stopped, while the other lanes (and the refills after it) finish normally."""
+    q, _ = taylor_frame(FIG2)
+    rng = np.random.default_rng(2)
+    G, w = small_oscillations(FIG2, 6, 0.3, rng)
+    G[2] = [0.0, 0.0, 1.0]
+    w[2] = [0.0, 40.0, 0.0]  # fast: needs many more steps than the others (~660 to t = 4 s)
+    Y0 = np.ascontiguousarray(np.concatenate([G, w], axis=1))
+    Y = np.full((6, 3, 6), np.nan)
+    info = np.zeros((6, 3), dtype=np.int64)
+    TL.ensemble_taylor(Y0, 4.0, q, 20, 200, Y, info)
+    assert info[2, 1] == S.MAX_STEPS and info[2, 0] == 200
+    assert list(info[np.arange(6) != 2, 1]) == [S.OK] * 5
+    assert np.all(info[np.arange(6) != 2, 0] < 200) and np.all(info[:, 2][np.arange(6) != 2] == 3)
+    assert np.all(np.isfinite(Y))
+    k = info[2, 2]  # samples computed before the stop: the later ones hold the state where it stopped
+    assert 1 <= k < 3 and np.all(Y[2, k:] == Y[2, -1]) and not np.array_equal(Y[2, -1], Y0[2])
+    # a single trajectory (three idle lanes) and an equilibrium (every derivative 0: one step to t_final)
+    Y1 = np.empty((1, 2, 6))
+    info1 = np.zeros((1, 3), dtype=np.int64)
+    eq = np.array([[0.0, 0.0, 1.0, 0.0, 0.0, 0.0]])  # hanging at rest (rho along +e3)
+    TL.ensemble_taylor(eq, 50.0, q, 20, 100, Y1, info1)
+    assert info1[0, 1] == S.OK and info1[0, 0] == 1 and np.array_equal(Y1[0, 1], eq[0])
+
+
+def test_ir_jet_and_update_match_their_python_references():
+    """The IR intrinsics (the JIT path) and their numpy references (the NO_JIT path) compute the same series."""
+    q, _ = taylor_frame(FIG2)
+    rng = np.random.default_rng(1)
+    X = np.zeros((21, TL.NCL, TL.LANES))
+    X[0, :6] = rng.normal(size=(6, TL.LANES)) * 0.5
+    Xr = X.copy()
+    from numba import njit
+
+    @njit
+    def run(X, order, q, H):
+        TL.jet(X, order, q)
+        TL.horner_update(X, order, H)
+
+    H = np.array([0.01, 0.02, 0.0, 0.05, 0.03, 0.01, 0.04, 0.02])[:TL.LANES]
+    if TL.JIT_DISABLED:
+        pytest.skip("the JIT path is off")
+    run(X, 20, q, H)
+    TL._jet_py(Xr, 20, q)
+    TL._horner_py(Xr, 20, H)
+    for n in range(1, 21):  # each order to 1e-13 of its size (the sums differ in the rounding of fused terms)
+        scale = np.abs(Xr[n, :6]).max()
+        assert np.abs(X[n, :6] - Xr[n, :6]).max() <= 1e-13 * scale, n
+    assert rel_err(X[0, :6], Xr[0, :6]) <= 1e-15
+
+
+def test_jet_equals_the_scalar_series():
+    """Lane j's Taylor coefficients equal those of :func:`.taylor.coefficients` from the same state."""
+    q, _ = taylor_frame(FIG2)
+    rng = np.random.default_rng(4)
+    X = np.zeros((21, TL.NCL, TL.LANES))
+    X[0, :6] = rng.normal(size=(6, TL.LANES)) * 0.5
+    TL._jet_py(X, 20, q) if TL.JIT_DISABLED else _jet(X, q)
+    for j in range(TL.LANES):
+        Xs = np.zeros((21, T.NCOL))
+        Xs[0, :6] = X[0, :6, j]
+        T.coefficients(Xs, 20, q, False)
+        for n in range(21):
+            assert np.abs(X[n, :6, j] - Xs[n, :6]).max() <= 1e-13 * np.abs(Xs[n, :6]).max(), (j, n)
+
+
+def _jet(X, q):
+    from numba import njit
+
+    @njit
+    def run(X, q):
+        TL.jet(X, 20, q)
+    run(X, q)
+
+
+@pytest.mark.parametrize("kw, exc, words", [
+    (dict(Gamma0=[[0, 0, 2.0]], omega0=[[0, 0, 0]]), InvalidStateError, "unit vectors"),
+    (dict(Gamma0=[[0, 0, 1.0]], omega0=[[0, 0, 0], [0, 0, 0]]), InvalidStateError, "same number"),
+    (dict(Gamma0=[[0, 0, 1.0]], omega0=[[np.nan, 0, 0]]), InvalidStateError, "finite"),
+    (dict(Gamma0=[[0, 0, 1.0]], omega0=[[1e12, 0, 0]]), InvalidIntegrationError, "step limit"),
+    (dict(Gamma0=np.zeros((0, 3)), omega0=np.zeros((0, 3))), InvalidStateError, "at least one"),
+    (dict(Gamma0=[[0, 1.0]], omega0=[[0, 0]]), ShapeError, "shape"),
+    (dict(method="dop853"), InvalidIntegrationError, "Taylor lanes"),
+    (dict(tol=1e-2), InvalidIntegrationError, "tol"),
+    (dict(t_final=-1.0), InvalidIntegrationError, "t_final"),
+    (dict(n_out=1), InvalidIntegrationError, "n_out"),
+    (dict(Gamma0=np.tile([0, 0, 1.0], (100_000, 1)), omega0=np.zeros((100_000, 3)), n_out=10_000),
+     InvalidIntegrationError, "GiB"),
+    (dict(max_steps=2, t_final=100.0), IntegrationFailedError, "max_steps"),
+])
+def test_bad_input_is_refused_before_any_work(kw, exc, words):
+    args = dict(Gamma0=[[0, 0, 1.0]], omega0=[[0.1, 0, 0]], t_final=1.0)
+    args.update(kw)
+    G0, w0, tf = args.pop("Gamma0"), args.pop("omega0"), args.pop("t_final")
+    with pytest.raises(exc, match=words):
+        pe.ensemble(FIG2, G0, w0, tf, **args)
+
+
+def test_a_trajectory_that_stops_is_reported_not_returned(monkeypatch):
+    """A run whose step limit is too small for one fast trajectory raises and names it (no partial garbage).
+    The DOP853-sized budget never binds the Taylor steps (819 steps for the fast one, against a minimum budget of
+    ~1200), so the budget is patched to 300 to reach the kernel's stop."""
+    from pendulum_explorer import ensembles
+
+    G = np.tile([0.0, 0.0, 1.0], (3, 1))
+    w = np.array([[0.1, 0, 0], [0, 30.0, 0], [0, 0, 0.1]])
+    assert pe.ensemble(FIG2, G, w, 20.0).n_steps.max() > 300
+    monkeypatch.setattr(ensembles, "step_budget", lambda *a, **k: 300)
+    with pytest.raises(IntegrationFailedError, match=r"1 of 3 trajectories stopped \(first k = 1, after 300 steps"):
+        pe.ensemble(FIG2, G, w, 20.0)
+
+
+def test_cancel_and_progress():
+    G = np.tile([0.0, 0.0, 1.0], (200, 1))
+    w = np.tile([0.3, 0.1, 0.0], (200, 1))
+    seen = []
+    ens = pe.ensemble(FIG2, G, w, 1.0, progress=lambda d, m: seen.append((d, m)), n_chunks=4)
+    assert seen[-1] == (200, 200) and len(ens) == 200
+    with pytest.raises(CancelledError):
+        pe.ensemble(FIG2, G, w, 50.0, cancel=lambda: True)
+
+
+ASM_PROBE = """
+import json, re, numpy as np
+from collections import Counter
+from pendulum_explorer._core import taylor_lanes as TL
+from pendulum_explorer import presets
+from pendulum_explorer.integrators import taylor_frame
+q, _ = taylor_frame(presets.paper_fig2().pendulum)
+Y = np.empty((1, 2, 6)); info = np.zeros((1, 3), dtype=np.int64)
+TL.ensemble_taylor(np.array([[0, 0, 1.0, 0.1, 0, 0]]), 0.1, q, 20, 100, Y, info)
+asm = "\\n".join(TL.ensemble_taylor.inspect_asm().values())
+c = Counter(m.group(1) + " " + m.group(2) for m in
+            re.finditer(r"^\\s+(v(?:fmadd\\w*|mul|add|sub)[ps]d)\\s+[^\\n]*?%?(zmm|ymm|xmm)", asm, re.M))
+print(json.dumps(dict(c)))
+"""
+
+
+@pytest.mark.skipif(os.environ.get("PENDULUM_EXPLORER_NO_JIT") == "1", reason="needs numba")
+def test_jet_compiles_to_packed_fused_multiply_adds():
+    """The lane kernel's machine code (fresh compile) has the jet's nine packed FMAs per term (ymm: 4 lanes) and
+    packed Estrin updates; a lane loop compiled to scalar code would show scalar ``vfmadd...sd`` instead."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               PENDULUM_EXPLORER_NO_CACHE="1")
+    res = subprocess.run([sys.executable, "-c", ASM_PROBE], env=env, capture_output=True, text=True, timeout=600,
+                         check=True)
+    c = json.loads(res.stdout.strip().splitlines()[-1])
+    packed_fma = sum(v for k, v in c.items() if re.match(r"vfmadd\w*pd (ymm|zmm)", k))
+    packed_mul_add = sum(v for k, v in c.items() if re.match(r"v(mul|add)pd (ymm|zmm)", k))
+    assert packed_fma >= 9 and packed_mul_add >= 12, c
