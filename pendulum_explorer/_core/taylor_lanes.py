@@ -86,13 +86,13 @@ def _horner_py(X, order, H):
     return 0
 
 
-def _intrinsics():
+def _ir_kit():
+    """What the intrinsics build their IR from: llvmlite/numba modules, the lane vector type, row access."""
+    from types import SimpleNamespace
+
     from llvmlite import ir
     from numba import types
     from numba.core import cgutils
-    from numba.extending import intrinsic
-
-    from .cauchy import _estrin_ir
 
     L = LANES
     dbl = ir.DoubleType()
@@ -126,70 +126,83 @@ def _intrinsics():
         v = builder.insert_element(ir.Constant(vt, ir.Undefined), x, ir.Constant(i32, 0))
         return builder.shuffle_vector(v, v, ir.Constant(ir.VectorType(i32, L), [0] * L))
 
+    return SimpleNamespace(ir=ir, types=types, cgutils=cgutils, L=L, dbl=dbl, vt=vt, Table=_Table, splat=splat)
+
+
+def _jet_ir(k, builder, T, p, qs):
+    """The IR of :func:`_jet_py` on lane vectors: ``T`` the table's row access, ``p`` the order, ``qs`` the nine
+    parameters broadcast.  Per order n: the operands of row n, then for l = 0..n nine fused multiply-adds
+    ``S_s += X[l, a_s] X[n - l, b_s]`` (15 vector loads, no branch), then row n + 1."""
+    ir, cgutils, vt, dbl = k.ir, k.cgutils, k.vt, k.dbl
+    fma_fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(vt, [vt, vt, vt]), f"llvm.fma.v{k.L}f64")
+    vzero = ir.Constant(vt, [0.0] * k.L)
+    LEFT = tuple(range(9))  # Gamma, omega, A: the left factors (row l)
+    RIGHT = (3, 4, 5, 9, 10, 11)  # omega, B: the right factors (row n - l)
+
+    def products(left, right, accs):
+        """acc_s += left_a right_b for the nine products s = (P_i, K_i, E_i)."""
+        out = list(accs)
+        for i in range(3):
+            j, kk = (i + 1) % 3, (i + 2) % 3
+            for s_, a, b in ((i, i, i), (3 + i, 6 + i, 3 + i), (6 + i, 3 + j, kk)):
+                out[s_] = builder.call(fma_fn, [left[a], right[b], out[s_]])
+        return out
+
+    def operands(r):
+        G = [T.load(r, i) for i in range(3)]
+        W_ = [T.load(r, 3 + i) for i in range(3)]
+        for i in range(3):
+            j, kk = (i + 1) % 3, (i + 2) % 3
+            T.store(builder.fadd(G[j], G[kk]), r, 6 + i)
+            T.store(builder.fsub(W_[kk], W_[j]), r, 9 + i)
+        return G
+
+    def next_row(r, G, S):
+        """Row r + 1 from the sums S of order r and Gamma of row r (Eqs 31-32)."""
+        r1 = builder.add(r, T.c(1))
+        inv = k.splat(builder, builder.fdiv(ir.Constant(dbl, 1.0), builder.sitofp(r1, dbl)))
+        for i in range(3):
+            j, kk = (i + 1) % 3, (i + 2) % 3
+            T.store(builder.fmul(builder.fsub(builder.fadd(S[3 + i], S[j]), S[kk]), inv), r1, i)
+        # omega_i' = c_i E_i + u_ij Gamma_k - u_ik Gamma_j, q = [c0 c1 c2 u01 u02 u12 u10 u20 u21]
+        for i, (cq, ua, ga, ub, gb) in enumerate(((0, 3, 2, 4, 1), (1, 5, 0, 6, 2), (2, 7, 1, 8, 0))):
+            v = builder.fadd(builder.fmul(qs[cq], S[6 + i]), builder.fmul(qs[ua], G[ga]))
+            v = builder.fsub(v, builder.fmul(qs[ub], G[gb]))
+            T.store(builder.fmul(v, inv), r1, 3 + i)
+
+    acc = [cgutils.alloca_once(builder, vt) for _ in range(9)]
+    with cgutils.for_range(builder, p) as outer:
+        n = outer.index
+        G = operands(n)
+        for a in acc:
+            builder.store(vzero, a)
+        with cgutils.for_range(builder, builder.add(n, T.c(1))) as inner:
+            m = builder.sub(n, inner.index)
+            Sv = products([T.load(inner.index, c) for c in LEFT], [T.load(m, c) for c in RIGHT],
+                          [builder.load(a) for a in acc])
+            for v, a in zip(Sv, acc):
+                builder.store(v, a)
+        next_row(n, G, [builder.load(a) for a in acc])
+
+
+def _intrinsics():
+    from numba.extending import intrinsic
+
+    from .cauchy import _estrin_ir
+
+    k = _ir_kit()
+    types = k.types
+
     @intrinsic
     def jet(typingctx, X, order, q):
         sig = types.intp(X, order, q)
 
         def codegen(context, builder, signature, args):
-            T = _Table(context, builder, signature.args[0], args[0])
+            T = k.Table(context, builder, signature.args[0], args[0])
             p = context.cast(builder, args[1], signature.args[1], types.intp)
             qa = context.make_array(signature.args[2])(context, builder, args[2])
-            qs = [splat(builder, builder.load(builder.gep(qa.data, [T.c(i)]))) for i in range(9)]
-            fma_fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(vt, [vt, vt, vt]),
-                                                    f"llvm.fma.v{L}f64")
-            vzero = ir.Constant(vt, [0.0] * L)
-            one_f = ir.Constant(dbl, 1.0)
-
-            def fma(a, b, c):
-                return builder.call(fma_fn, [a, b, c])
-
-            LEFT = tuple(range(9))  # Gamma, omega, A: the left factors (row l)
-            RIGHT = (3, 4, 5, 9, 10, 11)  # omega, B: the right factors (row n - l)
-
-            def products(left, right, accs):
-                """acc_s += left_a right_b for the nine products s = (P_i, K_i, E_i)."""
-                out = list(accs)
-                for i in range(3):
-                    j, k = (i + 1) % 3, (i + 2) % 3
-                    for s_, a, b in ((i, i, i), (3 + i, 6 + i, 3 + i), (6 + i, 3 + j, k)):
-                        out[s_] = fma(left[a], right[b], out[s_])
-                return out
-
-            def operands(r):
-                G = [T.load(r, i) for i in range(3)]
-                W_ = [T.load(r, 3 + i) for i in range(3)]
-                for i in range(3):
-                    j, k = (i + 1) % 3, (i + 2) % 3
-                    T.store(builder.fadd(G[j], G[k]), r, 6 + i)
-                    T.store(builder.fsub(W_[k], W_[j]), r, 9 + i)
-                return G
-
-            def next_row(r, G, S):
-                """Row r + 1 from the sums S of order r and Gamma of row r (Eqs 31-32)."""
-                r1 = builder.add(r, T.c(1))
-                inv = splat(builder, builder.fdiv(one_f, builder.sitofp(r1, dbl)))
-                for i in range(3):
-                    j, k = (i + 1) % 3, (i + 2) % 3
-                    T.store(builder.fmul(builder.fsub(builder.fadd(S[3 + i], S[j]), S[k]), inv), r1, i)
-                for i, (cq, ua, ga, ub, gb) in enumerate(((0, 3, 2, 4, 1), (1, 5, 0, 6, 2), (2, 7, 1, 8, 0))):
-                    v = builder.fadd(builder.fmul(qs[cq], S[6 + i]), builder.fmul(qs[ua], G[ga]))
-                    v = builder.fsub(v, builder.fmul(qs[ub], G[gb]))
-                    T.store(builder.fmul(v, inv), r1, 3 + i)
-
-            acc = [cgutils.alloca_once(builder, vt) for _ in range(9)]
-            with cgutils.for_range(builder, p) as outer:
-                n = outer.index
-                G = operands(n)
-                for a in acc:
-                    builder.store(vzero, a)
-                with cgutils.for_range(builder, builder.add(n, T.c(1))) as inner:
-                    l = inner.index
-                    m = builder.sub(n, l)
-                    Sv = products([T.load(l, c) for c in LEFT], [T.load(m, c) for c in RIGHT],
-                                  [builder.load(a) for a in acc])
-                    for v, a in zip(Sv, acc):
-                        builder.store(v, a)
-                next_row(n, G, [builder.load(a) for a in acc])
+            qs = [k.splat(builder, builder.load(builder.gep(qa.data, [T.c(i)]))) for i in range(9)]
+            _jet_ir(k, builder, T, p, qs)
             return T.c(0)
 
         return sig, codegen
@@ -199,11 +212,11 @@ def _intrinsics():
         sig = types.intp(X, order, H)
 
         def codegen(context, builder, signature, args):
-            T = _Table(context, builder, signature.args[0], args[0])
+            T = k.Table(context, builder, signature.args[0], args[0])
             p = context.cast(builder, args[1], signature.args[1], types.intp)
             ha = context.make_array(signature.args[2])(context, builder, args[2])
-            h = builder.load(builder.bitcast(ha.data, vt.as_pointer()), align=8)
-            vals = _estrin_ir(ir, builder, cgutils, T.intp, T.load, p, [h], DIM)[0]
+            h = builder.load(builder.bitcast(ha.data, k.vt.as_pointer()), align=8)
+            vals = _estrin_ir(k.ir, builder, k.cgutils, T.intp, T.load, p, [h], DIM)[0]
             for i, v in enumerate(vals):
                 T.store(v, T.c(0), i)
             return T.c(0)
