@@ -87,3 +87,20 @@ def test_cancel_stops_the_chunk_running_on_the_worker(client, sec):
 def test_task_cancelled_probe_outside_a_task_is_never_set():
     assert cluster.TaskCancelled().is_set() is False
     assert not cluster.is_client(object()) and not cluster.is_client(None)
+
+
+def test_ensemble_on_cluster_equals_local(client):
+    """``pe.ensemble`` with ``executor=client``: the chunks run on the worker process, bit for bit the local run
+    (the same kernel, the same chunk boundaries do not matter: each trajectory is computed alone in its lane)."""
+    P = presets.paper_fig2().pendulum
+    rng = np.random.default_rng(9)
+    G = rng.normal(size=(13, 3))
+    G /= np.linalg.norm(G, axis=1)[:, None]
+    w = rng.normal(size=(13, 3))
+    ref = pe.ensemble(P, G, w, 5.0, n_out=3)
+    seen = []
+    got = pe.ensemble(P, G, w, 5.0, n_out=3, executor=client, n_chunks=3, progress=lambda d, m: seen.append((d, m)))
+    np.testing.assert_array_equal(got.Gamma, ref.Gamma)
+    np.testing.assert_array_equal(got.omega, ref.omega)
+    np.testing.assert_array_equal(got.n_steps, ref.n_steps)
+    assert seen[-1] == (13, 13)
