@@ -63,6 +63,9 @@ def _chaos() -> None:
     lyapunov_exponent(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], t_total=0.2, tau=0.1)
     lyapunov_exponent(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], t_total=0.2, tau=0.1, method="two-trajectory")
     megno(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], 0.2, n_samples=2)
+    from .ensembles import ensemble
+
+    ensemble(P, [[0.0, 0.0, 1.0]], [[1.0, 1.0, 1.0]], 0.1)  # the Taylor lanes
 
 
 #: the warm-up in two parts of about equal cold compile time (benchmarks/bench_cold_jit.py)
