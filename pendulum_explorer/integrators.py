@@ -319,16 +319,20 @@ Motion = tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], di
 class CrossingRunner:
     """How one integrator computes section crossings on a level: a module-level (picklable) task
     ``fn(Y0, *args, n, t_max, max_gap, max_steps, stop=None) -> (Gamma, omega, Gammadot, t, info)`` for a chunk of
-    seeds ``Y0`` (m, 6), and the names of its info row's counters."""
+    seeds ``Y0`` (m, 6), and the names of its info row's counters.  ``many``, when given, is the same task for
+    chunks of many seeds (a batch: the lanes), ``fn`` the one for a single trajectory."""
 
     fn: Callable[..., Any]
     args: tuple[Any, ...]
     #: names of the info row's three counters (columns ``I_COUNT_A`` ... ``I_COUNT_C``)
     counters: tuple[str, str, str] = ("n_accepted", "n_rejected", "n_rhs")
+    many: Callable[..., Any] | None = None
 
-    def task(self, n: int, t_max: float, max_gap: float, max_steps: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-        """``(fn, args)`` to submit for a chunk: ``fn(Y0, *args)``."""
-        return self.fn, (*self.args, n, t_max, max_gap, max_steps)
+    def task(self, n: int, t_max: float, max_gap: float, max_steps: int,
+             many: bool = False) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """``(fn, args)`` to submit for a chunk: ``fn(Y0, *args)`` (``many``: for a batch of seeds)."""
+        fn = self.many if many and self.many is not None else self.fn
+        return fn, (*self.args, n, t_max, max_gap, max_steps)
 
     @staticmethod
     def found(info: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -483,7 +487,7 @@ class Taylor(Integrator):
         q, Q = taylor_frame(pendulum)
         c = np.ascontiguousarray(Q.T @ np.array([0.0, 0.0, 1.0]))
         # info counters of the Taylor kernel: steps, 0, series orders summed (reported under the DOP853 names)
-        return CrossingRunner(_run_chunk_taylor, (q, Q, c, self.order))
+        return CrossingRunner(_run_chunk_taylor, (q, Q, c, self.order), many=_run_chunk_taylor_lanes)
 
 
 @dataclass(frozen=True)
@@ -594,6 +598,32 @@ def _run_chunk_taylor(Y0: NDArray[np.float64], q: NDArray[np.float64], Q: NDArra
     _pieces(lambda ctl, steps: _taylor.crossings_serial_taylor(Yp, q, c, order, n, t_max, max_gap, max_steps, Yc, T,
                                                                info, ctl, steps),
             m, 6, stop, CHUNK_STEPS // TAYLOR_CHUNK_DIVISOR)
+    G = Yc[:, :, 0:3] @ Q.T
+    W = Yc[:, :, 3:6] @ Q.T
+    return G, W, np.cross(G, W), T, info
+
+
+def _run_chunk_taylor_lanes(Y0: NDArray[np.float64], q: NDArray[np.float64], Q: NDArray[np.float64],
+                            c: NDArray[np.float64], order: int, n: int, t_max: float, max_gap: float, max_steps: int,
+                            stop: Any = None) -> tuple[NDArray[Any], ...]:
+    """:func:`_run_chunk_taylor` on the Taylor lanes (:func:`._core.taylor_lanes.crossings_lanes`, ``LANES`` seeds
+    per vector instruction; per seed the scalar loop's rule, 1e-12 relative on regular trajectories), in pieces
+    of about ``CHUNK_STEPS // TAYLOR_CHUNK_DIVISOR`` single steps."""
+    from concurrent.futures import CancelledError
+
+    from ._core import taylor_lanes as _tl
+
+    Y0 = np.ascontiguousarray(Y0, dtype=float)
+    m = Y0.shape[0]
+    Yp = np.ascontiguousarray(np.concatenate([Y0[:, 0:3] @ Q, Y0[:, 3:6] @ Q], axis=1))  # v' = Q^T v
+    Yc = np.zeros((m, n, 6))
+    T = np.zeros((m, n))
+    info = np.zeros((m, _st.N_INFO), dtype=np.int64)
+    state = _tl.lane_state(order)
+    piece = max(1, CHUNK_STEPS // TAYLOR_CHUNK_DIVISOR // _tl.LANES)
+    while _tl.crossings_lanes(Yp, q, c, order, n, t_max, max_gap, max_steps, Yc, T, info, *state, piece):
+        if stop is not None and stop.is_set():
+            raise CancelledError("crossings stopped")
     G = Yc[:, :, 0:3] @ Q.T
     W = Yc[:, :, 3:6] @ Q.T
     return G, W, np.cross(G, W), T, info

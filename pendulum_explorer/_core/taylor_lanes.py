@@ -32,7 +32,8 @@ import numpy as np
 
 from .._jit import JIT_DISABLED, njit
 from .status import MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL
-from .taylor import SAFETY_EXP, STEP_FACTOR
+from .status import MAX_TIME, NO_CROSSING
+from .taylor import G_ZERO, SAFETY_EXP, STEP_FACTOR, _geval, polynomial_root
 
 LANES = 4
 NCL = 12  # columns of the lane table
@@ -361,3 +362,146 @@ def ensemble_taylor(Y0, t_final, q, order, max_steps, Y, info):
                 nxt += got
                 active += got - 1
     return lane_steps
+
+
+# ------------------------------------------------------------------------------------------------
+# Poincaré crossings in the lanes (a Taylor map's batch): the rule of taylor.crossings_one_taylor per lane
+# ------------------------------------------------------------------------------------------------
+#: rows of the lanes' float state ``F`` and int state ``I`` of :func:`crossings_lanes` (kept by the caller)
+F_T, F_LAST, F_GOLD, F_H, F_GNEW = 0, 1, 2, 3, 4
+I_WHO, I_STEPS, I_FOUND, I_FRESH = 0, 1, 2, 3
+N_F, N_I = 5, 4
+
+
+def lane_state(order):
+    """Zeroed arrays for :func:`crossings_lanes`: the table ``X``, ``F`` (N_F x LANES), ``I`` (N_I x LANES), the
+    work arrays ``gc`` (order) and ``tmp`` (DIM), and ``nx`` = [next seed, started, lane steps]."""
+    I = np.zeros((N_I, LANES), dtype=np.int64)
+    I[I_WHO] = -1
+    return (np.zeros((order + 1, NCL, LANES)), np.zeros((N_F, LANES)), I, np.zeros(order), np.zeros(DIM),
+            np.zeros(3, dtype=np.int64))
+
+
+@njit(inner=True)
+def _g0(y, c):
+    """``c^T Gamma'`` at the state y (0 within G_ZERO: a seed on the section is not its own crossing)."""
+    g = c[0] * (y[1] * y[5] - y[2] * y[4]) + c[1] * (y[2] * y[3] - y[0] * y[5]) + c[2] * (y[0] * y[4] - y[1] * y[3])
+    return 0.0 if abs(g) <= G_ZERO else g
+
+
+@njit(inner=True)
+def _seat(X, F, I, Y0, k, j, c):
+    """Load seed ``k`` into lane ``j``."""
+    for i in range(DIM):
+        X[0, i, j] = Y0[k, i]
+    F[F_T, j] = 0.0
+    F[F_LAST, j] = 0.0
+    F[F_GOLD, j] = _g0(Y0[k], c)
+    I[I_WHO, j] = k
+    I[I_STEPS, j] = 0
+    I[I_FOUND, j] = 0
+
+
+@njit(inner=True)
+def _retire(X, F, I, Y0, info, nx, j, status, order, c):
+    """Lane ``j``'s trajectory ends with ``status`` (its info row written); the lane takes the next seed (its jet
+    next step) or goes idle."""
+    k = I[I_WHO, j]
+    info[k, 0] = I[I_FOUND, j]
+    info[k, 1] = status
+    info[k, 2] = I[I_STEPS, j]
+    info[k, 3] = 0
+    info[k, 4] = I[I_STEPS, j] * order
+    info[k, 5] = 0
+    if nx[0] < Y0.shape[0]:
+        _seat(X, F, I, Y0, nx[0], j, c)
+        nx[0] += 1
+        I[I_FRESH, j] = 1
+    else:
+        I[I_WHO, j] = -1
+        for i in range(DIM):
+            X[0, i, j] = 0.0
+
+
+@njit(nogil=True)
+def crossings_lanes(Y0, q, c, order, n, t_max, max_gap, max_steps, Yc, Tc, info, X, F, I, gc, tmp, nx, pause_steps):
+    """The next ``n`` crossings of ``{c^T Gamma' = 0, c^T (Gamma x Gamma') > 0}`` of each LP seed ``Y0[k]``
+    (principal frame, m x 6), ``LANES`` seeds at a time: ``Yc`` (m x n x 6), ``Tc`` (m x n), ``info``
+    (m x N_INFO, the layout of :func:`.taylor.crossings_one_taylor`: found, status, steps, 0, series orders).
+
+    Per lane the loop of :func:`.taylor.crossings_one_taylor`: its guards (``MAX_TIME``, ``NO_CROSSING``,
+    ``MAX_STEPS``), its step (clipped at ``t_max``), the root of the step's polynomial of ``c^T Gamma'`` and the
+    orientation test.  Resumable: at most ``pause_steps`` lane steps per call, the state in the caller's arrays
+    (:func:`lane_state`); returns 1 when called again is needed, else 0 (the result is that of one call).
+    """
+    m = Y0.shape[0]
+    if nx[1] == 0:
+        nx[1] = 1
+        for j in range(LANES):
+            if nx[0] < m:
+                _seat(X, F, I, Y0, nx[0], j, c)
+                nx[0] += 1
+    done_steps = 0
+    while True:
+        active = 0
+        for j in range(LANES):
+            if I[I_WHO, j] >= 0:
+                active += 1
+        if active == 0:
+            return 0
+        if done_steps >= pause_steps:
+            return 1
+        jet(X, order, q)
+        for j in range(LANES):
+            F[F_H, j] = 0.0
+            I[I_FRESH, j] = 0
+            k = I[I_WHO, j]
+            if k < 0:
+                continue
+            t = F[F_T, j]
+            status = OK
+            if t >= t_max:
+                status = MAX_TIME
+            elif t - F[F_LAST, j] > max_gap:
+                status = NO_CROSSING
+            elif I[I_STEPS, j] >= max_steps:
+                status = MAX_STEPS
+            else:
+                h, status = _lane_step(X, order, j, t)
+            if status != OK:
+                _retire(X, F, I, Y0, info, nx, j, status, order, c)
+                continue
+            h = min(h, t_max - t)
+            for r in range(order):
+                gc[r] = (r + 1) * (c[0] * X[r + 1, 0, j] + c[1] * X[r + 1, 1, j] + c[2] * X[r + 1, 2, j])
+            g_old = F[F_GOLD, j]
+            g_new, _d = _geval(gc, order, h)
+            if (g_old < 0.0 and g_new >= 0.0) or (g_old > 0.0 and g_new <= 0.0):
+                x = polynomial_root(gc, order, h, g_old, g_new)
+                for i in range(DIM):
+                    tmp[i] = _lane_value(X, order, i, j, x)
+                G0, G1, G2, w0, w1, w2 = tmp[0], tmp[1], tmp[2], tmp[3], tmp[4], tmp[5]
+                gw = G0 * w0 + G1 * w1 + G2 * w2
+                gg = G0 * G0 + G1 * G1 + G2 * G2
+                side = c[0] * (G0 * gw - w0 * gg) + c[1] * (G1 * gw - w1 * gg) + c[2] * (G2 * gw - w2 * gg)
+                if side > 0.0:
+                    f = I[I_FOUND, j]
+                    for i in range(DIM):
+                        Yc[k, f, i] = tmp[i]
+                    Tc[k, f] = t + x
+                    F[F_LAST, j] = t + x
+                    I[I_FOUND, j] = f + 1
+            F[F_H, j] = h
+            F[F_GNEW, j] = g_new
+        horner_update(X, order, F[F_H])
+        done_steps += 1
+        nx[2] += 1
+        for j in range(LANES):
+            if I[I_WHO, j] < 0 or I[I_FRESH, j] == 1:
+                continue
+            F[F_T, j] += F[F_H, j]
+            F[F_GOLD, j] = F[F_GNEW, j]
+            I[I_STEPS, j] += 1
+            if I[I_FOUND, j] >= n:
+                _retire(X, F, I, Y0, info, nx, j, OK, order, c)
+                I[I_FRESH, j] = 0

@@ -127,7 +127,7 @@ class PoincareMap:
         _v.result_memory(10.0 * n * len(seed_list), f"{len(seed_list)} seeds x {n} crossings", "reduce n or the seeds")
         check_executor(executor)
         Y0 = np.ascontiguousarray(np.stack([self.level.check_seed(s, f"seeds[{k}]") for k, s in enumerate(seed_list)]))
-        fn, args = self.runner.task(n, t_max, max_gap, max_steps)
+        fn, args = self.runner.task(n, t_max, max_gap, max_steps, many=True)
         parts = run_chunks(executor, fn, Y0, args, n_chunks=n_chunks, stoppable=True, what="batch",
                            default_chunks=lambda m, own: min(m, 4 * N_THREADS) if own else min(m, 8))
         G, W, D, T, info = (np.concatenate([pp[2][i] for pp in parts]) for i in range(5))
