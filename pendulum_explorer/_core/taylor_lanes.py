@@ -224,13 +224,62 @@ def _intrinsics():
 
         return sig, codegen
 
-    return jet, horner_update
+    @intrinsic
+    def g_end(typingctx, X, order, H, c, out):
+        sig = types.intp(X, order, H, c, out)
+
+        def codegen(context, builder, signature, args):
+            T = k.Table(context, builder, signature.args[0], args[0])
+            p = context.cast(builder, args[1], signature.args[1], types.intp)
+            vp = k.vt.as_pointer()
+            h = builder.load(builder.bitcast(context.make_array(signature.args[2])(context, builder, args[2]).data,
+                                             vp), align=8)
+            ca = context.make_array(signature.args[3])(context, builder, args[3])
+            cs = [k.splat(builder, builder.load(builder.gep(ca.data, [T.c(i)]))) for i in range(3)]
+            _g_end_ir(k, builder, T, p, h, cs,
+                      builder.bitcast(context.make_array(signature.args[4])(context, builder, args[4]).data, vp))
+            return T.c(0)
+
+        return sig, codegen
+
+    return jet, horner_update, g_end
+
+
+def _g_end_ir(k, builder, T, p, h, cs, out_ptr):
+    """``out = g(h)`` per lane, ``g(tau) = c^T Gamma'(t + tau)`` from the table's series: the operations of
+    :func:`.taylor._gpoly` and :func:`.taylor._geval` (``gc_r = (r + 1)(c_0 X_r+1,0 + c_1 X_r+1,1 + c_2 X_r+1,2)``,
+    Horner from the top, every operation rounded), so each lane has the bits of the scalar loop's ``g``."""
+    ir, dbl = k.ir, k.dbl
+
+    def gc(r):  # r: an IR index, the coefficient of tau^r
+        r1 = builder.add(r, T.c(1))
+        s = builder.fadd(builder.fmul(cs[0], T.load(r1, 0)), builder.fmul(cs[1], T.load(r1, 1)))
+        s = builder.fadd(s, builder.fmul(cs[2], T.load(r1, 2)))
+        return builder.fmul(k.splat(builder, builder.sitofp(r1, dbl)), s)
+
+    acc = k.cgutils.alloca_once(builder, k.vt)
+    builder.store(gc(builder.sub(p, T.c(1))), acc)
+    with k.cgutils.for_range(builder, builder.sub(p, T.c(1))) as loop:  # j = order - 2 .. 0
+        j = builder.sub(builder.sub(p, T.c(2)), loop.index)
+        builder.store(builder.fadd(builder.fmul(builder.load(acc), h), gc(j)), acc)
+    builder.store(builder.load(acc), out_ptr, align=8)
+    del ir
+
+
+def _g_end_py(X, order, H, c, out):
+    """Reference of :func:`g_end` (the ``NO_JIT`` path)."""
+    gc = np.array([(r + 1) * (c[0] * X[r + 1, 0] + c[1] * X[r + 1, 1] + c[2] * X[r + 1, 2]) for r in range(order)])
+    v = gc[order - 1].copy()
+    for j in range(order - 2, -1, -1):
+        v = v * H + gc[j]
+    out[:] = v
+    return 0
 
 
 if JIT_DISABLED:
-    jet, horner_update = _jet_py, _horner_py
+    jet, horner_update, g_end = _jet_py, _horner_py, _g_end_py
 else:
-    jet, horner_update = _intrinsics()
+    jet, horner_update, g_end = _intrinsics()
 
 
 @njit(inner=True)
@@ -471,12 +520,19 @@ def crossings_lanes(Y0, q, c, order, n, t_max, max_gap, max_steps, Yc, Tc, info,
             if status != OK:
                 _retire(X, F, I, Y0, info, nx, j, status, order, c)
                 continue
-            h = min(h, t_max - t)
-            for r in range(order):
-                gc[r] = (r + 1) * (c[0] * X[r + 1, 0, j] + c[1] * X[r + 1, 1, j] + c[2] * X[r + 1, 2, j])
+            F[F_H, j] = min(h, t_max - t)
+        g_end(X, order, F[F_H], c, F[F_GNEW])  # c^T Gamma' at each lane's step end, the lanes side by side
+        for j in range(LANES):
+            k = I[I_WHO, j]
+            if k < 0 or I[I_FRESH, j] == 1:
+                continue
+            t = F[F_T, j]
+            h = F[F_H, j]
             g_old = F[F_GOLD, j]
-            g_new, _d = _geval(gc, order, h)
+            g_new = F[F_GNEW, j]
             if (g_old < 0.0 and g_new >= 0.0) or (g_old > 0.0 and g_new <= 0.0):
+                for r in range(order):
+                    gc[r] = (r + 1) * (c[0] * X[r + 1, 0, j] + c[1] * X[r + 1, 1, j] + c[2] * X[r + 1, 2, j])
                 x = polynomial_root(gc, order, h, g_old, g_new)
                 for i in range(DIM):
                     tmp[i] = _lane_value(X, order, i, j, x)
@@ -491,8 +547,6 @@ def crossings_lanes(Y0, q, c, order, n, t_max, max_gap, max_steps, Yc, Tc, info,
                     Tc[k, f] = t + x
                     F[F_LAST, j] = t + x
                     I[I_FOUND, j] = f + 1
-            F[F_H, j] = h
-            F[F_GNEW, j] = g_new
         horner_update(X, order, F[F_H])
         done_steps += 1
         nx[2] += 1
