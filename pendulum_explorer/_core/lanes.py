@@ -2,7 +2,7 @@
 
 Layout (structure of arrays)
 ----------------------------
-A lane group holds ``LANES`` (8: one AVX-512 register of float64) trajectories of the same body (one ``p``).
+A lane group holds ``LANES`` (8: one AVX-512 register of float64, two AVX2 registers) trajectories of the same body (one ``p``).
 Every state array is flat, component-major: component ``i`` of lane ``l`` is ``Y[i * LANES + l]``, so that a
 component of all lanes is one contiguous vector.  The Runge-Kutta stages are ``K[s, i * LANES + l]``.  Two
 models: ``LP`` (dim 6, Gamma and omega) and ``LP_TAN`` with one deviation vector (dim 14, see
@@ -47,7 +47,8 @@ step's polynomial, no extra right-hand sides); a Taylor lane group (the jets of 
 layout, 9 products x 2 four-lane blocks per order with :func:`.cauchy.make_sums`) was prototyped: its order-20
 jet costs 1.6x less per trajectory than the scalar jet (228 vs 374 ns), so such a fill would reach ~2.2x, not 4x.
 
-Entry points: :func:`crossings_lanes` (the dashboard's fill and ``batch``) and
+Entry points: :func:`crossings_lanes` (benchmarks only: at ~1.1x it is not worth a second code path for a
+DOP853 ``batch``; a Taylor section's ``batch`` runs on :func:`.taylor_lanes.crossings_lanes`) and
 :func:`.lanes_tangent.tangent_lanes` (the chaos map), both resumable in pieces of steps (the state lives in the
 caller's arrays, see :func:`lane_state`).
 """
