@@ -133,9 +133,49 @@ def _tangent(pendulum, G, w, t_total, n_out, rtol, atol, tangent_to_level, max_s
     return st, ybar, lyap
 
 
+def _tangent_taylor(pendulum, G, w, t_total, n_out, tol, tangent_to_level, max_steps, with_megno=True):
+    """:func:`_tangent` with the Taylor method (:func:`._core.taylor_tangent.tangent_run_taylor`, principal frame:
+    MEGNO and the norms do not depend on the frame), in pieces of steps."""
+    from ._core import taylor as _kt
+    from ._core import taylor_tangent as _ktt
+
+    p = pendulum.params()
+    q, Q = _traj.taylor_frame(pendulum)
+    y = np.zeros(14)
+    y[:3] = G
+    y[3:6] = w
+    _kc.initial_deviation(y, p, bool(tangent_to_level), np.empty((3, 6)))
+    yp = np.zeros(14)
+    for b in range(4):
+        yp[3 * b:3 * b + 3] = Q.T @ y[3 * b:3 * b + 3]
+    pp = _ktt.principal_tangent_params(p, Q)
+    order = int(_kt.order_for(tol))
+    ybar = np.empty(n_out)
+    lyap = np.empty(n_out)
+    info = np.zeros(_kc.N_TAN_INFO, dtype=np.int64)
+    ctl = np.zeros(N_CTL + 2 * 14)
+    st = _kc.PAUSED
+    piece = max(1, _traj.CHUNK_STEPS // (TANGENT_CHUNK_DIVISOR * _traj.TAYLOR_CHUNK_DIVISOR))
+    while st == _kc.PAUSED:
+        st = _ktt.tangent_run_taylor(yp, q, pp, t_total, n_out, order, max_steps, bool(tangent_to_level),
+                                     bool(with_megno), ybar, lyap, info, ctl, piece)
+    return st, ybar, lyap
+
+
+def _tangent_method(method, tol, rtol, atol):
+    """``method`` of the tangent dynamics ("dop853" or "taylor") with its tolerances checked."""
+    method = _v.choice("method", method, ("dop853", "taylor"))
+    if method == "taylor":
+        return method, _traj.validate_taylor_tol(1e-12 if tol is None else tol), None
+    if tol is not None:
+        raise InvalidIntegrationError("tol is the Taylor method's tolerance: give it with method='taylor' "
+                                      "(DOP853 takes rtol and atol)")
+    return method, None, _v.tolerances(rtol, atol)
+
+
 def megno(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_total: float, *, rtol: float = 1e-10,
           atol: float = 1e-10, n_samples: int = 200, tangent_to_level: bool = False,
-          max_steps: int | None = None) -> MegnoResult:
+          max_steps: int | None = None, method: str = "dop853", tol: float | None = None) -> MegnoResult:
     """Mean MEGNO Ybar of the trajectory of Eqs (31)-(32) through ``(Gamma, omega)``, and the Lyapunov
     estimate from the same deviation vector (tangent dynamics; see the module docstring).
 
@@ -154,6 +194,12 @@ def megno(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_total: float
         Keep the deviation tangent to the (|Gamma|, E, mu) level set (see the module docstring).
     max_steps : int, optional
         Step budget (default: in proportion to t_total, as for :func:`~pendulum_explorer.simulate`).
+    method : {"dop853", "taylor"}
+        The integrator of the tangent dynamics: DOP853 (``rtol``, ``atol``) or the Taylor method
+        (:mod:`._core.taylor_tangent`: the variational equations are polynomial too; the MEGNO integrals by
+        Gauss-Legendre quadrature on each step's polynomial), with tolerance ``tol``.
+    tol : float, optional
+        The Taylor tolerance in [1e-18, 1e-4] (default 1e-12; ``method="taylor"`` only).
 
     Returns
     -------
@@ -168,12 +214,16 @@ def megno(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_total: float
     """
     G, w = _check_state(pendulum, Gamma, omega)
     t_total = _v.time_span("t_total", t_total, MIN_SPAN)
-    rtol, atol = _v.tolerances(rtol, atol)
+    method, tol, tols = _tangent_method(method, tol, rtol, atol)
     if not isinstance(tangent_to_level, (bool, np.bool_)):
         raise TypeError(f"tangent_to_level must be True or False; got {tangent_to_level!r}")
     n_samples = _v.integer("n_samples", n_samples, low=1, high=10**6)
     budget = step_budget(pendulum, float(np.linalg.norm(w)), t_total, max_steps, "omega", "t_total")
-    st, ybar, lyap = _tangent(pendulum, G, w, t_total, n_samples, rtol, atol, tangent_to_level, budget)
+    if method == "taylor":
+        st, ybar, lyap = _tangent_taylor(pendulum, G, w, t_total, n_samples, tol, tangent_to_level, budget)
+    else:
+        assert tols is not None
+        st, ybar, lyap = _tangent(pendulum, G, w, t_total, n_samples, tols[0], tols[1], tangent_to_level, budget)
     _v.raise_for_status(st, "the tangent dynamics for MEGNO", t_final=t_total, budget=budget)
     t = t_total * np.arange(1, n_samples + 1) / n_samples
     return MegnoResult(float(ybar[-1]), t, ybar, float(lyap[-1]), lyap)
@@ -181,7 +231,7 @@ def megno(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_total: float
 
 def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_total: float = 500.0, *,
                       tau: float = 0.5, d0: float = 1e-9, rtol: float = 1e-11, atol: float = 1e-13,
-                      method: str = "tangent") -> LyapunovResult:
+                      method: str = "tangent", tol: float | None = None) -> LyapunovResult:
     """Largest Lyapunov exponent of the Lagrange-Poincaré flow (31)-(32) through ``(Gamma, omega)``.
 
     Parameters
@@ -203,7 +253,10 @@ def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_
         ``"tangent"`` (default): ``log |delta(t)| / t`` for a deviation vector of the variational equations,
         renormalised as needed (exact linearisation, no choice of d0).  ``"two-trajectory"``: Benettin's
         shadow trajectory at distance d0, pulled back every tau — an independent check that uses the equations
-        of motion only.
+        of motion only.  ``"taylor"``: the tangent estimate with the Taylor method (tolerance ``tol``,
+        default 1e-12; ``rtol``/``atol`` unused).
+    tol : float, optional
+        The Taylor tolerance in [1e-18, 1e-4] (``method="taylor"`` only).
 
     Returns
     -------
@@ -217,13 +270,22 @@ def lyapunov_exponent(pendulum: Pendulum, Gamma: ArrayLike, omega: ArrayLike, t_
         raise InvalidIntegrationError(f"tau must satisfy 0 < tau <= t_total = {t_total:g}; got tau = {tau:g}")
     d0 = _v.real("d0", d0, exc=InvalidIntegrationError, low=1e-14, high=1e-4)
     rtol, atol = _v.tolerances(rtol, atol)
-    method = _v.choice("method", method, ("tangent", "two-trajectory"))
+    method = _v.choice("method", method, ("tangent", "two-trajectory", "taylor"))
+    if method == "taylor":
+        tol = _traj.validate_taylor_tol(1e-12 if tol is None else tol)
+    elif tol is not None:
+        raise InvalidIntegrationError("tol is the Taylor method's tolerance: give it with method='taylor'")
     n_seg = int(round(t_total / tau))
     if n_seg > MAX_SEGMENTS:
         raise InvalidIntegrationError(f"t_total / tau = {n_seg} renormalisations exceeds {MAX_SEGMENTS:.0e}")
     rate = float(np.linalg.norm(w))
     total = step_budget(pendulum, rate, t_total, None, "omega", "t_total")  # the whole request, refused up front
     t = tau * np.arange(1, n_seg + 1, dtype=np.float64)
+    if method == "taylor":
+        st, _, out = _tangent_taylor(pendulum, G, w, n_seg * tau, n_seg, tol, False, total, with_megno=False)
+        _v.raise_for_status(st, "the Taylor tangent dynamics for the Lyapunov exponent", t_final=n_seg * tau,
+                            budget=total)
+        return LyapunovResult(float(out[-1]), t, out)
     if method == "tangent":
         st, _, out = _tangent(pendulum, G, w, n_seg * tau, n_seg, rtol, atol, False, total)
         _v.raise_for_status(st, "the tangent dynamics for the Lyapunov exponent", t_final=n_seg * tau, budget=total)

@@ -174,3 +174,54 @@ def test_horner_at_the_nodes_equals_horner_at_each_point():
     assert run(X, order, taus, out) == 0
     for k in range(tt.N_GAUSS):
         np.testing.assert_array_equal(out[k], np.array(cauchy._horner_py(12, X, order, taus[k])))
+
+
+# ------------------------------------------------------------------------------------------------
+# the public API: megno, lyapunov_exponent and chaos_map with method="taylor"
+# ------------------------------------------------------------------------------------------------
+def test_public_megno_and_lyapunov_with_the_taylor_method(level, fig2):
+    """``megno(method="taylor")`` and ``lyapunov_exponent(method="taylor")`` give the DOP853 tangent path's values
+    at tight tolerances (regular cells, 1e-8 relative over the running estimate), and the same values as the
+    kernel called directly (principal frame, initial deviation: the public path adds nothing)."""
+    import pendulum_explorer as pe
+
+    sec, q, Q, Y0 = level
+    P = fig2.pendulum
+    done = 0
+    for y in Y0[:6]:
+        ref = pe.megno(P, y[:3], y[3:], 20.0, rtol=1e-13, atol=1e-13, n_samples=20)
+        if ref.value >= 3.0:
+            continue
+        done += 1
+        got = pe.megno(P, y[:3], y[3:], 20.0, method="taylor", tol=1e-15, n_samples=20)
+        np.testing.assert_allclose(got.running, ref.running, rtol=1e-8)
+        np.testing.assert_allclose(got.lyapunov, ref.lyapunov, rtol=1e-8)
+        yb, ly, info = np.empty(1), np.empty(1), np.zeros((1, kc.N_TAN_INFO), dtype=np.int64)
+        tt.tangent_many_taylor(y[None, :], sec.level.p, q, Q, 20.0, kt.order_for(1e-15), 10**7, False, yb, ly, info)
+        assert got.value == yb[0] and got.lyapunov == ly[0]
+        lt = pe.lyapunov_exponent(P, y[:3], y[3:], 20.0, tau=1.0, method="taylor", tol=1e-15)
+        lr = pe.lyapunov_exponent(P, y[:3], y[3:], 20.0, tau=1.0, rtol=1e-13, atol=1e-13)
+        np.testing.assert_allclose(lt.running, lr.running, rtol=1e-8)
+    assert done >= 4
+
+
+def test_taylor_chaos_map_equals_the_dop853_map_on_regular_cells(fig2):
+    from pendulum_explorer.errors import InvalidIntegrationError
+
+    sec, _ = PoincareSection.from_paper_ic(fig2.pendulum, -1.0)
+    a = sec.chaos_map((6, 24), 20.0, rtol=1e-12, atol=1e-12)
+    b = sec.chaos_map((6, 24), 20.0, method="taylor", tol=1e-14)
+    ok = np.isfinite(a.megno)
+    assert np.array_equal(ok, np.isfinite(b.megno)) and ok.sum() >= 30
+    reg = ok & (a.megno < 3.0)
+    assert reg.sum() >= 30
+    np.testing.assert_allclose(b.megno[reg], a.megno[reg], rtol=1e-7)
+    with pytest.raises(InvalidIntegrationError, match="tol"):
+        sec.chaos_map((2, 2), 1.0, tol=1e-12)
+    with pytest.raises(InvalidIntegrationError, match="tol"):
+        sec.chaos_map((2, 2), 1.0, method="taylor", tol=1.0)
+    import pendulum_explorer as pe
+    with pytest.raises(InvalidIntegrationError, match="method"):
+        pe.megno(fig2.pendulum, [0, 0, 1.0], [0.1, 0, 0], 1.0, method="rk4")
+    with pytest.raises(InvalidIntegrationError, match="tol"):
+        pe.lyapunov_exponent(fig2.pendulum, [0, 0, 1.0], [0.1, 0, 0], 1.0, tol=1e-12)

@@ -11,7 +11,8 @@ from numpy.typing import NDArray
 
 from .. import _validate as _v
 from .._core import chaos as _kchaos
-from ..integrators import CHUNK_STEPS
+from .._core.taylor import order_for
+from ..integrators import CHUNK_STEPS, taylor_frame, validate_taylor_tol
 from ..bounds import BOUNDS
 from ..errors import IntegrationFailedError, InvalidIntegrationError
 from .chart import chaos_grid, sphere_from_chart
@@ -35,11 +36,13 @@ MAP_LEVELS = ((16, 12), (40, 28), (80, 56))
 def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total: float = 200.0, *,
               indicator: str = "megno", executor: ExecutorLike | None = None,
               progress: Callable[[int, int], Any] | None = None, cancel: Any = None, n_chunks: int | None = None,
-              rtol: float = 1e-9, atol: float = 1e-9, tangent_to_level: bool = False) -> ChaosMap:
+              rtol: float = 1e-9, atol: float = 1e-9, tangent_to_level: bool = False, method: str = "dop853",
+              tol: float | None = None) -> ChaosMap:
     """A chaos indicator over a grid of the section chart: MEGNO (or the Lyapunov estimate) of the trajectory
     through the section state at each cell centre, from the tangent dynamics of Eqs (31)-(32) (see
     :mod:`pendulum_explorer.chaos`).
-    The tangent dynamics always run on DOP853 (with a Taylor map as well).
+    The tangent dynamics run on DOP853 (8 cells per call in lanes) or on the Taylor method (``method="taylor"``,
+    cell by cell: :mod:`._core.taylor_tangent`), whatever the map's own integrator.
 
     Parameters
     ----------
@@ -70,6 +73,9 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
         ~1e-5; chaotic cells' values depend on the tolerance like the trajectory itself, but stay >> 2).
     tangent_to_level : bool
         Keep the deviations tangent to the (E, mu) level (see :func:`pendulum_explorer.chaos.megno`).
+    method : {"dop853", "taylor"}
+        The integrator of the tangent dynamics; ``tol``: the Taylor tolerance in [1e-18, 1e-4] (default 1e-12,
+        ``method="taylor"`` only; ``rtol``/``atol`` are DOP853's).
 
     Returns
     -------
@@ -94,6 +100,11 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
     t_total = _v.real("t_total", t_total, exc=InvalidIntegrationError, low=BOUNDS["map_time"].low, high=MAX_MAP_TIME)
     indicator = _v.choice("indicator", indicator, ("megno", "lyapunov"))
     rtol, atol = _v.tolerances(rtol, atol)
+    method = _v.choice("method", method, ("dop853", "taylor"))
+    if method == "taylor":
+        tol = validate_taylor_tol(1e-12 if tol is None else tol)
+    elif tol is not None:
+        raise InvalidIntegrationError("tol is the Taylor method's tolerance: give it with method='taylor'")
     _v.result_memory(3.0 * n_phi * n_z, f"a chaos map of {n_phi} x {n_z} cells", "reduce the resolution")
     check_executor(executor)
     cancel_probe(cancel)
@@ -107,8 +118,15 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
     if m:
         max_steps = int(2000 * (t_total + 10.0))
         Y0 = np.ascontiguousarray(Y[idx])
-        parts = run_chunks(executor, _tangent_chunk, Y0,
-                           (pmap.level.p, t_total, rtol, atol, max_steps, bool(tangent_to_level)),
+        fn: Callable[..., Any]
+        args: tuple[Any, ...]
+        if method == "taylor":
+            q, Q = taylor_frame(pmap.level.pendulum)
+            fn, args = _tangent_chunk_taylor, (pmap.level.p, q, Q, t_total, order_for(tol), max_steps,
+                                               bool(tangent_to_level))
+        else:
+            fn, args = _tangent_chunk, (pmap.level.p, t_total, rtol, atol, max_steps, bool(tangent_to_level))
+        parts = run_chunks(executor, fn, Y0, args,
                            n_chunks=n_chunks, cancel=cancel, progress=progress, what="chaos map", unit="cells",
                            stoppable=True,
                            default_chunks=lambda m, own: max(1, m // 24) if own else min(m, 64))
@@ -121,6 +139,27 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
     Yb = ybar.reshape(n_z, n_phi)
     Ly = lyap.reshape(n_z, n_phi)
     return ChaosMap(phi, z, Yb if indicator == "megno" else Ly, indicator, t_total, Yb, Ly)
+
+
+def _tangent_chunk_taylor(Y0: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.float64],
+                          Q: NDArray[np.float64], t_total: float, order: int, max_steps: int, tangent_to_level: bool,
+                          stop: Any = None) -> tuple[NDArray[Any], ...]:
+    """MEGNO and Lyapunov estimate of a chunk of cells with the Taylor method, cell by cell
+    (:func:`._core.taylor_tangent.tangent_many_taylor`; an executor task: module level, picklable); ``stop`` is
+    checked between cells."""
+    from .._core import taylor_tangent as _ktt
+
+    Y0 = np.ascontiguousarray(Y0, dtype=float)
+    m = Y0.shape[0]
+    ybar = np.empty(m)
+    lyap = np.empty(m)
+    info = np.zeros((m, _kchaos.N_TAN_INFO), dtype=np.int64)
+    for k in range(m):
+        if stop is not None and stop.is_set():
+            raise CancelledError("chaos map stopped")
+        _ktt.tangent_many_taylor(Y0[k:k + 1], p, q, Q, t_total, order, max_steps, bool(tangent_to_level),
+                                 ybar[k:k + 1], lyap[k:k + 1], info[k:k + 1])
+    return ybar, lyap, info
 
 
 def _raise_for_cells(info: NDArray[np.int64], idx: NDArray[np.int64], PH: NDArray[np.float64],

@@ -308,14 +308,15 @@ class PoincareSection:
     def chaos_map(self, resolution: tuple[int, int] = (64, 48), t_total: float = 200.0, *, indicator: str = "megno",
                   executor: ExecutorLike | None = None, progress: Callable[[int, int], Any] | None = None,
                   cancel: Any = None, n_chunks: int | None = None, rtol: float = 1e-9, atol: float = 1e-9,
-                  tangent_to_level: bool = False) -> ChaosMap:
+                  tangent_to_level: bool = False, method: str = "dop853", tol: float | None = None) -> ChaosMap:
         """A chaos indicator over a grid of the section chart: MEGNO (or the Lyapunov estimate) of the trajectory
-        through the section state at each cell centre, from the tangent dynamics of Eqs (31)-(32), which always
-        run on DOP853 (``rtol``, ``atol``, default 1e-9).  Parameters, results and errors as
+        through the section state at each cell centre, from the tangent dynamics of Eqs (31)-(32), on DOP853
+        (``rtol``, ``atol``, default 1e-9: 8 cells per call in lanes) or the Taylor method (``method="taylor"``,
+        ``tol``, default 1e-12), whatever the section's own method.  Parameters, results and errors as
         :func:`pendulum_explorer.section.chaos_map.chaos_map`."""
         return chaos_map(self.map, resolution, t_total, indicator=indicator, executor=executor,
                          progress=progress, cancel=cancel, n_chunks=n_chunks, rtol=rtol, atol=atol,
-                         tangent_to_level=tangent_to_level)
+                         tangent_to_level=tangent_to_level, method=method, tol=tol)
 
     def chaos_maps(self, levels: Iterable[tuple[int, int]] = MAP_LEVELS, t_total: float = 200.0, *,
                    progress: Callable[[float, tuple[int, int], int, int], Any] | None = None, cancel: Any = None,
