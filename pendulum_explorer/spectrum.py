@@ -31,7 +31,9 @@ MAX_RENORMS = 1_000_000
 
 @dataclass(frozen=True)
 class LyapunovSpectrum:
-    """``exponents`` (k,) [1/s], sorted descending; ``t`` (n,) and ``running`` (n, k): the estimates after each
+    """``exponents`` (k,) [1/s] in the order of the QR vectors: descending wherever the exponents are separated
+    (the near-zero ones of a finite run, within ~1/T of each other, may come in either order); ``t`` (n,) and
+    ``running`` (n, k), its columns in the same order: the estimates after each
     re-orthonormalisation; ``pairing``: ``lambda_1 + lambda_k`` (0 in exact arithmetic for k = 6);
     ``n_rhs``: right-hand-side evaluations."""
 

@@ -23,7 +23,9 @@ def test_spectrum_at_E0_pairs_and_has_four_zeros(P):
     _sec, (G, w) = PoincareSection.from_paper_ic(P, 0.0)
     r = pe.lyapunov_spectrum(P, G, w, 1000.0)
     lam = r.exponents
-    assert lam.shape == (6,) and np.all(np.diff(lam) <= 0)
+    # the separated exponents in descending order; the four near-zero ones of a finite run in any order (on an
+    # AMD EPYC with AVX2: (0.4630, 0.0085, -0.0008, -0.0008, -0.0070, -0.4628), the middle pair 4e-5 apart)
+    assert lam.shape == (6,) and lam[0] > lam[1:5].max() and lam[5] < lam[1:5].min()
     assert lam[0] > 0.3
     assert abs(r.pairing) < 0.01 * lam[0]
     assert np.all(np.abs(lam[1:5]) < 0.03 * lam[0])
