@@ -318,7 +318,7 @@ def test_lane_crossings_stop_as_the_scalar_loop_does(taylor_section):
     from pendulum_explorer import integrators as I
 
     fn, args = sec.map.runner.task(30, 1e4, 1e3, 10**6, many=True)
-    assert fn is I._run_chunk_taylor_lanes
+    assert fn is I._run_chunk_taylor_lanes and fn.keywords == {"lanes": True}
     Y0 = np.stack([sec.level.check_seed(s) for s in seeds])
     whole = fn(Y0, *args)
     q, Q, c, order = args[:4]

@@ -37,6 +37,8 @@ from .taylor import G_ZERO, SAFETY_EXP, STEP_FACTOR, _geval, polynomial_root
 
 LANES = 4
 NCL = 12  # columns of the lane table
+#: OK read from an array: the literal constant in a call would compile a second copy of the callee (test_jit.py)
+_OK = np.array([OK], dtype=np.int64)
 DIM = 6
 
 
@@ -314,10 +316,10 @@ def _lane_value(X, order, i, j, tau):
 
 
 @njit(inner=True)
-def _take(X, Y0, Y, info, who, t, steps, k_out, j, nxt, status):
+def _take(X, Y0, Y, info, who, t, steps, k_out, j, nx, status):
     """Retire lane ``j``'s trajectory (its steps and ``status``; a stopped one's later samples hold the state
-    where it stopped) and load trajectory ``nxt`` into the lane (zeros when none is left).  Returns 1 if the
-    lane took a trajectory, else 0."""
+    where it stopped) and load trajectory ``nx[0]`` into the lane (zeros when none is left; ``nx[0]`` advanced).
+    Returns 1 if the lane took a trajectory, else 0."""
     k = who[j]
     for s in range(k_out[j], Y.shape[1]):
         for i in range(DIM):
@@ -328,11 +330,13 @@ def _take(X, Y0, Y, info, who, t, steps, k_out, j, nxt, status):
     t[j] = 0.0
     steps[j] = 0
     k_out[j] = 1
+    nxt = nx[0]
     if nxt < Y0.shape[0]:
         for i in range(DIM):
             X[0, i, j] = Y0[nxt, i]
             Y[nxt, 0, i] = Y0[nxt, i]
         who[j] = nxt
+        nx[0] = nxt + 1
         return 1
     for i in range(DIM):
         X[0, i, j] = 0.0
@@ -362,15 +366,15 @@ def ensemble_taylor(Y0, t_final, q, order, max_steps, Y, info):
     k_out = np.ones(LANES, dtype=np.int64)
     who = np.full(LANES, -1, dtype=np.int64)  # the trajectory in each lane (-1: idle)
     fresh = np.zeros(LANES, dtype=np.bool_)  # a lane refilled before this step's update (it does not step)
-    nxt = 0
+    nx = np.zeros(1, dtype=np.int64)  # the next trajectory to load
     active = 0
     for j in range(LANES):
-        if nxt < n:
+        if nx[0] < n:
             for i in range(DIM):
-                X[0, i, j] = Y0[nxt, i]
-                Y[nxt, 0, i] = Y0[nxt, i]
-            who[j] = nxt
-            nxt += 1
+                X[0, i, j] = Y0[nx[0], i]
+                Y[nx[0], 0, i] = Y0[nx[0], i]
+            who[j] = nx[0]
+            nx[0] += 1
             active += 1
     lane_steps = 0
     while active > 0:
@@ -383,8 +387,7 @@ def ensemble_taylor(Y0, t_final, q, order, max_steps, Y, info):
             if status == OK and steps[j] >= max_steps:
                 status = MAX_STEPS
             if status != OK:  # the lane stops where it is and takes the next trajectory
-                got = _take(X, Y0, Y, info, who, t, steps, k_out, j, nxt, status)
-                nxt += got
+                got = _take(X, Y0, Y, info, who, t, steps, k_out, j, nx, status)
                 active += got - 1
                 fresh[j] = got == 1
                 continue
@@ -407,8 +410,7 @@ def ensemble_taylor(Y0, t_final, q, order, max_steps, Y, info):
                 continue
             steps[j] += 1
             if k_out[j] >= n_out:  # the lane reached t_final: retire it, take the next trajectory
-                got = _take(X, Y0, Y, info, who, t, steps, k_out, j, nxt, OK)
-                nxt += got
+                got = _take(X, Y0, Y, info, who, t, steps, k_out, j, nx, _OK[0])
                 active += got - 1
     return lane_steps
 
@@ -557,5 +559,5 @@ def crossings_lanes(Y0, q, c, order, n, t_max, max_gap, max_steps, Yc, Tc, info,
             F[F_GOLD, j] = F[F_GNEW, j]
             I[I_STEPS, j] += 1
             if I[I_FOUND, j] >= n:
-                _retire(X, F, I, Y0, info, nx, j, OK, order, c)
+                _retire(X, F, I, Y0, info, nx, j, _OK[0], order, c)
                 I[I_FRESH, j] = 0

@@ -100,11 +100,7 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
     t_total = _v.real("t_total", t_total, exc=InvalidIntegrationError, low=BOUNDS["map_time"].low, high=MAX_MAP_TIME)
     indicator = _v.choice("indicator", indicator, ("megno", "lyapunov"))
     rtol, atol = _v.tolerances(rtol, atol)
-    method = _v.choice("method", method, ("dop853", "taylor"))
-    if method == "taylor":
-        tol = validate_taylor_tol(1e-12 if tol is None else tol)
-    elif tol is not None:
-        raise InvalidIntegrationError("tol is the Taylor method's tolerance: give it with method='taylor'")
+    method, tol = _check_method(method, tol)
     _v.result_memory(3.0 * n_phi * n_z, f"a chaos map of {n_phi} x {n_z} cells", "reduce the resolution")
     check_executor(executor)
     cancel_probe(cancel)
@@ -118,14 +114,7 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
     if m:
         max_steps = int(2000 * (t_total + 10.0))
         Y0 = np.ascontiguousarray(Y[idx])
-        fn: Callable[..., Any]
-        args: tuple[Any, ...]
-        if method == "taylor":
-            q, Q = taylor_frame(pmap.level.pendulum)
-            fn, args = _tangent_chunk_taylor, (pmap.level.p, q, Q, t_total, order_for(tol), max_steps,
-                                               bool(tangent_to_level))
-        else:
-            fn, args = _tangent_chunk, (pmap.level.p, t_total, rtol, atol, max_steps, bool(tangent_to_level))
+        fn, args = _tangent_task(pmap, method, tol, t_total, rtol, atol, max_steps, bool(tangent_to_level))
         parts = run_chunks(executor, fn, Y0, args,
                            n_chunks=n_chunks, cancel=cancel, progress=progress, what="chaos map", unit="cells",
                            stoppable=True,
@@ -139,6 +128,26 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
     Yb = ybar.reshape(n_z, n_phi)
     Ly = lyap.reshape(n_z, n_phi)
     return ChaosMap(phi, z, Yb if indicator == "megno" else Ly, indicator, t_total, Yb, Ly)
+
+
+def _check_method(method: str, tol: float | None) -> tuple[str, float | None]:
+    """The tangent integrator of a chaos map and its Taylor tolerance (default 1e-12), checked."""
+    method = _v.choice("method", method, ("dop853", "taylor"))
+    if method == "taylor":
+        return method, validate_taylor_tol(1e-12 if tol is None else tol)
+    if tol is not None:
+        raise InvalidIntegrationError("tol is the Taylor method's tolerance: give it with method='taylor'")
+    return method, None
+
+
+def _tangent_task(pmap: PoincareMap, method: str, tol: float | None, t_total: float, rtol: float, atol: float,
+                  max_steps: int, tangent_to_level: bool) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    """The executor task of a chunk of cells and its arguments (DOP853 lanes or the Taylor kernel)."""
+    if method == "taylor":
+        assert tol is not None
+        q, Q = taylor_frame(pmap.level.pendulum)
+        return _tangent_chunk_taylor, (pmap.level.p, q, Q, t_total, order_for(tol), max_steps, tangent_to_level)
+    return _tangent_chunk, (pmap.level.p, t_total, rtol, atol, max_steps, tangent_to_level)
 
 
 def _tangent_chunk_taylor(Y0: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.float64],

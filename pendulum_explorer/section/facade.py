@@ -295,9 +295,8 @@ class PoincareSection:
         n : int, crossings per seed.
         executor : concurrent.futures.Executor or distributed.Client, optional
             Chunks of seeds run by ``executor.submit`` (or as tasks on a dask ``Client``'s cluster), each on the
-            single-threaded kernel; default a thread pool, one thread per usable core.  Results are identical.
-            With the Taylor method a chunk runs on the Taylor lanes (4 seeds per vector instruction: per seed
-            the rule of :meth:`crossings`, to 1e-12 relative on regular trajectories, not to the bit).
+            single-threaded kernel (Taylor: 4 seeds per vector instruction, each :meth:`crossings` to 1e-12 on
+            regular orbits); default a thread pool, one thread per usable core.  Results are identical.
         n_chunks : int, optional
             Chunks submitted (default min(#seeds, 8); with the default pool min(#seeds, 4 x #threads)).
         """
@@ -309,11 +308,9 @@ class PoincareSection:
                   executor: ExecutorLike | None = None, progress: Callable[[int, int], Any] | None = None,
                   cancel: Any = None, n_chunks: int | None = None, rtol: float = 1e-9, atol: float = 1e-9,
                   tangent_to_level: bool = False, method: str = "dop853", tol: float | None = None) -> ChaosMap:
-        """A chaos indicator over a grid of the section chart: MEGNO (or the Lyapunov estimate) of the trajectory
-        through the section state at each cell centre, from the tangent dynamics of Eqs (31)-(32), on DOP853
-        (``rtol``, ``atol``, default 1e-9: 8 cells per call in lanes) or the Taylor method (``method="taylor"``,
-        ``tol``, default 1e-12), whatever the section's own method.  Parameters, results and errors as
-        :func:`pendulum_explorer.section.chaos_map.chaos_map`."""
+        """MEGNO (or the Lyapunov estimate) over a grid of the section chart, the tangent dynamics (Eqs 31-32) on
+        DOP853 (``rtol``, ``atol``: 1e-9) or the Taylor method (``method="taylor"``, ``tol``: 1e-12).  Parameters,
+        results and errors as :func:`pendulum_explorer.section.chaos_map.chaos_map`."""
         return chaos_map(self.map, resolution, t_total, indicator=indicator, executor=executor,
                          progress=progress, cancel=cancel, n_chunks=n_chunks, rtol=rtol, atol=atol,
                          tangent_to_level=tangent_to_level, method=method, tol=tol)
