@@ -88,13 +88,15 @@ def kernel_of(pid: int) -> str:
 
 
 def wait_quiet(pids_of, want: int = 0, timeout: float = 180.0, step: float = 1.0, quiet: float = 0.1) -> float:
-    """Seconds until at least ``want`` kernels run and their CPU grew by less than ``quiet`` s in ``step`` s."""
+    """Seconds until at least ``want`` kernels run and their CPU grew by less than ``quiet`` s in each of two
+    ``step`` s in a row (nan after ``timeout``)."""
     t0 = time.perf_counter()
-    last = -1.0
+    last, calm = -1.0, 0
     while time.perf_counter() - t0 < timeout:
         pids = pids_of()
         cpu = sum(cpu_seconds(p) for p in pids)
-        if len(pids) >= want and 0 <= cpu - last < quiet:
+        calm = calm + 1 if len(pids) >= want and 0 <= cpu - last < quiet else 0
+        if calm >= 2:
             return time.perf_counter() - t0
         last = cpu
         time.sleep(step)
