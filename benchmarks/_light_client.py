@@ -193,6 +193,7 @@ class LightPage:
     t_ws: float | None = None  # websocket open and kernel_info answered
     t_states: float | None = None  # update_states received
     t_view: float | None = None  # first view checked
+    t_tabs: float | None = None  # the tabs asked for opened (the kernel idle after the last)
     kernel_id: str | None = None
     top_model: str | None = None
     html_bytes: int = 0
@@ -280,9 +281,12 @@ async def _get_page(page: LightPage, timeout: float, headers: dict) -> bytes:
 
 
 async def open_page(url: str, timeout: float = 120.0, drawn: bool = True, accept_language: str = ACCEPT_LANGUAGE,
-                    t0: float | None = None) -> LightPage:
+                    t0: float | None = None, tabs: tuple[int, ...] = ()) -> LightPage:
     """Open one page as a browser does up to its first view (see the module's docstring); never raises: a page
-    that fails has ``error`` set and ``t_view`` None.  The websocket stays open: :meth:`LightPage.close`."""
+    that fails has ``error`` set and ``t_view`` None.  The websocket stays open: :meth:`LightPage.close`.
+
+    ``tabs``: then select these tabs in turn (the tab bar's ``selected_index``, as a click on a tab sends it),
+    each once the kernel is idle again after the one before (``t_tabs``: when the last one was idle)."""
     from tornado.httpclient import HTTPRequest
     from tornado.websocket import websocket_connect
 
@@ -311,6 +315,7 @@ async def open_page(url: str, timeout: float = 120.0, drawn: bool = True, accept
         page.ws = ws
         waiters: dict[str, asyncio.Future] = {}
         comm_waiters: dict[str, asyncio.Future] = {}
+        idle_waiters: dict[str, asyncio.Future] = {}
 
         loop = asyncio.get_running_loop()
 
@@ -336,6 +341,9 @@ async def open_page(url: str, timeout: float = 120.0, drawn: bool = True, accept
                         "method": "custom", "content": {"event": "autosaved", "ok": True}}}))
                 pid = (msg.get("parent_header") or {}).get("msg_id")
                 t = msg["header"].get("msg_type")
+                if t == "status" and (msg.get("content") or {}).get("execution_state") == "idle" \
+                        and pid in idle_waiters and not idle_waiters[pid].done():
+                    idle_waiters.pop(pid).set_result(msg)
                 if t.endswith("_reply") and pid in waiters and not waiters[pid].done():
                     waiters.pop(pid).set_result(msg)
                 elif t == "comm_msg":
@@ -379,6 +387,15 @@ async def open_page(url: str, timeout: float = 120.0, drawn: bool = True, accept
             if pid:
                 send(_msg(session, "comm_msg", {"comm_id": pid, "data": {"method": "custom",
                                                                           "content": {"event": "drawn"}}}))
+        tab_bar = next((mid for mid, m in states.items() if m.get("model_name") == "TabModel"), None)
+        for index in tabs:
+            msg = _msg(session, "comm_msg", {"comm_id": tab_bar, "data": {
+                "method": "update", "state": {"selected_index": int(index)}, "buffer_paths": []}})
+            idle_waiters[msg["header"]["msg_id"]] = fut = loop.create_future()
+            send(msg)
+            await asyncio.wait_for(fut, max(1.0, deadline - time.perf_counter()))
+        if tabs:
+            page.t_tabs = time.perf_counter()
     except Exception as exc:  # noqa: BLE001 - a page that does not reach its first view is counted, not raised
         page.error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     return page

@@ -115,12 +115,13 @@ def arrivals(n: int, window: float, kind: str, seed: int) -> list[float]:
 # ------------------------------------------------------------------------------------------------
 # clients
 # ------------------------------------------------------------------------------------------------
-async def open_light(url: str, at: list[float], timeout: float) -> tuple[list[dict], list]:
+async def open_light(url: str, at: list[float], timeout: float,
+                     tabs: tuple[int, ...] = ()) -> tuple[list[dict], list]:
     t_start = time.perf_counter() + 0.2
 
     async def one(t: float) -> lc.LightPage:
         await asyncio.sleep(max(0.0, t_start + t - time.perf_counter()))
-        return await lc.open_page(url, timeout=timeout)
+        return await lc.open_page(url, timeout=timeout, tabs=tabs)
 
     pages = await asyncio.gather(*(one(t) for t in at))
     res = [{"t": p.first_view_s, "split": p.split(), "kernel_id": p.kernel_id, "error": p.error, "status": p.status,
@@ -134,7 +135,8 @@ async def close_light(pages: list) -> None:
     await asyncio.sleep(0.2)
 
 
-async def open_chromium(url: str, at: list[float], timeout: float) -> tuple[list[dict], list]:
+async def open_chromium(url: str, at: list[float], timeout: float,
+                        tabs: tuple[int, ...] = ()) -> tuple[list[dict], list]:
     from playwright.async_api import async_playwright
 
     pw = await async_playwright().start()
@@ -182,7 +184,8 @@ def _p95(xs):
     return xs[min(len(xs) - 1, max(0, int(round(0.95 * len(xs))) - 1))] if xs else None
 
 
-def run_mode(client: str, pool: int, at: list[float], timeout: float, max_kernels: int) -> dict:
+def run_mode(client: str, pool: int, at: list[float], timeout: float, max_kernels: int,
+             tabs: tuple[int, ...] = ()) -> dict:
     server = pb.voila_server(f"bench-class-load-{client}-pool{pool}.log", pool_size=pool, max_kernels=max_kernels)
     try:
         server.wait_ready(timeout=120)
@@ -195,7 +198,7 @@ def run_mode(client: str, pool: int, at: list[float], timeout: float, max_kernel
         loop = asyncio.new_event_loop()
         t_run = time.perf_counter()
         opener, closer = (open_light, close_light) if client == "light" else (open_chromium, close_chromium)
-        results, handles = loop.run_until_complete(opener(server.url, at, timeout))
+        results, handles = loop.run_until_complete(opener(server.url, at, timeout, tabs))
         t_pages = time.perf_counter() - t_run
         settle = wait_quiet(server.kernel_pids, timeout=60.0)  # the prewarm after each first view
         pids = server.kernel_pids()
@@ -336,6 +339,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-kernels", type=int, default=None,
                     help="the server's --max-kernels (default: pages + the largest pool)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds a page is given (10..300, default 120)")
+    ap.add_argument("--tabs", action="store_true",
+                    help="light client: after its first view each page opens the other three tabs in turn (the "
+                         "Motion tab computes its trajectory), for the kernels' memory after use")
     ap.add_argument("--validate", action="store_true", help="check one light page against one Chromium page")
     a = ap.parse_args(argv)
     if a.validate:
@@ -360,11 +366,13 @@ def main(argv: list[str] | None = None) -> int:
     gaps = [b - x for x, b in zip(at, at[1:])]
     print(f"# {a.pages} pages over {a.window:.0f} s ({a.arrivals} arrivals, seed {a.seed}: gaps min "
           f"{min(gaps, default=0):.2f} s, max {max(gaps, default=0):.2f} s) on loopback, client {a.client}, "
-          f"{os.cpu_count()} CPUs, --max-kernels {max_kernels}, load average {os.getloadavg()[0]:.2f} at the start",
+          f"{os.cpu_count()} CPUs ({len(os.sched_getaffinity(0))} usable), --max-kernels {max_kernels}"
+          + (", each page then opens the other three tabs" if a.tabs else "")
+          + f", load average {os.getloadavg()[0]:.2f} at the start",
           flush=True)
     rows = []
     for pool in pools:
-        r = run_mode(a.client, pool, at, a.timeout, max_kernels)
+        r = run_mode(a.client, pool, at, a.timeout, max_kernels, (1, 2, 3) if a.tabs else ())
         sp = r["split"]
         print(f"# pool {pool}: median {_s(r['median'])} s, p95 {_s(r['p95'])} s, fastest {_s(r['fastest'])} s, "
               f"slowest {_s(r['slowest'])} s, {r['drawn']}/{r['pages']} drawn {r['errors'] or ''}; "
