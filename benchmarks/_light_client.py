@@ -407,7 +407,8 @@ async def open_page(url: str, timeout: float = 120.0, drawn: bool = True, accept
 async def chromium_trace(url: str, first_view_js: str, timeout: float = 120.0) -> dict:
     """One headless Chromium page (Debian's): seconds to its first view (``first_view_js``), the messages it
     sent and received on the kernel websocket (CDP frames, decoded), the widget models of the ``update_states``
-    it received, and the HTTP requests it made to ``/api/``."""
+    it received, the HTTP requests it made to ``/api/`` and the files it fetched from the server (``assets``:
+    URL and bytes: its scripts, styles, fonts, plotly.js)."""
     import base64
     import sys
     from pathlib import Path
@@ -417,7 +418,7 @@ async def chromium_trace(url: str, first_view_js: str, timeout: float = 120.0) -
     from playwright.async_api import async_playwright
 
     out: dict = {"sent": [], "received": Counter(), "states": None, "api": [], "protocols": [], "error": None,
-                 "stream": []}
+                 "stream": [], "assets": []}
     pw = await async_playwright().start()
     browser = await pw.chromium.launch(executable_path=pb.chromium_path(), headless=True, args=pb.CHROMIUM_ARGS)
     try:
@@ -450,6 +451,21 @@ async def chromium_trace(url: str, first_view_js: str, timeout: float = 120.0) -
                 "sec-websocket-protocol")))
         cdp.on("Network.requestWillBeSent", lambda ev: "/api/" in ev["request"]["url"] and out["api"].append(
             ev["request"]["method"] + " " + urlsplit(ev["request"]["url"]).path))
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(url))
+        urls: dict[str, str] = {}
+
+        def request(ev: dict) -> None:
+            u = ev["request"]["url"]
+            if ev["request"]["method"] == "GET" and u.startswith(origin) and "/api/" not in u \
+                    and urlsplit(u).path != urlsplit(url).path:
+                urls[ev["requestId"]] = u
+
+        def finished(ev: dict) -> None:
+            if ev["requestId"] in urls:
+                out["assets"].append((urls[ev["requestId"]], int(ev.get("encodedDataLength", 0))))
+
+        cdp.on("Network.requestWillBeSent", request)
+        cdp.on("Network.loadingFinished", finished)
         await cdp.send("Network.enable")
         t0 = time.perf_counter()
         await page.goto(url, wait_until="commit", timeout=timeout * 1000)
@@ -463,3 +479,21 @@ async def chromium_trace(url: str, first_view_js: str, timeout: float = 120.0) -
         await browser.close()
         await pw.stop()
     return out
+
+
+async def fetch_assets(urls: list[str], rounds: int = 1) -> tuple[int, float]:
+    """GET ``urls`` one after another ``rounds`` times, as a browser with an empty cache does (``Accept-Encoding:
+    gzip``, as Chromium sends); (bytes received in the last round, wall seconds of all rounds)."""
+    from tornado.httpclient import AsyncHTTPClient
+
+    _configure_http()
+    client = AsyncHTTPClient()
+    t0 = time.perf_counter()
+    total = 0
+    for _ in range(rounds):
+        total = 0
+        for u in urls:
+            r = await client.fetch(u, headers={"User-Agent": USER_AGENT, "Accept-Encoding": "gzip, deflate"},
+                                   decompress_response=False, raise_error=False, request_timeout=60)
+            total += len(r.body or b"")
+    return total, time.perf_counter() - t0

@@ -25,7 +25,9 @@ Then, once the kernels are quiet again (their prewarm done; at most 60 s), their
 also counted for the server, the client and -- from ``/proc/stat`` -- everything else on the machine.
 
 ``--validate``: one server, one Chromium page and one light page; checks that both receive the same widget models
-(count by model name) and the first view, and prints the messages each sent on the kernel websocket.
+(count by model name) and the first view, and prints the messages each sent on the kernel websocket; then fetches
+the files the Chromium page fetched (scripts, styles, plotly.js) again and prints Voila's CPU for them: what each
+student's browser costs the server besides (the light client does not fetch them).
 
 Bounded: at most 40 pages, a window of at most 120 s, each page given at most ``--timeout`` s (a page not drawn by
 then counts as "not drawn" and its time as the timeout in the p95); loopback only.
@@ -54,6 +56,7 @@ import pe_browser as pb  # noqa: E402
 
 MAX_PAGES = 40
 MAX_WINDOW = 120.0
+ASSET_ROUNDS = 5
 TICK = os.sysconf("SC_CLK_TCK")
 
 FIRST_VIEW_JS = """() => {
@@ -297,6 +300,12 @@ def validate(timeout: float = 120.0) -> int:
             return tr, page
 
         tr, page = asyncio.run(both())
+        # what every student's browser fetches once besides (a class's browsers share no cache): the files the
+        # Chromium page fetched, fetched again ASSET_ROUNDS times; the server's CPU for them
+        urls = [u for u, _n in tr["assets"]]
+        cpu0 = cpu_seconds(server.pid)
+        nbytes, wall = asyncio.run(lc.fetch_assets(urls, ASSET_ROUNDS)) if urls else (0, 0.0)
+        asset_cpu = (cpu_seconds(server.pid) - cpu0) / ASSET_ROUNDS
     finally:
         server.stop()
     st = tr["states"] or {}
@@ -310,6 +319,11 @@ def validate(timeout: float = 120.0) -> int:
           f"{page.states_bytes} bytes of states; first view: {page.view}")
     print(f"  sent: {page.sent}")
     print(f"  received: {dict(page.received)}")
+    print(f"the Chromium page's files from the server: {len(urls)}, {sum(n for _u, n in tr['assets']) / 1e6:.1f} MB "
+          f"as received ({nbytes / 1e6:.1f} MB fetched again with gzip); Voila's CPU for them {asset_cpu:.2f} s a "
+          f"page ({ASSET_ROUNDS} rounds, {wall / max(1, ASSET_ROUNDS):.2f} s wall each); largest: "
+          + ", ".join(f"{u.rsplit('/', 1)[-1][:40]} {n / 1e6:.2f} MB"
+                      for u, n in sorted(tr["assets"], key=lambda x: -x[1])[:4]))
     problems = []
     if tr["error"] or not view_c.get("ok"):
         problems.append(f"the Chromium page did not reach its first view ({tr['error']})")
