@@ -16,13 +16,15 @@ One page (:func:`open_page`):
    ``pe-equilibria``, ``pe-section``, ``pe-motion``), the body panel's preview (a ``PlotlyView`` whose figure
    has its traces) and the enabled preset menu (``pe-preset``) -- what the browser tests wait for in the DOM
    (``tests/browser/pe_browser.py``; ``bench_class_load.FIRST_VIEW_JS``).
-4. Then what a page does at once after its first draw, because the kernel works on it: the preview says
-   ``{"event": "drawn"}`` (the kernel's prewarm of the other panels starts 0.5 s later) and the page bridge
-   sets its ``base_url``.  The websocket stays open (a closed page's kernel is shut down,
-   ``_page_kernels.PageKernelManager``) until :meth:`LightPage.close`.
+4. Then what a page does at once after its first draw, because the kernel works on it: the page bridge sets
+   its ``base_url`` and the preview says ``{"event": "drawn"}`` (the kernel's prewarm of the other panels starts
+   0.5 s later); each autosave the kernel sends (every 3 s while the view changes) is answered ``autosaved``.
+   The websocket stays open (a closed page's kernel is shut down, ``_page_kernels.PageKernelManager``) until
+   :meth:`LightPage.close`.
 
-What it does not do: fetch the page's scripts and styles (a browser fetches them once per browser: its cache),
-draw, answer the autosave.  Stamps (``time.perf_counter``) split each page's time: kernel ready (the page
+What it does not do: fetch the page's scripts, styles and plotly.js (103 files, 10.5 MB; a browser fetches them
+once, then from its cache; :func:`fetch_assets` replays them for ``--validate``'s measure of their cost) and
+draw.  Stamps (``time.perf_counter``) split each page's time: kernel ready (the page
 config arrived), notebook run (the cell output arrived), websocket open, widget states received.
 
 :func:`chromium_trace` records what one real Chromium page sends and receives on the kernel websocket (CDP), so
@@ -146,7 +148,6 @@ def body_preview_id(states: dict[str, dict]) -> str | None:
     body = next((mid for mid, m in states.items() if "pe-body" in ((m.get("state") or {}).get("_dom_classes") or ())),
                 None)
     stack, seen = [body] if body else [], set()
-    order = []
     while stack:  # depth first, children in order (the preview is the first figure in the panel)
         mid = stack.pop(0)
         if mid in seen or mid not in states:
@@ -156,7 +157,6 @@ def body_preview_id(states: dict[str, dict]) -> str | None:
         fig = st.get("figure")
         if isinstance(fig, dict) and fig.get("data"):
             return mid
-        order.append(mid)
         stack = _children(st) + stack
     return None
 
@@ -228,22 +228,18 @@ class LightPage:
 
 
 async def _get_page(page: LightPage, timeout: float, headers: dict) -> bytes:
-    from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
+    from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 
-    chunks: list[bytes] = []
     buf = bytearray()
 
     def on_chunk(chunk: bytes) -> None:
         now = time.perf_counter()
-        chunks.append(chunk)
         buf.extend(chunk)
         if page.t_config is None:
             m = _CONFIG_RE.search(buf)
             if m:
                 page.t_config = now
                 page.kernel_id = json.loads(m.group(1)).get("kernelId")
-        if page.t_config is not None and page.top_model is None and b"vnd.voila.cell-output+json" in chunk:
-            pass  # parsed when complete (the script element may be split across chunks)
 
     def on_header(line: str) -> None:
         if page.t_headers is None:
@@ -252,11 +248,7 @@ async def _get_page(page: LightPage, timeout: float, headers: dict) -> bytes:
     req = HTTPRequest(page.url, headers=headers, request_timeout=timeout, connect_timeout=min(timeout, 30),
                       streaming_callback=on_chunk, header_callback=on_header)
     client = AsyncHTTPClient()
-    try:
-        resp = await client.fetch(req, raise_error=False)
-    except HTTPClientError as exc:  # pragma: no cover - raise_error=False
-        page.status = exc.code
-        raise
+    resp = await client.fetch(req, raise_error=False)  # a 503 (server full) is read, not raised
     page.status = resp.code
     page.t_html = time.perf_counter()
     body = bytes(buf)
