@@ -24,6 +24,9 @@ Then, once the kernels are quiet again (their prewarm done; at most 60 s), their
 ``/proc/PID/smaps_rollup``) and CPU seconds are read, the pages closed and the server stopped.  CPU seconds are
 also counted for the server, the client and -- from ``/proc/stat`` -- everything else on the machine.
 
+``--tabs``: each light page then opens the other three tabs in turn (the kernels' memory after a first look at
+every tab).
+
 ``--validate``: one server, one Chromium page and one light page; checks that both receive the same widget models
 (count by model name) and the first view, and prints the messages each sent on the kernel websocket; then fetches
 the files the Chromium page fetched (scripts, styles, plotly.js) again and prints Voila's CPU for them: what each
