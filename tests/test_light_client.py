@@ -87,7 +87,10 @@ def test_a_light_page_reaches_the_first_view_on_a_preheated_kernel():
 
         async def one():
             page = await lc.open_page(server.url, timeout=90)
-            await asyncio.sleep(4.0)  # the kernel's first autosave (every 3 s) and the page's answer
+            for _ in range(300):  # the kernel's first autosave (every 3 s) and the page's answer; at most 30 s
+                if page.error or "comm_msg:custom:autosaved" in page.sent:
+                    break
+                await asyncio.sleep(0.1)
             pids = {bcl.kernel_of(p): p for p in server.kernel_pids()}
             await page.close()
             return page, pids
