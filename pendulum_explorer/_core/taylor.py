@@ -185,6 +185,13 @@ def step_size(X, order):
         n0 = max(n0, abs(X[0, i]))
         na = max(na, abs(X[order - 1, i]))
         nb = max(nb, abs(X[order, i]))
+    return jz_step(n0, na, nb, order)
+
+
+@njit(inner=True)
+def jz_step(n0, na, nb, order):
+    """Jorba and Zou's step from the infinity norms of the state (``n0``) and of its last two coefficients
+    (``na``: order - 1, ``nb``: order); inf when both are 0 (an equilibrium)."""
     scale = max(1.0, n0)
     r = np.inf
     if na > 0.0:

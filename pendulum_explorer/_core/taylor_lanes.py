@@ -33,7 +33,7 @@ import numpy as np
 from .._jit import JIT_DISABLED, njit
 from .status import MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL
 from .status import MAX_TIME, NO_CROSSING
-from .taylor import G_ZERO, SAFETY_EXP, STEP_FACTOR, _geval, polynomial_root
+from .taylor import G_ZERO, jz_step, polynomial_root
 
 LANES = 4
 NCL = 12  # columns of the lane table
@@ -294,13 +294,7 @@ def _lane_step(X, order, j, t_j):
         n0 = max(n0, abs(X[0, i, j]))
         na = max(na, abs(X[order - 1, i, j]))
         nb = max(nb, abs(X[order, i, j]))
-    scale = max(1.0, n0)
-    r = np.inf
-    if na > 0.0:
-        r = (scale / na) ** (1.0 / (order - 1))
-    if nb > 0.0:
-        r = min(r, (scale / nb) ** (1.0 / order))
-    h = r * (STEP_FACTOR[order] if order < STEP_FACTOR.shape[0] else np.exp(-2.0 + SAFETY_EXP / (order - 1)))
+    h = jz_step(n0, na, nb, order)
     if not (h > 1e-14 * max(1.0, t_j)):
         return h, (NON_FINITE if h != h else STEP_TOO_SMALL)
     return h, OK
