@@ -637,6 +637,8 @@ def start_fill(page, n_seeds, n_crossings, drawn=True):
 def compute_motion(page, timeout=120_000):
     """Press the Motion tab's "compute and animate" and wait until its player holds the motion (two samples or
     more) and is shown."""
-    page.locator(".pe-motion button.pe-motion-run, .pe-motion .pe-motion-run button").first.click()
+    # the button exists once the Motion panel is built (on first use: over 60 s, playwright's default, on a loaded
+    # CI machine), so the click waits as long as the motion may
+    page.locator(".pe-motion button.pe-motion-run, .pe-motion .pe-motion-run button").first.click(timeout=timeout)
     page.wait_for_function("""() => { const p = document.querySelector('.pe-motion-player');
         return !!p && p.offsetParent !== null && p.peMotion && p.peMotion.n >= 2; }""", timeout=timeout)

@@ -243,7 +243,7 @@ def test_touch_pinch_pan_tap_and_the_charts_name(dashboard_server, browser):
                          + str(n) + r' crossings; \d+ % of the chart accessible\."', tree), tree
         # the Motion tab's controls: at least 44 x 44 px on a touch screen
         pb.show_panel(page, "pe-motion")
-        page.locator(".pe-motion button.pe-motion-run, .pe-motion .pe-motion-run button").first.click()
+        page.locator(".pe-motion button.pe-motion-run, .pe-motion .pe-motion-run button").first.click(timeout=120_000)
         page.wait_for_function("""() => { const p = document.querySelector('.pe-motion-player');
             return !!p && p.offsetParent !== null && p.peMotion && p.peMotion.n >= 2; }""", timeout=120_000)
         sizes = {sel: page.locator(f".pe-motion {sel}").first.bounding_box()
