@@ -55,7 +55,7 @@ def _run_chunk_taylor(Y0: NDArray[np.float64], q: NDArray[np.float64], Q: NDArra
                       order: int, n: int, t_max: float, max_gap: float, max_steps: int,
                       stop: Any = None, lanes: bool = False) -> tuple[NDArray[Any], ...]:
     """:func:`_run_chunk` with the Taylor kernel: seeds rotated into the principal frame and back.  ``lanes``: on
-    the Taylor lanes (:func:`._core.taylor_lanes.crossings_lanes`, 4 seeds per vector instruction, per seed the
+    the Taylor lanes (:func:`._core.taylor_lanes.crossings_lanes`, 4 or 8 seeds per vector instruction, per seed the
     scalar loop's rule to 1e-12 relative on regular trajectories), else the scalar loop seed by seed."""
     from concurrent.futures import CancelledError
 

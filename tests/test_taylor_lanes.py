@@ -156,6 +156,53 @@ def test_ir_jet_and_update_match_their_python_references():
     assert rel_err(X[0, :6], Xr[0, :6]) <= 1e-15
 
 
+def test_vector_norms_match_the_scalar_rule():
+    """:func:`norms` (the step rule's three norms of all lanes in vector code) gives, per lane, the bits of the
+    scalar loop ``max(n, abs(x))`` over the six columns from n = 0 (a NaN is skipped, as numba's ``max`` skips a
+    NaN second argument) and of its reference (the NO_JIT path); the lanes' step is :func:`.taylor.jz_step` of them."""
+    rng = np.random.default_rng(3)
+    order = 14
+    X = np.zeros((order + 1, TL.NCL, TL.LANES))
+    X[:, :6] = rng.normal(size=(order + 1, 6, TL.LANES)) * 10.0 ** rng.integers(-8, 3, size=(order + 1, 6, 1))
+    X[order - 1, 2, 0] = np.nan
+    X[order, 0, 1 % TL.LANES] = np.nan
+    X[0, :6, 2 % TL.LANES] = 0.0  # an all-zero row
+    N, Nr = np.zeros((3, TL.LANES)), np.zeros((3, TL.LANES))
+    if TL.JIT_DISABLED:
+        pytest.skip("the JIT path is off")
+    from numba import njit
+
+    @njit
+    def run(X, order, N):
+        TL.norms(X, order, N)
+
+    @njit
+    def scalar(X, order, j):
+        n0 = na = nb = 0.0
+        for i in range(6):
+            n0 = max(n0, abs(X[0, i, j]))
+            na = max(na, abs(X[order - 1, i, j]))
+            nb = max(nb, abs(X[order, i, j]))
+        return n0, na, nb
+
+    run(X, order, N)
+    TL._norms_py(X, order, Nr)
+    for j in range(TL.LANES):
+        assert np.array_equal(N[:, j], np.array(scalar(X, order, j)), equal_nan=True), j
+    assert np.array_equal(N, Nr, equal_nan=True)
+    assert N[2, 1 % TL.LANES] == np.abs(X[order, 1:6, 1 % TL.LANES]).max() and N[0, 2 % TL.LANES] == 0.0
+    assert N[1, 0] == np.nanmax(np.abs(X[order - 1, :6, 0]))
+
+
+def test_lane_count_follows_the_cpu():
+    """8 lanes (one zmm of float64) where numba compiles for AVX-512, else 4 (one ymm)."""
+    if TL.JIT_DISABLED:
+        assert TL.LANES == 4
+        return
+    from llvmlite import binding as llvm
+    assert TL.LANES == (8 if "+avx512f" in llvm.get_host_cpu_features().flatten() else 4)
+
+
 def test_jet_equals_the_scalar_series():
     """Lane j's Taylor coefficients equal those of :func:`.taylor.coefficients` from the same state."""
     q, _ = taylor_frame(FIG2)

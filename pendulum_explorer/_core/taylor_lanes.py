@@ -2,9 +2,9 @@
 
 Layout (structure of arrays)
 ----------------------------
-The coefficient table of a lane group is ``X[order, column, lane]`` (C order, ``LANES`` = 8 lanes: one
-AVX-512 register of float64), so that one coefficient of one series of all eight trajectories is one
-contiguous vector.  Columns: Gamma 0-2, omega 3-5 (principal axes), and the work series
+The coefficient table of a lane group is ``X[order, column, lane]`` (C order; ``LANES`` = 8 lanes, one
+AVX-512 register of float64, where the CPU has AVX-512, else 4, one AVX2 register), so that one coefficient of one
+series of all the lanes' trajectories is one contiguous vector.  Columns: Gamma 0-2, omega 3-5 (principal axes), and the work series
 ``A_i = Gamma_j + Gamma_k`` (6-8) and ``B_i = omega_k - omega_j`` (9-11), (i, j, k) cyclic.  The nine
 products of one order are those of :mod:`.taylor`: ``P_i = Gamma_i omega_i``, ``K_i = A_i B_i``,
 ``E_i = omega_j omega_k``, and the next order is::
@@ -14,17 +14,18 @@ products of one order are those of :mod:`.taylor`: ``P_i = Gamma_i omega_i``, ``
 
 What runs in the lanes
 ----------------------
-The jet (:func:`jet`, every order of all nine Cauchy products) is written in LLVM IR on ``<8 x double>``
+The jet (:func:`jet`, every order of all nine Cauchy products) is written in LLVM IR on ``<LANES x double>``
 vectors (numba has no vector types and its SLP vectoriser is off): for each order the loop over ``l`` is
 nine fused multiply-adds on whole lane vectors, 15 vector loads, no branch.  The step update (Estrin's split
 of the polynomial, :func:`.cauchy._estrin_ir`) is vector code too, each lane at its own step ``h``.  Per lane
 and scalar: the step size (two ``pow``), the loop guards, and refilling a finished lane with the next
-trajectory of the ensemble; a lane with nothing left steps with ``h = 0`` and is ignored.
+trajectory of the ensemble; a lane with nothing left steps with ``h = 0`` and is ignored.  The norms of the step
+size rule (:func:`norms`: the largest |coefficient| of rows 0, order - 1 and order) are vector code too.
 
 Results
 -------
 The step-size rule is that of :func:`.taylor.step_size` and the order that of :func:`.taylor.order_for`, so
-each lane takes the steps of the scalar kernel; the sums of a Cauchy product are added in another order (from
+each lane takes the steps of the scalar kernel; a lane's bits do not depend on ``LANES``; the sums of a Cauchy product are added in another order (from
 ``l = 0`` up, fused), so a lane is not bit-identical to :func:`.taylor.integrate_uniform_taylor`: the contract
 is agreement to 1e-12 relative on regular trajectories (tests/test_taylor_lanes.py).
 """
@@ -35,7 +36,22 @@ from .status import MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL
 from .status import MAX_TIME, NO_CROSSING
 from .taylor import G_ZERO, jz_step, polynomial_root
 
-LANES = 4
+def _lane_count():
+    """8 lanes where the CPU numba compiles for has AVX-512 (one zmm register of float64), else 4 (one AVX2 ymm
+    register; ``<8 x double>`` split in two ymm was slower there: 195 vs 161 ns per trajectory-step of the jet)."""
+    if JIT_DISABLED:
+        return 4
+    try:
+        from llvmlite import binding as llvm
+        from numba.core import config
+
+        features = config.CPU_FEATURES if config.CPU_FEATURES is not None else llvm.get_host_cpu_features().flatten()
+    except Exception:  # noqa: BLE001 - no host query: the width every x86-64 with AVX2 has
+        return 4
+    return 8 if "+avx512f" in features else 4
+
+
+LANES = _lane_count()
 NCL = 12  # columns of the lane table
 #: OK read from an array: the literal constant in a call would compile a second copy of the callee (test_jit.py)
 _OK = np.array([OK], dtype=np.int64)
@@ -86,6 +102,18 @@ def _horner_py(X, order, H):
         vals.append(e + H * o)
     for i in range(DIM):
         X[0, i] = vals[i]
+    return 0
+
+
+def _norms_py(X, order, N):
+    """Reference of :func:`norms`: ``N[0] = max_i |X[0, i]|``, ``N[1]`` the same of row ``order - 1``, ``N[2]``
+    of row ``order`` (i < 6, per lane; ``max`` as numba's: a NaN after a number is skipped)."""
+    for k, r in enumerate((0, order - 1, order)):
+        m = np.zeros(X.shape[2])
+        for i in range(DIM):
+            a = np.abs(X[r, i])
+            m = np.where(a > m, a, m)
+        N[k] = m
     return 0
 
 
@@ -244,7 +272,28 @@ def _intrinsics():
 
         return sig, codegen
 
-    return jet, horner_update, g_end
+    @intrinsic
+    def norms(typingctx, X, order, N):
+        sig = types.intp(X, order, N)
+
+        def codegen(context, builder, signature, args):
+            T = k.Table(context, builder, signature.args[0], args[0])
+            p = context.cast(builder, args[1], signature.args[1], types.intp)
+            out = builder.bitcast(context.make_array(signature.args[2])(context, builder, args[2]).data,
+                                  k.vt.as_pointer())
+            fabs = k.cgutils.get_or_insert_function(builder.module, k.ir.FunctionType(k.vt, [k.vt]),
+                                                    f"llvm.fabs.v{k.L}f64")
+            for slot, r in enumerate((T.c(0), builder.sub(p, T.c(1)), p)):
+                m = k.ir.Constant(k.vt, [0.0] * k.L)
+                for i in range(DIM):
+                    a = builder.call(fabs, [T.load(r, i)])
+                    m = builder.select(builder.fcmp_ordered(">", a, m), a, m)
+                builder.store(m, builder.gep(out, [T.c(slot)]), align=8)
+            return T.c(0)
+
+        return sig, codegen
+
+    return jet, horner_update, g_end, norms
 
 
 def _g_end_ir(k, builder, T, p, h, cs, out_ptr):
@@ -279,22 +328,16 @@ def _g_end_py(X, order, H, c, out):
 
 
 if JIT_DISABLED:
-    jet, horner_update, g_end = _jet_py, _horner_py, _g_end_py
+    jet, horner_update, g_end, norms = _jet_py, _horner_py, _g_end_py, _norms_py
 else:
-    jet, horner_update, g_end = _intrinsics()
+    jet, horner_update, g_end, norms = _intrinsics()
 
 
 @njit(inner=True)
-def _lane_step(X, order, j, t_j):
-    """The Jorba-Zou step of lane ``j`` (:func:`.taylor.step_size` on the lane's column) and its status."""
-    n0 = 0.0
-    na = 0.0
-    nb = 0.0
-    for i in range(DIM):
-        n0 = max(n0, abs(X[0, i, j]))
-        na = max(na, abs(X[order - 1, i, j]))
-        nb = max(nb, abs(X[order, i, j]))
-    h = jz_step(n0, na, nb, order)
+def _lane_step(N, order, j, t_j):
+    """The Jorba-Zou step of lane ``j`` (:func:`.taylor.step_size` on the lane's column) from the lanes' norms
+    ``N`` (:func:`norms`) and its status."""
+    h = jz_step(N[0, j], N[1, j], N[2, j], order)
     if not (h > 1e-14 * max(1.0, t_j)):
         return h, (NON_FINITE if h != h else STEP_TOO_SMALL)
     return h, OK
@@ -360,6 +403,7 @@ def ensemble_taylor(Y0, t_final, q, order, max_steps, Y, info):
     k_out = np.ones(LANES, dtype=np.int64)
     who = np.full(LANES, -1, dtype=np.int64)  # the trajectory in each lane (-1: idle)
     fresh = np.zeros(LANES, dtype=np.bool_)  # a lane refilled before this step's update (it does not step)
+    N = np.zeros((3, LANES))
     nx = np.zeros(1, dtype=np.int64)  # the next trajectory to load
     active = 0
     for j in range(LANES):
@@ -373,11 +417,12 @@ def ensemble_taylor(Y0, t_final, q, order, max_steps, Y, info):
     lane_steps = 0
     while active > 0:
         jet(X, order, q)
+        norms(X, order, N)
         for j in range(LANES):
             H[j] = 0.0
             if who[j] < 0:
                 continue
-            h, status = _lane_step(X, order, j, t[j])
+            h, status = _lane_step(N, order, j, t[j])
             if status == OK and steps[j] >= max_steps:
                 status = MAX_STEPS
             if status != OK:  # the lane stops where it is and takes the next trajectory
@@ -487,6 +532,7 @@ def crossings_lanes(Y0, q, c, order, n, t_max, max_gap, max_steps, Yc, Tc, info,
                 _seat(X, F, I, Y0, nx[0], j, c)
                 nx[0] += 1
     done_steps = 0
+    N = np.zeros((3, LANES))  # the norms of each step (work)
     while True:
         active = 0
         for j in range(LANES):
@@ -497,6 +543,7 @@ def crossings_lanes(Y0, q, c, order, n, t_max, max_gap, max_steps, Yc, Tc, info,
         if done_steps >= pause_steps:
             return 1
         jet(X, order, q)
+        norms(X, order, N)
         for j in range(LANES):
             F[F_H, j] = 0.0
             I[I_FRESH, j] = 0
@@ -512,7 +559,7 @@ def crossings_lanes(Y0, q, c, order, n, t_max, max_gap, max_steps, Yc, Tc, info,
             elif I[I_STEPS, j] >= max_steps:
                 status = MAX_STEPS
             else:
-                h, status = _lane_step(X, order, j, t)
+                h, status = _lane_step(N, order, j, t)
             if status != OK:
                 _retire(X, F, I, Y0, info, nx, j, status, order, c)
                 continue

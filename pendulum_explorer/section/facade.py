@@ -42,7 +42,8 @@ class PoincareSection:
         DOP853 tolerances (defaults 1e-11: E and mu stay on the level to ~1e-9 relative over 1000 crossings).
     method : {"dop853", "taylor"} or a DOP853 / Taylor integrator object
         ``"dop853"``: DOP853 with dense-output event location and polishing (:mod:`._core.section`).
-        ``"taylor"``: the Taylor method at machine precision (:mod:`._core.taylor`, ``rtol``/``atol`` unused);
+        ``"taylor"``: the Taylor method at machine precision (:mod:`._core.taylor`, ``rtol``/``atol`` unused),
+        ``Taylor(tol=...)`` at another tolerance (order 14 at 1e-11: about half the work per crossing of order 20);
         each crossing is the root of the Taylor polynomial of ``e3^T Gammadot`` on its step (bracketed Newton).
 
     Attributes
@@ -377,4 +378,10 @@ class PoincareSection:
 
     def __repr__(self) -> str:
         return (f"PoincareSection({self.pendulum!r}, energy={self.energy!r}, mu={self.mu!r}, "
-                f"rtol={self.rtol:g}, atol={self.atol:g}, method={self.method!r})")
+                f"rtol={self.rtol:g}, atol={self.atol:g}, method={self._method_repr()})")
+
+    def _method_repr(self) -> str:
+        """The method as the constructor takes it: the name, or the Taylor object when its tolerance is not the
+        default."""
+        integ = self.map.integrator
+        return repr(integ) if isinstance(integ, Taylor) and integ != Taylor() else repr(self.method)
