@@ -194,6 +194,51 @@ def test_vector_norms_match_the_scalar_rule():
     assert N[1, 0] == np.nanmax(np.abs(X[order - 1, :6, 0]))
 
 
+def _jz_step(n0, na, nb, order):
+    """:func:`.taylor.jz_step` in Python (the oracle)."""
+    scale, r = max(1.0, n0), np.inf
+    if na > 0.0:
+        r = (scale / na) ** (1.0 / (order - 1))
+    if nb > 0.0:
+        r = min(r, (scale / nb) ** (1.0 / order))
+    return r * T.STEP_FACTOR[order]
+
+
+def test_vector_step_sizes_match_the_scalar_rule():
+    """:func:`step_sizes` (the Jorba-Zou step of every lane by a vector exp/log) equals :func:`.taylor.jz_step` of
+    the lane's norms to 3e-14 relative over coefficients from 1e-250 to 1e250, orders 10-30; an all-zero series
+    (an equilibrium) gives inf as the scalar rule, a zero last coefficient the bound of the other."""
+    if TL.JIT_DISABLED:
+        pytest.skip("the JIT path is off")
+    from numba import njit
+
+    @njit
+    def run(X, order, factor, Hs):
+        TL.step_sizes(X, order, factor, Hs)
+
+    rng = np.random.default_rng(8)
+    worst = 0.0
+    for trial in range(300):
+        order = int(rng.integers(10, 31))
+        X = np.zeros((order + 1, TL.NCL, TL.LANES))
+        X[:, :6] = rng.normal(size=(order + 1, 6, TL.LANES)) * 10.0 ** rng.uniform(-250, 250, size=(1, 1, TL.LANES))
+        if trial % 5 == 0:
+            X[order, :6, 0] = 0.0  # no bound from the last coefficient
+        if trial % 7 == 0:
+            X[:, :6, 1 % TL.LANES] = 0.0  # an equilibrium
+        Hs = np.zeros(TL.LANES)
+        run(X, order, T.STEP_FACTOR[order], Hs)
+        N = np.zeros((3, TL.LANES))
+        TL._norms_py(X, order, N)
+        for j in range(TL.LANES):
+            ref = _jz_step(N[0, j], N[1, j], N[2, j], order)
+            if np.isinf(ref) or ref > 1e290:
+                assert Hs[j] == np.inf or Hs[j] / ref > 1 - 1e-13, (trial, j, Hs[j], ref)
+            else:
+                worst = max(worst, abs(Hs[j] / ref - 1.0))
+    assert worst <= 3e-14, worst  # measured 1.0e-14 (ln of 1e250 is 576: its last bit, over p - 1)
+
+
 def test_lane_count_follows_the_cpu():
     """8 lanes (one zmm of float64) where numba compiles for AVX-512, else 4 (one ymm)."""
     if TL.JIT_DISABLED:
@@ -383,3 +428,19 @@ def test_batch_bits_do_not_depend_on_chunks(taylor_section):
     a = taylor_section.batch(seeds, 20, n_chunks=1)
     b = taylor_section.batch(seeds, 20, n_chunks=4)
     assert np.array_equal(a.Gamma, b.Gamma) and np.array_equal(a.t, b.t)
+
+
+def test_a_lane_batch_is_chunked_in_whole_lane_groups():
+    """A Taylor section's batch on the pool gives each chunk at least 4 lane groups (60 seeds in 8 chunks of 7-8
+    left most of 8 lanes idle: 0.63x the crossings per CPU second of one chunk), one chunk per thread at least;
+    the DOP853 batch keeps 4 chunks per thread, another executor at most 8."""
+    from pendulum_explorer.poincare import PoincareSection
+
+    sec = PoincareSection.from_paper_ic(FIG2, 0.0, method="taylor")[0]
+    dop = PoincareSection.from_paper_ic(FIG2, 0.0)[0]
+    r = sec.map.runner
+    assert r.many_width == TL.LANES
+    assert r.default_chunks(60, True, 2) == max(2, 60 // (4 * TL.LANES))
+    assert r.default_chunks(1000, True, 2) == 8 and r.default_chunks(3, True, 2) == 2
+    assert r.default_chunks(1, True, 2) == 1 and r.default_chunks(60, False, 2) == 8
+    assert dop.map.runner.default_chunks(60, True, 2) == 8 and dop.map.runner.default_chunks(5, True, 2) == 5

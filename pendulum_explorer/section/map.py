@@ -129,7 +129,7 @@ class PoincareMap:
         Y0 = np.ascontiguousarray(np.stack([self.level.check_seed(s, f"seeds[{k}]") for k, s in enumerate(seed_list)]))
         fn, args = self.runner.task(n, t_max, max_gap, max_steps, many=True)
         parts = run_chunks(executor, fn, Y0, args, n_chunks=n_chunks, stoppable=True, what="batch",
-                           default_chunks=lambda m, own: min(m, 4 * N_THREADS) if own else min(m, 8))
+                           default_chunks=lambda m, own: self.runner.default_chunks(m, own, N_THREADS))
         G, W, D, T, info = (np.concatenate([pp[2][i] for pp in parts]) for i in range(5))
         nf = self.runner.found(info).copy()
         for k in range(Y0.shape[0]):
