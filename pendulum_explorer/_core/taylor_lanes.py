@@ -375,39 +375,51 @@ def _vexp_ir(k, b, y):
 
 
 def _step_sizes_ir(k, b, T, p, factor, out_ptr):
-    """The Jorba-Zou step of every lane (:func:`.taylor.jz_step`): ``min((s/n_a)^(1/(p-1)), (s/n_b)^(1/p))`` times
-    ``factor``, ``s = max(1, n_0)``, as ``exp(min(ln(s/n_a)/(p-1), ln(s/n_b)/p))`` on lane vectors (a norm below
-    1e-300 counts as 0: no bound from it; both 0, or a bound beyond e^700: inf).  To 1e-14 relative of the scalar
-    rule (the last bit of ln s - ln n over p - 1; tests/test_taylor_lanes.py)."""
+    """The Jorba-Zou step of every lane (:func:`.taylor.jz_step`) into ``out_ptr``: :func:`_jz_ir` of the
+    lanes' norms."""
+    b.store(_jz_ir(k, b, p, [_norms_ir(k, b, T, p)], factor), out_ptr, align=8)
+
+
+def _jz_ir(k, b, p, blocks, factor):
+    """``min((s/n_a)^(1/(p-1)), (s/n_b)^(1/p))`` times ``factor`` per lane, ``s = max(1, n_0)``, with each ratio
+    the least over the column ``blocks`` (a list of the vectors ``(n_0, n_a, n_b)``; one block: the rule of
+    :func:`.taylor.jz_step`, two: that of :func:`.taylor_tangent._radius`), as
+    ``exp(min(ln(s/n_a)/(p-1), ln(s/n_b)/p))`` on lane vectors (a norm below 1e-300 counts as 0: no bound from
+    it; no bound at all, or one beyond e^700: inf).  To 1e-14 relative of the scalar rule (the last bit of
+    ln s - ln n over p - 1; tests/test_taylor_lanes.py)."""
     ir = k.ir
-    norms = _norms_ir(k, b, T, p)
-    n0, na, nb = norms
     one = k.const(1.0)
-    s = b.select(b.fcmp_ordered(">", n0, one), n0, one)
     inf = k.const(float("inf"))
     pf = b.sitofp(p, k.dbl)
 
-    def bound(nv, power):
-        inv = k.splat(b, b.fdiv(ir.Constant(k.dbl, 1.0), power))
-        ok = b.fcmp_ordered(">", nv, k.const(1e-300))
-        safe = b.select(ok, nv, one)
-        return b.select(ok, b.fmul(b.fsub(_vlog_ir(k, b, s), _vlog_ir(k, b, safe)), inv), inf)
+    def vmin(x, y):
+        return b.select(b.fcmp_ordered("<", y, x), y, x)
 
-    la = bound(na, b.fsub(pf, ir.Constant(k.dbl, 1.0)))
-    lb = bound(nb, pf)
-    lmin = b.select(b.fcmp_ordered("<", lb, la), lb, la)
+    la = lb = inf
+    for n0, na, nb in blocks:
+        ls = _vlog_ir(k, b, b.select(b.fcmp_ordered(">", n0, one), n0, one))
+        for nv, which in ((na, 0), (nb, 1)):
+            ok = b.fcmp_ordered(">", nv, k.const(1e-300))
+            v = b.select(ok, b.fsub(ls, _vlog_ir(k, b, b.select(ok, nv, one))), inf)
+            if which == 0:
+                la = vmin(la, v)
+            else:
+                lb = vmin(lb, v)
+    inv_a = k.splat(b, b.fdiv(ir.Constant(k.dbl, 1.0), b.fsub(pf, ir.Constant(k.dbl, 1.0))))
+    inv_b = k.splat(b, b.fdiv(ir.Constant(k.dbl, 1.0), pf))
+    lmin = vmin(b.fmul(la, inv_a), b.fmul(lb, inv_b))
     finite = b.fcmp_ordered("<=", lmin, k.const(700.0))
     r = b.select(finite, _vexp_ir(k, b, b.select(finite, lmin, k.const(0.0))), inf)
-    b.store(b.fmul(r, k.splat(b, factor)), out_ptr, align=8)
+    return b.fmul(r, k.splat(b, factor))
 
 
-def _norms_ir(k, b, T, p):
-    """The three norms of :func:`norms` as lane vectors."""
+def _norms_ir(k, b, T, p, cols=range(DIM)):
+    """The three norms of :func:`norms` (over the columns ``cols``) as lane vectors."""
     fabs = k.cgutils.get_or_insert_function(b.module, k.ir.FunctionType(k.vt, [k.vt]), f"llvm.fabs.v{k.L}f64")
     out = []
     for r in (T.c(0), b.sub(p, T.c(1)), p):
         m = k.const(0.0)
-        for i in range(DIM):
+        for i in cols:
             a = b.call(fabs, [T.load(r, i)])
             m = b.select(b.fcmp_ordered(">", a, m), a, m)
         out.append(m)

@@ -29,6 +29,8 @@ MAX_MAP_CELLS = int(BOUNDS["map_cells"].high)
 LANES = 8
 #: lane steps of one piece of the lane kernel (about CHUNK_STEPS single steps): cancel answers between pieces
 LANE_PIECE_STEPS = CHUNK_STEPS // LANES
+#: a Taylor tangent step (order 15, 8 Gauss nodes) costs about this many DOP853 tangent steps: shorter pieces
+TAYLOR_TANGENT_DIVISOR = 4
 #: the chart resolutions (n_phi, n_z) of :func:`chaos_maps`: a coarse map first, then refined
 MAP_LEVELS = ((16, 12), (40, 28), (80, 56))
 
@@ -153,21 +155,28 @@ def _tangent_task(pmap: PoincareMap, method: str, tol: float | None, t_total: fl
 def _tangent_chunk_taylor(Y0: NDArray[np.float64], p: NDArray[np.float64], q: NDArray[np.float64],
                           Q: NDArray[np.float64], t_total: float, order: int, max_steps: int, tangent_to_level: bool,
                           stop: Any = None) -> tuple[NDArray[Any], ...]:
-    """MEGNO and Lyapunov estimate of a chunk of cells with the Taylor method, cell by cell
-    (:func:`._core.taylor_tangent.tangent_many_taylor`; an executor task: module level, picklable); ``stop`` is
-    checked between cells."""
-    from .._core import taylor_tangent as _ktt
+    """MEGNO and Lyapunov estimate of a chunk of cells with the Taylor method on the Taylor tangent lanes
+    (:func:`._core.taylor_lanes_tangent.tangent_lanes_taylor`, ``LANES`` cells per vector instruction, per cell
+    the result of the scalar Taylor tangent run to 1e-9 relative on regular cells; an executor task: module
+    level, picklable), in pieces of lane steps; ``stop`` is checked between pieces."""
+    from .._core import taylor_lanes_tangent as _tlt
+    from .._core.taylor_tangent import principal_tangent_params
 
     Y0 = np.ascontiguousarray(Y0, dtype=float)
     m = Y0.shape[0]
     ybar = np.empty(m)
     lyap = np.empty(m)
     info = np.zeros((m, _kchaos.N_TAN_INFO), dtype=np.int64)
-    for k in range(m):
+    p, Q = np.asarray(p, dtype=float), np.asarray(Q, dtype=float)
+    seeds = np.empty((m, _tlt.DIM_T))
+    _tlt.tangent_seeds(Y0, p, Q, bool(tangent_to_level), seeds)
+    pp = principal_tangent_params(p, Q)
+    state = _tlt.lane_state(order)
+    piece = max(1, CHUNK_STEPS // TAYLOR_TANGENT_DIVISOR // _tlt.LANES)
+    while _tlt.tangent_lanes_taylor(seeds, q, pp, t_total, order, max_steps, bool(tangent_to_level), ybar, lyap, info,
+                                    *state, piece):
         if stop is not None and stop.is_set():
             raise CancelledError("chaos map stopped")
-        _ktt.tangent_many_taylor(Y0[k:k + 1], p, q, Q, t_total, order, max_steps, bool(tangent_to_level),
-                                 ybar[k:k + 1], lyap[k:k + 1], info[k:k + 1])
     return ybar, lyap, info
 
 

@@ -299,7 +299,8 @@ class PoincareSection:
             single-threaded kernel (Taylor: 4 seeds per vector instruction, each :meth:`crossings` to 1e-12 on
             regular orbits); default a thread pool, one thread per usable core.  Results are identical.
         n_chunks : int, optional
-            Chunks submitted (default min(#seeds, 8); with the default pool min(#seeds, 4 x #threads)).
+            Chunks submitted (default min(#seeds, 8); with the default pool min(#seeds, 4 x #threads), and for a
+            Taylor section, whose batch runs on the lanes, at least 4 lane groups per chunk).
         """
         return self.map.batch(seeds, n, executor=executor, n_chunks=n_chunks, t_max=t_max, max_gap=max_gap,
                               max_steps=max_steps)
