@@ -24,7 +24,8 @@ from ._core import dop853 as _dop
 from ._core.fields import LP_TAN
 from .bodies import Pendulum
 from .errors import IntegrationFailedError, InvalidIntegrationError
-from .integrators import MAX_OMEGA, MIN_SPAN
+from ._core import taylor as _taylor
+from .integrators import MAX_OMEGA, MIN_SPAN, taylor_frame, validate_taylor_tol
 
 MAX_RENORMS = 1_000_000
 
@@ -59,7 +60,8 @@ class LyapunovSpectrum:
 
 def lyapunov_spectrum(pendulum: Pendulum, Gamma0: ArrayLike, omega0: ArrayLike, T: float, *, k: int = 6,
                       tau: float = 1.0, rtol: float = 1e-10, atol: float = 1e-12, seed: int = 0,
-                      progress: Callable[[float, float], object] | None = None) -> LyapunovSpectrum:
+                      progress: Callable[[float, float], object] | None = None, method: str = "dop853",
+                      tol: float | None = None) -> LyapunovSpectrum:
     """The k largest Lyapunov exponents of the LP flow through ``(Gamma0, omega0)`` over time ``T``.
 
     Parameters
@@ -72,6 +74,11 @@ def lyapunov_spectrum(pendulum: Pendulum, Gamma0: ArrayLike, omega0: ArrayLike, 
     rtol, atol : float, DOP853 tolerances (on the state and the deviations, each of norm ~1 after a QR step)
     seed : int, the random orthonormal initial deviations
     progress : callable (t, T), optional, called after each re-orthonormalisation
+    method : {"dop853", "taylor"}
+        The integrator of the state and the deviations: DOP853 (``rtol``, ``atol``), or the Taylor method at
+        tolerance ``tol`` (default 1e-12, in [1e-18, 1e-4]): the k deviations side by side in the Taylor tangent
+        lanes (:mod:`._core.taylor_lanes_tangent`), each with a copy of the state, the copies reset to the first
+        after every re-orthonormalisation (``n_rhs`` then counts Taylor steps times the order).
 
     Returns
     -------
@@ -89,15 +96,22 @@ def lyapunov_spectrum(pendulum: Pendulum, Gamma0: ArrayLike, omega0: ArrayLike, 
     k = _v.integer("k", k, low=1, high=6)
     tau = _v.real("tau", tau, exc=InvalidIntegrationError, low=0.0, low_open=True, high=T)
     rtol, atol = _v.tolerances(rtol, atol)
+    method = _v.choice("method", method, ("dop853", "taylor"))
+    if method == "taylor":
+        tol = validate_taylor_tol(1e-12 if tol is None else tol)
+    elif tol is not None:
+        raise InvalidIntegrationError("tol is the Taylor method's tolerance: give it with method='taylor'")
     n_seg = int(round(T / tau))
     if n_seg > MAX_RENORMS:
         raise InvalidIntegrationError(f"T / tau = {T / tau:.3g} re-orthonormalisations exceed {MAX_RENORMS}; "
                                       f"use a larger tau")
     p = pendulum.params()
+    Q, _ = np.linalg.qr(np.random.default_rng(seed).standard_normal((6, k)))
+    if method == "taylor":
+        return _spectrum_taylor(pendulum, G, w, Q, T, tau, n_seg, _taylor.order_for(tol), progress)
     n = 8 + 6 * k
     y = np.zeros(n)
     y[0:3], y[3:6] = G, w
-    Q, _ = np.linalg.qr(np.random.default_rng(seed).standard_normal((6, k)))
     y[6:6 + 6 * k] = Q.T.ravel()
     Y = np.empty((2, n))
     acc = np.zeros(k)
@@ -124,6 +138,57 @@ def lyapunov_spectrum(pendulum: Pendulum, Gamma0: ArrayLike, omega0: ArrayLike, 
         if progress is not None:
             progress(float(ts[s]), T)
     return LyapunovSpectrum(running[-1].copy(), ts, running, n_rhs)
+
+
+def _qr_step(D: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``(Q with the signs that make diag R positive, log |diag R|)`` of the 6 x k deviations ``D``."""
+    Q, R = np.linalg.qr(D)
+    d = np.diag(R)
+    return Q * np.where(d < 0, -1.0, 1.0), np.log(np.abs(d))
+
+
+def _spectrum_taylor(pendulum: Pendulum, G: NDArray[np.float64], w: NDArray[np.float64], Q0: NDArray[np.float64],
+                     T: float, tau: float, n_seg: int, order: int,
+                     progress: Callable[[float, float], object] | None) -> LyapunovSpectrum:
+    """:func:`lyapunov_spectrum` with the Taylor method: per segment of ``tau`` the k deviations in the Taylor
+    tangent lanes, each lane with a copy of the state (principal frame, where the exponents are the same: the
+    frame change is orthogonal on the tangent space)."""
+    from ._core import taylor_lanes_tangent as _tlt
+    from ._core.taylor_tangent import principal_tangent_params
+
+    p = pendulum.params()
+    q, Qf = taylor_frame(pendulum)
+    pp = principal_tangent_params(p, Qf)
+    k = Q0.shape[1]
+    x = np.concatenate([Qf.T @ G, Qf.T @ w])  # the state, principal frame
+    D = np.vstack([Qf.T @ Q0[:3], Qf.T @ Q0[3:]])  # the deviations (6 x k)
+    acc = np.zeros(k)
+    running = np.empty((n_seg, k))
+    ts = tau * np.arange(1, n_seg + 1, dtype=np.float64)
+    n_steps = 0
+    seeds = np.empty((k, _tlt.DIM_T))
+    yb, ly = np.empty(k), np.empty(k)
+    info = np.zeros((k, 4), dtype=np.int64)
+    Yend = np.empty((k, _tlt.DIM_T))
+    max_steps = int(2000 * (tau + 10.0))
+    for s in range(n_seg):
+        seeds[:, :6] = x
+        seeds[:, 6:] = D.T
+        _tlt.tangent_lanes_taylor(seeds, q, pp, tau, order, max_steps, False, yb, ly, info, Yend,
+                                  *_tlt.lane_state(order), max_steps + 1)
+        if np.any(info[:, 0] != 0):
+            raise IntegrationFailedError(f"the integration stopped at t = {s * tau:.6g} s (status "
+                                         f"{int(info[info[:, 0] != 0][0, 0])}); try a larger tol or a shorter T")
+        n_steps += int(info[:, 1].sum())
+        scale = ly * tau - np.log(np.linalg.norm(Yend[:, 6:], axis=1))  # the logs of the lanes' renormalisations
+        D, logs = _qr_step(Yend[:, 6:].T)
+        acc += logs + scale
+        x = Yend[0, :6].copy()
+        x[:3] /= np.linalg.norm(x[:3])  # |Gamma| = 1, as the DOP853 path
+        running[s] = acc / ts[s]
+        if progress is not None:
+            progress(float(ts[s]), T)
+    return LyapunovSpectrum(running[-1].copy(), ts, running, n_steps * order)
 
 
 @dataclass(frozen=True)

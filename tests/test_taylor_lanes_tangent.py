@@ -48,7 +48,8 @@ def _lanes(sec, q, Q, Y0, t_total, order, keep=False, max_steps=10**7, piece=10*
     st = TLT.lane_state(order)
     pp = tt.principal_tangent_params(sec.level.p, Q)
     calls = 1
-    while TLT.tangent_lanes_taylor(seeds, q, pp, t_total, order, max_steps, keep, yb, ly, info, *st, piece):
+    while TLT.tangent_lanes_taylor(seeds, q, pp, t_total, order, max_steps, keep, yb, ly, info, np.empty((m, 12)), *st,
+                                   piece):
         calls += 1
     return yb, ly, info, calls
 
@@ -194,7 +195,7 @@ q, Q = taylor_frame(presets.paper_fig2().pendulum)
 st = TLT.lane_state(12)
 m = 1
 Y = np.zeros((1, 12)); Y[0, 2] = 1.0; Y[0, 3] = 0.1; Y[0, 6] = 1.0
-TLT.tangent_lanes_taylor(Y, q, np.zeros(22), 0.1, 12, 100, False, np.zeros(1), np.zeros(1), np.zeros((1, 4), dtype=np.int64), *st, 100)
+TLT.tangent_lanes_taylor(Y, q, np.zeros(22), 0.1, 12, 100, False, np.zeros(1), np.zeros(1), np.zeros((1, 4), dtype=np.int64), np.zeros((1, 12)), *st, 100)
 asm = "\\n".join(TLT.tangent_lanes_taylor.inspect_asm().values())
 c = Counter(m.group(1) + " " + m.group(2) for m in
             re.finditer(r"^\\s+(v(?:fmadd\\w*|mul|add|sub|div)[ps]d)\\s+[^\\n]*?%?(zmm|ymm|xmm)", asm, re.M))

@@ -395,13 +395,15 @@ def _seat_next(F, I, Y0, ybar, lyap, info, nx, X, j):
 
 
 @njit(nogil=True)
-def tangent_lanes_taylor(Y0, q, pp, t_total, order, max_steps, keep_tangent, ybar, lyap, info, X, F, I, Hs, y, U,
-                         nx, pause_steps):
+def tangent_lanes_taylor(Y0, q, pp, t_total, order, max_steps, keep_tangent, ybar, lyap, info, Yend, X, F, I, Hs, y,
+                         U, nx, pause_steps):
     """MEGNO ``ybar[k] = I2(t_total) / t_total`` and the Lyapunov estimate ``lyap[k] = log|delta| / t_total`` of
     each cell ``Y0[k]`` (m x 12 from :func:`tangent_seeds`; NaN rows skipped), ``LANES`` cells at a time: per
     cell the loop of :func:`.taylor_tangent.tangent_run_taylor` with one output at ``t_total``; ``info`` (m x 4)
-    ``[status, n_steps, 0, n_series_orders]``, a stopped cell's results NaN.  ``pp``: the parameters of
-    :mod:`.fields` in the principal frame (the projection with ``keep_tangent``).
+    ``[status, n_steps, 0, n_series_orders]``, a stopped cell's results NaN; ``Yend`` (m x 12) the state and
+    deviation at ``t_total`` (the deviation scaled by ``exp(-(lyap t_total - log|delta|))`` from the
+    renormalisations; a stopped cell's row not written).  ``pp``: the parameters of :mod:`.fields` in the principal
+    frame (the projection with ``keep_tangent``).
 
     Resumable: at most ``pause_steps`` lane steps per call, the state in the caller's arrays (:func:`lane_state`);
     returns 1 when it must be called again, else 0 (the result is that of one call)."""
@@ -461,6 +463,8 @@ def tangent_lanes_taylor(Y0, q, pp, t_total, order, max_steps, keep_tangent, yba
                     continue
                 ybar[k] = F[F_I2, j] / t_total
                 lyap[k] = (F[F_ACC, j] + np.log(d)) / t_total
+                for i in range(DIM_T):
+                    Yend[k, i] = y[i]
                 _retire(F, I, Y0, ybar, lyap, info, nx, X, j, OK, order)
                 continue
             la = _renormalise(y, keep_tangent, pp, U)

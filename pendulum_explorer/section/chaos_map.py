@@ -174,7 +174,7 @@ def _tangent_chunk_taylor(Y0: NDArray[np.float64], p: NDArray[np.float64], q: ND
     state = _tlt.lane_state(order)
     piece = max(1, CHUNK_STEPS // TAYLOR_TANGENT_DIVISOR // _tlt.LANES)
     while _tlt.tangent_lanes_taylor(seeds, q, pp, t_total, order, max_steps, bool(tangent_to_level), ybar, lyap, info,
-                                    *state, piece):
+                                    np.empty((m, _tlt.DIM_T)), *state, piece):
         if stop is not None and stop.is_set():
             raise CancelledError("chaos map stopped")
     return ybar, lyap, info
