@@ -2,32 +2,35 @@
 
 Layout (structure of arrays)
 ----------------------------
-The coefficient table of a lane group is ``X[order, column, lane]`` (C order; ``LANES`` = 8 lanes, one
-AVX-512 register of float64, where the CPU has AVX-512, else 4, one AVX2 register), so that one coefficient of one
-series of all the lanes' trajectories is one contiguous vector.  Columns: Gamma 0-2, omega 3-5 (principal axes), and the work series
-``A_i = Gamma_j + Gamma_k`` (6-8) and ``B_i = omega_k - omega_j`` (9-11), (i, j, k) cyclic.  The nine
-products of one order are those of :mod:`.taylor`: ``P_i = Gamma_i omega_i``, ``K_i = A_i B_i``,
-``E_i = omega_j omega_k``, and the next order is::
+The coefficient table of a lane group is ``X[order, column, lane]`` (C order; ``LANES`` = 8 lanes, one AVX-512
+register of float64, where the CPU has AVX-512, else 4, one AVX2 register), so that one coefficient of one series
+of all the lanes' trajectories is one contiguous vector.  Columns: Gamma 0-2, omega 3-5 (principal axes).  The
+sums of one order are the cross product written out and the products of omega's components::
 
-    Gamma_i^(n+1) = (K_i + P_j - P_k) / (n + 1)
-    omega_i^(n+1) = (c_i E_i + u_ij Gamma_k - u_ik Gamma_j) / (n + 1)
+    Gamma_i^(n+1) = sum_l (Gamma_j,l omega_k,n-l - Gamma_k,l omega_j,n-l) / (n + 1)
+    omega_i^(n+1) = (c_i sum_l omega_j,l omega_k,n-l + u_ij Gamma_k,n - u_ik Gamma_j,n) / (n + 1)
+
+((i, j, k) cyclic; the scalar kernel of :mod:`.taylor` uses the three-product form of the cross product with
+work series, which here cost loads: the lane loop is bound by them).
 
 What runs in the lanes
 ----------------------
-The jet (:func:`jet`, every order of all nine Cauchy products) is written in LLVM IR on ``<LANES x double>``
-vectors (numba has no vector types and its SLP vectoriser is off): for each order the loop over ``l`` takes the
-terms ``l`` and ``n - l`` together, 18 fused multiply-adds on whole lane vectors from 24 vector loads, no branch.  The step update (Estrin's split
-of the polynomial, :func:`.cauchy._estrin_ir`) is vector code too, each lane at its own step ``h``.  Per lane
-and scalar: the step size (two ``pow``), the loop guards, and refilling a finished lane with the next
-trajectory of the ensemble; a lane with nothing left steps with ``h = 0`` and is ignored.  The norms of the step
-size rule (:func:`norms`: the largest |coefficient| of rows 0, order - 1 and order) are vector code too.
+The jet (:func:`jet`) is written in LLVM IR on ``<LANES x double>`` vectors (numba has no vector types and its
+SLP vectoriser is off): for each order the loop over ``l`` takes the terms ``l`` and ``n - l`` together, 18 fused
+multiply-adds on whole lane vectors from 12 vector loads, no branch (one term at a time with the work series
+took 15 loads for 9).  The step update (Estrin's split, :func:`.cauchy._estrin_ir`) and ``c^T Gamma'`` at the
+step end are vector code, each lane at its own step ``h``; so is the step-size rule (:func:`step_sizes`: the norms
+of rows 0, order - 1 and order, and the roots by a vector exp/log).  Per lane and scalar: the loop guards, the
+crossings' roots, and refilling a finished lane with the next trajectory; a lane with nothing left steps with
+``h = 0`` and is ignored.
 
 Results
 -------
-The step-size rule is that of :func:`.taylor.step_size` and the order that of :func:`.taylor.order_for`, so
-each lane takes the steps of the scalar kernel; a lane's bits do not depend on ``LANES``; the sums of a Cauchy product are added in another order (from
-``l = 0`` up, fused), so a lane is not bit-identical to :func:`.taylor.integrate_uniform_taylor`: the contract
-is agreement to 1e-12 relative on regular trajectories (tests/test_taylor_lanes.py).
+The step-size rule is that of :func:`.taylor.step_size` (to 1e-14 relative) and the order that of
+:func:`.taylor.order_for`, so each lane takes the steps of the scalar kernel; the sums are added in another order
+and form (fused), so a lane is not bit-identical to :func:`.taylor.integrate_uniform_taylor`: the contract is
+agreement to 1e-12 relative on regular trajectories (tests/test_taylor_lanes.py).  A lane's bits do not depend on
+its neighbours or on ``LANES``.
 """
 import numpy as np
 
@@ -52,7 +55,7 @@ def _lane_count():
 
 
 LANES = _lane_count()
-NCL = 12  # columns of the lane table
+NCL = 6  # columns of the lane table: Gamma, omega
 #: OK read from an array: the literal constant in a call would compile a second copy of the callee (test_jit.py)
 _OK = np.array([OK], dtype=np.int64)
 DIM = 6
@@ -61,25 +64,18 @@ DIM = 6
 def _jet_py(X, order, q):
     """Reference implementation of :func:`jet` (numpy over the lanes; the ``NO_JIT`` path)."""
     for n in range(order):
-        for i in range(3):
-            j, k = (i + 1) % 3, (i + 2) % 3
-            X[n, 6 + i] = X[n, j] + X[n, k]
-            X[n, 9 + i] = X[n, 3 + k] - X[n, 3 + j]
-        S = np.zeros((9, X.shape[2]))
+        S = np.zeros((6, X.shape[2]))
         for l in range(n + 1):
             m = n - l
             for i in range(3):
                 j, k = (i + 1) % 3, (i + 2) % 3
-                S[i] += X[l, i] * X[m, 3 + i]
-                S[3 + i] += X[l, 6 + i] * X[m, 9 + i]
-                S[6 + i] += X[l, 3 + j] * X[m, 3 + k]
+                S[i] += X[l, j] * X[m, 3 + k] - X[l, k] * X[m, 3 + j]  # (Gamma x omega)_i
+                S[3 + i] += X[l, 3 + j] * X[m, 3 + k]  # omega_j omega_k
         inv = 1.0 / (n + 1)
-        X[n + 1, 0] = (S[3] + S[1] - S[2]) * inv
-        X[n + 1, 1] = (S[4] + S[2] - S[0]) * inv
-        X[n + 1, 2] = (S[5] + S[0] - S[1]) * inv
-        X[n + 1, 3] = (q[0] * S[6] + q[3] * X[n, 2] - q[4] * X[n, 1]) * inv
-        X[n + 1, 4] = (q[1] * S[7] + q[5] * X[n, 0] - q[6] * X[n, 2]) * inv
-        X[n + 1, 5] = (q[2] * S[8] + q[7] * X[n, 1] - q[8] * X[n, 0]) * inv
+        X[n + 1, 0:3] = S[0:3] * inv
+        X[n + 1, 3] = (q[0] * S[3] + q[3] * X[n, 2] - q[4] * X[n, 1]) * inv
+        X[n + 1, 4] = (q[1] * S[4] + q[5] * X[n, 0] - q[6] * X[n, 2]) * inv
+        X[n + 1, 5] = (q[2] * S[5] + q[7] * X[n, 1] - q[8] * X[n, 0]) * inv
     return 0
 
 
@@ -175,70 +171,58 @@ def _ir_kit():
 
 def _jet_ir(k, builder, T, p, qs):
     """The IR of :func:`_jet_py` on lane vectors: ``T`` the table's row access, ``p`` the order, ``qs`` the nine
-    parameters broadcast.  Per order n: the operands of row n, then the terms of the nine sums
-    ``S_s = sum_l X[l, a_s] X[n - l, b_s]`` two at a time, (l, n - l) and (n - l, l) from rows l and n - l loaded
-    once (24 vector loads for 18 fused multiply-adds; one term at a time took 15 for 9, and the loop is bound by
-    loads: 12-19 % faster on AVX-512), the middle term of an even n alone, then row n + 1."""
+    parameters broadcast.  Per order n the six sums ``C = sum_l Gamma_l x omega_(n-l)`` (the cross product
+    written out: two fused multiply-adds a component) and ``E_i = sum_l omega_j,l omega_k,(n-l)``, the terms
+    (l, n - l) and (n - l, l) together from rows l and n - l loaded once (12 vector loads for 18 fused
+    multiply-adds; the loop is bound by loads), the middle term of an even n alone, then row n + 1."""
     ir, cgutils, vt, dbl = k.ir, k.cgutils, k.vt, k.dbl
     fma_fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(vt, [vt, vt, vt]), f"llvm.fma.v{k.L}f64")
     vzero = ir.Constant(vt, [0.0] * k.L)
-    LEFT = tuple(range(9))  # Gamma, omega, A: the left factors (row l)
-    RIGHT = (3, 4, 5, 9, 10, 11)  # omega, B: the right factors (row n - l)
 
-    def products(left, right, accs):
-        """acc_s += left_a right_b for the nine products s = (P_i, K_i, E_i)."""
+    def products(a, b, accs):
+        """C_i += Gamma_j(a) omega_k(b) - Gamma_k(a) omega_j(b), E_i += omega_j(a) omega_k(b) (rows' values)."""
         out = list(accs)
         for i in range(3):
             j, kk = (i + 1) % 3, (i + 2) % 3
-            for s_, a, b in ((i, i, i), (3 + i, 6 + i, 3 + i), (6 + i, 3 + j, kk)):
-                out[s_] = builder.call(fma_fn, [left[a], right[b], out[s_]])
+            out[i] = builder.call(fma_fn, [a[j], b[3 + kk], out[i]])
+            out[i] = builder.call(fma_fn, [builder.fneg(a[kk]), b[3 + j], out[i]])
+            out[3 + i] = builder.call(fma_fn, [a[3 + j], b[3 + kk], out[3 + i]])
         return out
 
-    def operands(r):
-        G = [T.load(r, i) for i in range(3)]
-        W_ = [T.load(r, 3 + i) for i in range(3)]
-        for i in range(3):
-            j, kk = (i + 1) % 3, (i + 2) % 3
-            T.store(builder.fadd(G[j], G[kk]), r, 6 + i)
-            T.store(builder.fsub(W_[kk], W_[j]), r, 9 + i)
-        return G
-
-    def next_row(r, G, S):
+    def next_row(r, S):
         """Row r + 1 from the sums S of order r and Gamma of row r (Eqs 31-32)."""
+        G = [T.load(r, i) for i in range(3)]
         r1 = builder.add(r, T.c(1))
         inv = k.splat(builder, builder.fdiv(ir.Constant(dbl, 1.0), builder.sitofp(r1, dbl)))
         for i in range(3):
-            j, kk = (i + 1) % 3, (i + 2) % 3
-            T.store(builder.fmul(builder.fsub(builder.fadd(S[3 + i], S[j]), S[kk]), inv), r1, i)
+            T.store(builder.fmul(S[i], inv), r1, i)
         # omega_i' = c_i E_i + u_ij Gamma_k - u_ik Gamma_j, q = [c0 c1 c2 u01 u02 u12 u10 u20 u21]
         for i, (cq, ua, ga, ub, gb) in enumerate(((0, 3, 2, 4, 1), (1, 5, 0, 6, 2), (2, 7, 1, 8, 0))):
-            v = builder.fadd(builder.fmul(qs[cq], S[6 + i]), builder.fmul(qs[ua], G[ga]))
+            v = builder.fadd(builder.fmul(qs[cq], S[3 + i]), builder.fmul(qs[ua], G[ga]))
             v = builder.fsub(v, builder.fmul(qs[ub], G[gb]))
             T.store(builder.fmul(v, inv), r1, 3 + i)
 
-    acc = [cgutils.alloca_once(builder, vt) for _ in range(9)]
+    acc = [cgutils.alloca_once(builder, vt) for _ in range(6)]
     with cgutils.for_range(builder, p) as outer:
         n = outer.index
-        G = operands(n)
         for a in acc:
             builder.store(vzero, a)
         two = T.c(2)
         with cgutils.for_range(builder, builder.sdiv(builder.add(n, T.c(1)), two)) as inner:
             l = inner.index
             m = builder.sub(n, l)
-            ra = {c: T.load(l, c) for c in range(12)}
-            rb = {c: T.load(m, c) for c in range(12)}
-            Sv = products([ra[c] for c in LEFT], [rb[c] for c in RIGHT], [builder.load(a) for a in acc])
-            Sv = products([rb[c] for c in LEFT], [ra[c] for c in RIGHT], Sv)
+            ra = [T.load(l, c) for c in range(6)]
+            rb = [T.load(m, c) for c in range(6)]
+            Sv = products(ra, rb, [builder.load(a) for a in acc])
+            Sv = products(rb, ra, Sv)
             for v, a in zip(Sv, acc):
                 builder.store(v, a)
         with builder.if_then(builder.icmp_signed("==", builder.srem(n, two), T.c(0))):
-            mid = builder.sdiv(n, two)
-            Sv = products([T.load(mid, c) for c in LEFT], [T.load(mid, c) for c in RIGHT],
-                          [builder.load(a) for a in acc])
+            rm = [T.load(builder.sdiv(n, two), c) for c in range(6)]
+            Sv = products(rm, rm, [builder.load(a) for a in acc])
             for v, a in zip(Sv, acc):
                 builder.store(v, a)
-        next_row(n, G, [builder.load(a) for a in acc])
+        next_row(n, [builder.load(a) for a in acc])
 
 
 def _intrinsics():

@@ -3,19 +3,17 @@
 
 Layout
 ------
-The table is ``X[order, column, lane]`` with 24 columns: Gamma 0-2, omega 3-5, the deviation dGamma 6-8,
-domega 9-11 (principal axes), and the work series ``A_i = Gamma_j + Gamma_k`` (12-14), ``B_i = omega_k - omega_j``
-(15-17), ``Ax_i = dGamma_j + dGamma_k`` (18-20), ``Bv_i = domega_k - domega_j`` (21-23), (i, j, k) cyclic.
+The table is ``X[order, column, lane]`` with 12 columns: Gamma 0-2, omega 3-5, the deviation dGamma 6-8,
+domega 9-11 (principal axes).
 
 The jet
 -------
-In LLVM IR on lane vectors (as :func:`.taylor_lanes.jet`), two loops over ``l`` per order: the state's nine sums
-(``P_i = Gamma_i omega_i``, ``K_i = A_i B_i``, ``E_i = omega_j omega_k``) and the deviation's nine, each the sum of
-two of the scalar kernel's products (:data:`.taylor_tangent.TAN_BLOCKS`): ``PP_i = dGamma_i omega_i +
-Gamma_i domega_i``, ``KK_i = Ax_i B_i + A_i Bv_i``, ``FF_i = domega_j omega_k + omega_j domega_k``, so that::
+In LLVM IR on lane vectors (as :func:`.taylor_lanes.jet`), one loop over ``l`` per order for the 12 sums of
+:data:`TERMS`: the cross products written out (no work series: the loop is bound by loads, 18 for 27 fused
+multiply-adds), so that with (i, j, k) cyclic::
 
-    dGamma_i^(n+1) = (KK_i + PP_j - PP_k) / (n + 1)
-    domega_i^(n+1) = (c_i FF_i + u_ij dGamma_k - u_ik dGamma_j) / (n + 1)
+    dGamma_i^(n+1) = sum_l (dGamma x omega + Gamma x domega)_i / (n + 1)
+    domega_i^(n+1) = (c_i sum_l (domega_j omega_k + omega_j domega_k) + u_ij dGamma_k - u_ik dGamma_j) / (n + 1)
 
 The step is :func:`.taylor_tangent._radius`'s (the smaller of the state's and the deviation's) in vector code
 (:func:`.taylor_lanes._jz_ir` on two column blocks), and the MEGNO integrals are integrated over each step by the
@@ -39,7 +37,7 @@ from .taylor import SAFETY_EXP
 from .taylor_lanes import LANES
 from .taylor_tangent import GM, GW, GX, N_GAUSS, _radius, _renormalise, megno_quadrature
 
-NCT = 24  # columns of the table
+NCT = 12  # columns of the table
 DIM_T = 12  # the series that step: Gamma, omega, dGamma, domega
 #: rows of the lanes' float state ``F`` and int state ``I`` (kept by the caller, :func:`lane_state`)
 F_T, F_H, F_I1, F_I2, F_ACC, F_I1N, F_I2N = 0, 1, 2, 3, 4, 5, 6
@@ -47,14 +45,22 @@ I_WHO, I_STEPS, I_FRESH, I_LAST = 0, 1, 2, 3
 N_F, N_I = 7, 4
 NODES_PER_PASS = 2
 
-#: the products of one order as (sum, left column at row l, right column at row n - l): the state's nine
-STATE_TERMS = tuple(t for i in range(3) for t in ((i, i, 3 + i), (3 + i, 12 + i, 15 + i),
-                                                   (6 + i, 3 + (i + 1) % 3, 3 + (i + 2) % 3)))
-#: the deviation's nine sums, two products each
-DEV_TERMS = tuple(t for i in range(3) for t in (
-    (i, 6 + i, 3 + i), (i, i, 9 + i),  # PP_i
-    (3 + i, 18 + i, 15 + i), (3 + i, 12 + i, 21 + i),  # KK_i
-    (6 + i, 9 + (i + 1) % 3, 3 + (i + 2) % 3), (6 + i, 3 + (i + 1) % 3, 9 + (i + 2) % 3)))  # FF_i
+def _cross(acc, a, b, sign=1.0):
+    """The terms of ``acc_i += sign (a x b)_i`` (a at row l, b at row n - l): (sum, left, right, sign)."""
+    return tuple(t for i in range(3) for t in ((acc + i, a + (i + 1) % 3, b + (i + 2) % 3, sign),
+                                               (acc + i, a + (i + 2) % 3, b + (i + 1) % 3, -sign)))
+
+
+def _omega_pairs(acc, a, b):
+    """The terms of ``acc_i += a_j b_k``, (i, j, k) cyclic."""
+    return tuple((acc + i, a + (i + 1) % 3, b + (i + 2) % 3, 1.0) for i in range(3))
+
+
+#: the 27 products of one order as (sum, left column at row l, right column at row n - l, sign): the state's
+#: ``C = Gamma x omega`` (sums 0-2), ``E_i = omega_j omega_k`` (3-5); the deviation's
+#: ``dC = dGamma x omega + Gamma x domega`` (6-8) and ``F_i = domega_j omega_k + omega_j domega_k`` (9-11)
+TERMS = (_cross(0, 0, 3) + _omega_pairs(3, 3, 3) + _cross(6, 6, 3) + _cross(6, 0, 9) + _omega_pairs(9, 9, 3)
+         + _omega_pairs(9, 3, 9))
 
 
 def lane_state(order):
@@ -68,35 +74,24 @@ def lane_state(order):
 
 
 # ------------------------------------------------------------------------------------------------ references
-def _operands_py(X, n):
-    for i in range(3):
-        j, k = (i + 1) % 3, (i + 2) % 3
-        X[n, 12 + i] = X[n, j] + X[n, k]
-        X[n, 15 + i] = X[n, 3 + k] - X[n, 3 + j]
-        X[n, 18 + i] = X[n, 6 + j] + X[n, 6 + k]
-        X[n, 21 + i] = X[n, 9 + k] - X[n, 9 + j]
+def _next_rows(Xn, Xn1, Z, q, inv):
+    """Row n + 1 of Gamma, omega and the deviation from the sums ``Z`` (12, per lane) and row n (Eqs 31-32)."""
+    for base in (0, 6):
+        Xn1[base:base + 3] = Z[base:base + 3] * inv
+        G = Xn[base:base + 3]
+        Xn1[base + 3] = (q[0] * Z[base + 3] + q[3] * G[2] - q[4] * G[1]) * inv
+        Xn1[base + 4] = (q[1] * Z[base + 4] + q[5] * G[0] - q[6] * G[2]) * inv
+        Xn1[base + 5] = (q[2] * Z[base + 5] + q[7] * G[1] - q[8] * G[0]) * inv
 
 
 def _tjet_py(X, order, q):
     """Reference of :func:`tjet` (numpy over the lanes; the ``NO_JIT`` path)."""
     for n in range(order):
-        _operands_py(X, n)
-        S = np.zeros((9, X.shape[2]))
-        D = np.zeros((9, X.shape[2]))
+        Z = np.zeros((12, X.shape[2]))
         for l in range(n + 1):
-            for s, a, b in STATE_TERMS:
-                S[s] += X[l, a] * X[n - l, b]
-            for s, a, b in DEV_TERMS:
-                D[s] += X[l, a] * X[n - l, b]
-        inv = 1.0 / (n + 1)
-        for base, Z in ((0, S), (6, D)):
-            for i in range(3):
-                j, k = (i + 1) % 3, (i + 2) % 3
-                X[n + 1, base + i] = (Z[3 + i] + Z[j] - Z[k]) * inv
-            G = X[n, base:base + 3]
-            X[n + 1, base + 3] = (q[0] * Z[6] + q[3] * G[2] - q[4] * G[1]) * inv
-            X[n + 1, base + 4] = (q[1] * Z[7] + q[5] * G[0] - q[6] * G[2]) * inv
-            X[n + 1, base + 5] = (q[2] * Z[8] + q[7] * G[1] - q[8] * G[0]) * inv
+            for s, a, b, sign in TERMS:
+                Z[s] += sign * X[l, a] * X[n - l, b]
+        _next_rows(X[n], X[n + 1], Z, q, 1.0 / (n + 1))
     return 0
 
 
@@ -135,54 +130,35 @@ def _update_py(X, order, H):
 
 # ------------------------------------------------------------------------------------------------ the IR
 def _tjet_ir(k, b, T, p, qs):
-    """The IR of :func:`_tjet_py`: per order the operands, the state's and the deviation's nine sums in one loop
-    over l (rows l and n - l loaded once: 30 vector loads for 27 fused multiply-adds; two loops took 45 and ran
-    2.3x longer), then row n + 1 of the 12 series."""
+    """The IR of :func:`_tjet_py`: per order the 12 sums of :data:`TERMS` in one loop over l (rows l and n - l
+    loaded once: 18 vector loads for 27 fused multiply-adds), then row n + 1 of the 12 series."""
     ir, cgutils, vt, dbl = k.ir, k.cgutils, k.vt, k.dbl
     fma_fn = cgutils.get_or_insert_function(b.module, ir.FunctionType(vt, [vt, vt, vt]), f"llvm.fma.v{k.L}f64")
-
-    def operands(r):
-        X = {c: T.load(r, c) for c in range(DIM_T)}
-        for i in range(3):
-            j, kk = (i + 1) % 3, (i + 2) % 3
-            T.store(b.fadd(X[j], X[kk]), r, 12 + i)
-            T.store(b.fsub(X[3 + kk], X[3 + j]), r, 15 + i)
-            T.store(b.fadd(X[6 + j], X[6 + kk]), r, 18 + i)
-            T.store(b.fsub(X[9 + kk], X[9 + j]), r, 21 + i)
-        return X
-
-    terms = STATE_TERMS + tuple((9 + t, a, c) for t, a, c in DEV_TERMS)  # one loop: row l and n - l loaded once
-
-    def sums(n):
-        acc = [cgutils.alloca_once(b, vt) for _ in range(18)]
+    acc = [cgutils.alloca_once(b, vt) for _ in range(12)]
+    with cgutils.for_range(b, p) as outer:
+        n = outer.index
         for x in acc:
             b.store(ir.Constant(vt, [0.0] * k.L), x)
         with cgutils.for_range(b, b.add(n, T.c(1))) as loop:
             l = loop.index
             m = b.sub(n, l)
-            L = {c: T.load(l, c) for c in sorted({a for _, a, _ in terms})}
-            R = {c: T.load(m, c) for c in sorted({c for _, _, c in terms})}
+            L = {c: T.load(l, c) for c in sorted({a for _, a, _, _ in TERMS})}
+            R = {c: T.load(m, c) for c in sorted({c for _, _, c, _ in TERMS})}
             S = [b.load(x) for x in acc]
-            for s_, a, c in terms:
-                S[s_] = b.call(fma_fn, [L[a], R[c], S[s_]])
+            for s_, a, c, sign in TERMS:
+                S[s_] = b.call(fma_fn, [L[a] if sign > 0 else b.fneg(L[a]), R[c], S[s_]])
             for v, x in zip(S, acc):
                 b.store(v, x)
-        out = [b.load(x) for x in acc]
-        return out[:9], out[9:]
-
-    with cgutils.for_range(b, p) as outer:
-        n = outer.index
-        X = operands(n)
-        S, D = sums(n)
+        Z = [b.load(x) for x in acc]
+        Xn = [T.load(n, c) for c in range(DIM_T)]
         n1 = b.add(n, T.c(1))
         inv = k.splat(b, b.fdiv(ir.Constant(dbl, 1.0), b.sitofp(n1, dbl)))
-        for base, Z in ((0, S), (6, D)):
+        for base in (0, 6):
             for i in range(3):
-                j, kk = (i + 1) % 3, (i + 2) % 3
-                T.store(b.fmul(b.fsub(b.fadd(Z[3 + i], Z[j]), Z[kk]), inv), n1, base + i)
+                T.store(b.fmul(Z[base + i], inv), n1, base + i)
             for i, (cq, ua, ga, ub, gb) in enumerate(((0, 3, 2, 4, 1), (1, 5, 0, 6, 2), (2, 7, 1, 8, 0))):
-                v = b.fadd(b.fmul(qs[cq], Z[6 + i]), b.fmul(qs[ua], X[base + ga]))
-                v = b.fsub(v, b.fmul(qs[ub], X[base + gb]))
+                v = b.fadd(b.fmul(qs[cq], Z[base + 3 + i]), b.fmul(qs[ua], Xn[base + ga]))
+                v = b.fsub(v, b.fmul(qs[ub], Xn[base + gb]))
                 T.store(b.fmul(v, inv), n1, base + 3 + i)
 
 
