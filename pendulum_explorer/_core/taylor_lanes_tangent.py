@@ -16,7 +16,7 @@ multiply-adds), so that with (i, j, k) cyclic::
     domega_i^(n+1) = (c_i sum_l (domega_j omega_k + omega_j domega_k) + u_ij dGamma_k - u_ik dGamma_j) / (n + 1)
 
 The step is :func:`.taylor_tangent._radius`'s (the smaller of the state's and the deviation's) in vector code
-(:func:`.taylor_lanes._jz_ir` on two column blocks), and the MEGNO integrals are integrated over each step by the
+(:func:`.lane_ir._jz_ir` on two column blocks), and the MEGNO integrals are integrated over each step by the
 Gauss-Legendre rule of :func:`.taylor_tangent.megno_quadrature` with the lanes side by side (the 12 series at the
 nodes by Estrin's split, the integrand, the sums).  Per lane and scalar: the guards, the renormalisation of the
 deviation (and its projection onto the level with ``keep_tangent``), the result at ``t_total``, and refilling a
@@ -34,7 +34,7 @@ from .._jit import JIT_DISABLED, njit
 from .chaos import _dev_norm, initial_deviation
 from .status import MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL
 from .taylor import SAFETY_EXP
-from .taylor_lanes import LANES
+from .lane_ir import LANES
 from .taylor_tangent import GM, GW, GX, N_GAUSS, _radius, _renormalise, megno_quadrature
 
 NCT = 12  # columns of the table
@@ -226,7 +226,7 @@ def _intrinsics():
     from numba.extending import intrinsic
 
     from .cauchy import _estrin_ir
-    from .taylor_lanes import _ir_kit, _jz_ir, _norms_ir
+    from .lane_ir import _ir_kit, _jz_ir, _norms_ir
 
     k = _ir_kit()
     types = k.types

@@ -42,9 +42,8 @@ class PoincareSection:
         DOP853 tolerances (defaults 1e-11: E and mu stay on the level to ~1e-9 relative over 1000 crossings).
     method : {"dop853", "taylor"} or a DOP853 / Taylor integrator object
         ``"dop853"``: DOP853 with dense-output event location and polishing (:mod:`._core.section`).
-        ``"taylor"``: the Taylor method at machine precision (:mod:`._core.taylor`, ``rtol``/``atol`` unused),
-        ``Taylor(tol=...)`` at another tolerance (order 14 at 1e-11: about half the work per crossing of order 20);
-        each crossing is the root of the Taylor polynomial of ``e3^T Gammadot`` on its step (bracketed Newton).
+        ``"taylor"``: the Taylor method at machine precision (``Taylor(tol=1e-11)``: order 14, half the work); each
+        crossing is the root of the Taylor polynomial of ``e3^T Gammadot`` on its step (bracketed Newton).
 
     Attributes
     ----------
@@ -296,11 +295,10 @@ class PoincareSection:
         n : int, crossings per seed.
         executor : concurrent.futures.Executor or distributed.Client, optional
             Chunks of seeds run by ``executor.submit`` (or as tasks on a dask ``Client``'s cluster), each on the
-            single-threaded kernel (Taylor: 4 seeds per vector instruction, each :meth:`crossings` to 1e-12 on
+            single-threaded kernel (Taylor: 4 or 8 seeds per vector instruction, each :meth:`crossings` to 1e-12 on
             regular orbits); default a thread pool, one thread per usable core.  Results are identical.
         n_chunks : int, optional
-            Chunks submitted (default min(#seeds, 8); with the default pool min(#seeds, 4 x #threads), and for a
-            Taylor section, whose batch runs on the lanes, at least 4 lane groups per chunk).
+            Chunks (default min(#seeds, 8); own pool: min(#seeds, 4 x #threads), Taylor: >= 4 lane groups each).
         """
         return self.map.batch(seeds, n, executor=executor, n_chunks=n_chunks, t_max=t_max, max_gap=max_gap,
                               max_steps=max_steps)
@@ -379,10 +377,10 @@ class PoincareSection:
 
     def __repr__(self) -> str:
         return (f"PoincareSection({self.pendulum!r}, energy={self.energy!r}, mu={self.mu!r}, "
-                f"rtol={self.rtol:g}, atol={self.atol:g}, method={self._method_repr()})")
+                f"rtol={self.rtol:g}, atol={self.atol:g}, method={_method_repr(self.map.integrator)})")
 
-    def _method_repr(self) -> str:
-        """The method as the constructor takes it: the name, or the Taylor object when its tolerance is not the
-        default."""
-        integ = self.map.integrator
-        return repr(integ) if isinstance(integ, Taylor) and integ != Taylor() else repr(self.method)
+
+def _method_repr(integ: Integrator) -> str:
+    """A section's method as its constructor takes it: the name, or the Taylor object when its tolerance is not the
+    default."""
+    return repr(integ) if isinstance(integ, Taylor) and integ != Taylor() else repr(integ.name)
