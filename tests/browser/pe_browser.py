@@ -634,11 +634,48 @@ def start_fill(page, n_seeds, n_crossings, drawn=True):
             (e[2].startsWith('restyle x') || e[2].startsWith('stream')))""", arg=t, timeout=60_000, polling=50)
 
 
+MOTION_RUN = ".pe-motion button.pe-motion-run, .pe-motion .pe-motion-run button"
+
+BUTTON_STATE_JS = """(sel) => new Promise(res => {
+    const b = document.querySelector(sel);
+    if (!b) return res({found: false});
+    const name = (e) => e ? e.tagName + '.' + Array.from(e.classList).join('.') : null;
+    const boxes = [];
+    const frame = () => {
+        const r = b.getBoundingClientRect();
+        boxes.push([r.x, r.y, r.width, r.height]);
+        if (boxes.length < 5) return requestAnimationFrame(frame);
+        const cx = r.x + r.width / 2, cy = r.y + r.height / 2, top = document.elementFromPoint(cx, cy);
+        const cs = getComputedStyle(b);
+        res({found: true, connected: b.isConnected, disabled: b.disabled, visibility: cs.visibility,
+             pointer_events: cs.pointerEvents, boxes, viewport: [innerWidth, innerHeight],
+             at_centre: name(top), is_button: !!top && (top === b || b.contains(top)),
+             active: name(document.activeElement),
+             animations: document.getAnimations().map(a => [name(a.effect && a.effect.target), a.playState])});
+    };
+    requestAnimationFrame(frame);
+    setTimeout(() => res({found: true, note: 'no animation frame in 5 s', disabled: b.disabled}), 5000);
+})"""
+
+
+def button_state(page, selector, timeout=15_000):
+    """What the page has at the button ``selector`` (the first match): disabled, its box over 5 animation frames
+    (moving?), the element at its centre (covered?), the running animations; for a timed-out click's message."""
+    try:
+        return page.evaluate(BUTTON_STATE_JS, selector.split(",")[0].strip())
+    except Exception as exc:  # noqa: BLE001 - a diagnostic only
+        return {"error": str(exc).splitlines()[0]}
+
+
 def compute_motion(page, timeout=120_000):
     """Press the Motion tab's "compute and animate" and wait until its player holds the motion (two samples or
     more) and is shown."""
     # the button exists once the Motion panel is built (on first use: over 60 s, playwright's default, on a loaded
     # CI machine), so the click waits as long as the motion may
-    page.locator(".pe-motion button.pe-motion-run, .pe-motion .pe-motion-run button").first.click(timeout=timeout)
+    run = page.locator(MOTION_RUN).first
+    try:
+        run.click(timeout=timeout)
+    except Exception as exc:  # playwright's timeout: say what the page had at the button (not reproduced locally)
+        raise AssertionError(f"the Motion run button was not clickable: {button_state(page, MOTION_RUN)}") from exc
     page.wait_for_function("""() => { const p = document.querySelector('.pe-motion-player');
         return !!p && p.offsetParent !== null && p.peMotion && p.peMotion.n >= 2; }""", timeout=timeout)
