@@ -391,8 +391,8 @@ def main():
           f"at 1e-10: {(tk / tc) / (bk / bc):.2f}x the cells/s")
     if fill:
         (bc, bk), (lc, lk), (tc, tk) = [(r[1], r[2]) for r in fill]
-        print(f"{'PASS' if lk / lc >= 4 * bk / bc else 'MISS'}  fill in lanes >= 4x crossings/s of crossings() one by "
-              f"one: {(lk / lc) / (bk / bc):.2f}x (Taylor one by one: {(tk / tc) / (bk / bc):.2f}x)")
+        print(f"(DOP853 crossing lanes {(lk / lc) / (bk / bc):.2f}x, Taylor one by one {(tk / tc) / (bk / bc):.2f}x the "
+              f"crossings/s of crossings() one by one; the fill target is measured on the Taylor lanes by bench_fill.py)")
     load1 = os.getloadavg()
     print(f"(load average before {load0[0]:.2f}, after {load1[0]:.2f})")
 
