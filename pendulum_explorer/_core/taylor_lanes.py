@@ -189,6 +189,15 @@ def lane_state(order):
 
 
 @njit(inner=True)
+def idle(who):
+    """True when no lane holds a trajectory (``who``: the trajectory in each lane, -1 for none)."""
+    for j in range(who.shape[0]):
+        if who[j] >= 0:
+            return False
+    return True
+
+
+@njit(inner=True)
 def _g0(y, c):
     """``c^T Gamma'`` at the state y (0 within G_ZERO: a seed on the section is not its own crossing)."""
     g = c[0] * (y[1] * y[5] - y[2] * y[4]) + c[1] * (y[2] * y[3] - y[0] * y[5]) + c[2] * (y[0] * y[4] - y[1] * y[3])
@@ -251,11 +260,7 @@ def crossings_lanes(Y0, q, c, order, n, t_max, max_gap, max_steps, Yc, Tc, info,
     Hs = np.zeros(LANES)  # the lanes' step sizes (work)
     factor = _step_factor(order)
     while True:
-        active = 0
-        for j in range(LANES):
-            if I[I_WHO, j] >= 0:
-                active += 1
-        if active == 0:
+        if idle(I[I_WHO]):
             return 0
         if done_steps >= pause_steps:
             return 1

@@ -35,6 +35,7 @@ from .chaos import _dev_norm, initial_deviation
 from .status import MAX_STEPS, NON_FINITE, OK, STEP_TOO_SMALL
 from .taylor import SAFETY_EXP
 from .lane_ir import LANES
+from .taylor_lanes import idle
 from .taylor_tangent import GM, GW, GX, N_GAUSS, _radius, _renormalise, megno_quadrature
 
 NCT = 12  # columns of the table
@@ -390,11 +391,7 @@ def tangent_lanes_taylor(Y0, q, pp, t_total, order, max_steps, keep_tangent, yba
     factor = np.exp(-2.0 + SAFETY_EXP / (order - 1))
     done = 0
     while True:
-        active = 0
-        for j in range(LANES):
-            if I[I_WHO, j] >= 0:
-                active += 1
-        if active == 0:
+        if idle(I[I_WHO]):
             return 0
         if done >= pause_steps:
             return 1
