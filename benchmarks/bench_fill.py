@@ -29,7 +29,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from pendulum_explorer import presets  # noqa: E402
 from pendulum_explorer.integrators import Taylor  # noqa: E402
-from pendulum_explorer.poincare import PoincareSection  # noqa: E402
+from pendulum_explorer.app.section_runs import CHUNK, CHUNK_SECONDS, FIRST_CHUNK  # noqa: E402
+from pendulum_explorer.poincare import DASHBOARD_METHOD, PoincareSection  # noqa: E402
 from pendulum_explorer.reduction import energy  # noqa: E402
 from pendulum_explorer.section.parallel import N_THREADS  # noqa: E402
 
@@ -59,9 +60,10 @@ def main():
     dop, _ = PoincareSection.from_paper_ic(P, 0.0)
     tay, _ = PoincareSection.from_paper_ic(P, 0.0, method="taylor")
     tay11, _ = PoincareSection.from_paper_ic(P, 0.0, method=Taylor(tol=dop.rtol))
+    dash, _ = PoincareSection.from_paper_ic(P, 0.0, method=DASHBOARD_METHOD)
     seeds = dop.fill_seeds(a.seeds)
     nc = a.crossings
-    for s in (dop, tay, tay11):  # compiled or loaded from the cache outside the timings
+    for s in (dop, tay, tay11, dash):  # compiled or loaded from the cache outside the timings
         s.batch(seeds[:5], 3)
         s.crossings(seeds[0], 3)
     ref = tay.batch(seeds, 5).Gamma  # the first crossings at machine precision
@@ -78,6 +80,23 @@ def main():
         return (sum(len(x.t) for x in r), np.concatenate([x.Gamma for x in r]), np.concatenate([x.omega for x in r]),
                 np.array([x.Gamma[:5] for x in r]))
 
+    def streamed(parts):  # [(seed index, Crossings chunk)] -> the row's figures, as one_by_one
+        per = [[] for _ in seeds]
+        for i, c in parts:
+            per[i].append(c)
+        G = [np.concatenate([c.Gamma for c in x]) for x in per]
+        W = [np.concatenate([c.omega for c in x]) for x in per]
+        return sum(len(g) for g in G), np.concatenate(G), np.concatenate(W), np.array([g[:5] for g in G])
+
+    def dashboard_before():  # each seed streamed in turn on the DOP853 section, the app's chunks
+        return streamed([(i, c) for i, s in enumerate(seeds)
+                         for c in dop.stream(s, nc, CHUNK, first=FIRST_CHUNK, seconds=CHUNK_SECONDS)])
+
+    def dashboard_now():  # the dashboard's section, its lanes (PoincareMap.stream_batch), the app's chunks
+        return streamed([(int(i), c) for rows, out in dash.map.stream_batch(seeds, nc, CHUNK, first=FIRST_CHUNK,
+                                                                             seconds=CHUNK_SECONDS)
+                         for i, c in zip(rows, out)])
+
     def batch(sec, **kw):
         b = sec.batch(seeds, nc, **kw)
         ok = b.n_found > 0
@@ -91,6 +110,8 @@ def main():
         ("Taylor section (tol 1e-11, order 14): batch on the lanes, 1 thread", lambda: batch(tay11, n_chunks=1)),
         (f"Taylor section (tol 1e-11): batch on the lanes, pool ({N_THREADS} threads)", lambda: batch(tay11)),
         (f"DOP853 section: batch, pool ({N_THREADS} threads)", lambda: batch(dop)),
+        ("dashboard fill before: DOP853 section, each seed streamed in turn", dashboard_before),
+        ("dashboard fill now: its Taylor(tol=1e-11) section, stream_batch on the lanes", dashboard_now),
     ]
     for (name, _), (out, w, c) in zip(runs, in_turns([f for _, f in runs], a.repeat)):
         rows.append((name, w, c, out[0], *accuracy(*out[1:])))
@@ -106,6 +127,9 @@ def main():
         rate = k / c
         print(f"| {name} | {w:.2f} | {c:.2f} | {k} | {rate:.0f} | {rate / (base_d[3] / base_d[2]):.2f} | "
               f"{rate / (base_t[3] / base_t[2]):.2f} | {e:.1e} | {d:.1e} |")
+    x = (rows[-1][3] / rows[-1][2]) / (rows[-2][3] / rows[-2][2])
+    print(f"{'PASS' if x >= 4.0 else 'MISS'}  the dashboard's fill now >= 4x before (its DOP853 seeds one by one): "
+          f"{x:.2f}x")
     for row in (rows[4], rows[3]):
         x = row[3] / row[2] / (base_d[3] / base_d[2])
         print(f"{'PASS' if x >= 4.0 else 'MISS'}  {row[0]} >= 4x crossings one by one (the dashboard's DOP853): "

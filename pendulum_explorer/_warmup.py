@@ -49,7 +49,10 @@ def _section() -> None:
     sec.crossings(seed, 3)
     res = sec.crossings(seed, 2)
     sec.batch(np.asarray(res.Gamma), 2)
-    PoincareSection.from_paper_ic(P, energy=0.0, method="taylor")[0].crossings(seed, 2)
+    sec_t = PoincareSection.from_paper_ic(P, energy=0.0, method="taylor")[0]
+    sec_t.crossings(seed, 2)
+    sec_t.batch(np.asarray(res.Gamma), 2)  # the Taylor crossing lanes (the dashboard's fill)
+    sec_t.chaos_map((2, 2), 0.2, method="taylor")  # the Taylor tangent lanes
     phi, z = res.chart
     sec.return_map(float(phi[0]), float(z[0]))
     sec.chaos_map((2, 2), 0.2)  # the lane kernels, as batch's

@@ -17,10 +17,16 @@ def app():
 
 
 def test_cancel_keeps_the_computed_crossings_and_says_so(app):
-    """Cancel pressed while the first trajectory of a fill computes: it stops after that chunk (not after the whole
-    trajectory), trajectories not started are removed, and the message says what was kept."""
+    """Cancel pressed while the first chunk of a fill computes: it stops after that chunk (not after the whole
+    trajectories), trajectories not started are removed, and the message says what was kept.  The dashboard's
+    section runs a fill in groups of its lanes (PoincareMap.stream_batch): the first group's trajectories are kept
+    with their first chunk, said as one run, and the next group was not started."""
+    from pendulum_explorer._core.taylor_lanes import LANES
+
     sec = app.panel("section")
     sec.mu.value, sec.E.value = 0.0, 1.0
+    assert sec.section.map.runner.many_width == LANES  # the dashboard's section is on the Taylor lanes
+
     def then_cancel(send):  # the cancel button, pressed when the first crossings are drawn
         def wrapped(*a, **k):
             send(*a, **k)
@@ -29,12 +35,29 @@ def test_cancel_keeps_the_computed_crossings_and_says_so(app):
 
     # the chart sends new crossings with extend (a restarted trace with restyle)
     sec.chart.restyle, sec.chart.extend = then_cancel(sec.chart.restyle), then_cancel(sec.chart.extend)
-    sec.fill(6, n=3000)
-    assert len(app.state.launches) == 1 and len(sec.crossing_traces()) == 1
-    L = app.state.launches[0]
-    assert 0 < len(L.crossings) <= 60  # the first chunk
-    assert sec.msg.text.startswith("cancelled: kept 1 trajectory")
-    assert f"#{L.id} {len(L.crossings)} of 3000" in sec.msg.text and "5 not started, removed" in sec.msg.text
+    sec.fill(LANES + 3, n=3000)
+    assert len(app.state.launches) == LANES and len(sec.crossing_traces()) == LANES
+    counts = {len(L.crossings) for L in app.state.launches}
+    assert len(counts) == 1 and 0 < counts.pop() <= 60  # the first chunk of each
+    L0, L1 = app.state.launches[0], app.state.launches[-1]
+    assert sec.msg.text.startswith(f"cancelled: kept {LANES} trajectories")
+    assert f"#{L0.id}–#{L1.id} {len(L0.crossings)} of 3000 each" in sec.msg.text
+    assert "3 not started, removed" in sec.msg.text
+
+
+def test_fill_runs_its_seeds_in_lanes_and_equals_them_one_by_one(app):
+    """A fill of 12 seeds computes them in groups of the section's lanes: each trajectory's crossings equal the same
+    seed streamed alone (the dashboard's click path) to 1e-9 over its first 5 returns (the lanes are not
+    bit-identical to the scalar kernel), every launch gets its MEGNO, and the message counts 12 done.  Before, the
+    fill ran the seeds one by one on DOP853."""
+    sec = app.panel("section")
+    sec.mu.value, sec.E.value = 0.0, 1.0
+    ls = sec.fill(12, n=200)
+    assert len(ls) == 12 and all(len(L.crossings) == 200 and L.megno is not None for L in ls)
+    for L in ls[::5]:
+        ref = np.concatenate([c.Gamma for c in sec.section.stream((L.Gamma0, L.omega0), 200, 2000, first=60)])
+        np.testing.assert_allclose(L.crossings[:5], ref[:5], rtol=0, atol=1e-9)
+    assert sec.msg.kind == "ok" and "12" in sec.msg.text
 
 
 def test_level_body_and_clear_set_trajectories_aside_for_undo(app):

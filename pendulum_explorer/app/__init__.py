@@ -172,13 +172,14 @@ class Dashboard(w.VBox):
         if not self._prewarm_once.acquire(blocking=False):
             return
         try:
-            from ..poincare import PoincareSection, default_level
+            from ..poincare import DASHBOARD_METHOD, PoincareSection, default_level
             from . import equilibria_panel, motion_panel, section_panel  # noqa: F401
             from .section_chart import SectionChart
             from .section_side import em_figure
 
             figure_bundle(em_figure(self.state))  # computes the body's equilibria (state.equilibria) first
-            sec = PoincareSection.with_motion(self.state.pendulum, *default_level(self.state.pendulum))
+            sec = PoincareSection.with_motion(self.state.pendulum, *default_level(self.state.pendulum),
+                                              method=DASHBOARD_METHOD)
             figure_bundle(SectionChart(None, self.state).figure(sec, sec.chart_region(), []))
             freeze_startup_objects()
         except Exception:  # noqa: BLE001

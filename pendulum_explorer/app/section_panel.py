@@ -19,7 +19,7 @@ import ipywidgets as w
 
 from ..errors import InaccessibleError
 from ..plotting.section import zoom_chart
-from ..poincare import PoincareSection, default_level
+from ..poincare import DASHBOARD_METHOD, PoincareSection, default_level
 from . import section_text as say
 from .common import Messages, Task, about, body_title, figure_output, guarded, report_error
 from .history import History
@@ -128,7 +128,8 @@ class SectionPanel:
         stay as they were."""
         t0 = time.perf_counter()
         try:
-            sec = PoincareSection.with_motion(self.state.pendulum, E, mu, varied="mu" if changed == "mu" else "energy")
+            sec = PoincareSection.with_motion(self.state.pendulum, E, mu, varied="mu" if changed == "mu" else "energy",
+                                              method=DASHBOARD_METHOD)
             check_plausible_level(self.state.pendulum, E, mu)  # a level with motion, but beyond the dashboard's
         except InaccessibleError as exc:
             if self.section is not None and self.section.pendulum == self.state.pendulum:

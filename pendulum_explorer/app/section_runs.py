@@ -5,6 +5,7 @@ trace, checks cancel between chunks and says what was kept.  No widgets of its o
 panel's :class:`~.section_chart.SectionChart` and speaks through the panel's message area."""
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -143,26 +144,44 @@ class Runs:
                 self.traces.settle()
 
         def stream(task: Any) -> None:
-            for i, (L, n) in enumerate(items):
-                chunks = sec.stream((L.Gamma0, L.omega0), n, CHUNK, first=FIRST_CHUNK, seconds=CHUNK_SECONDS)
-                for k, res in enumerate(chunks):
-                    L.add_crossings(res.Gamma, restart=k == 0)
-                    L.stopped = "" if res.complete else res.status
-                    self.draw_soon(L, sec, now=k == 0 and label is None)
-                    if t_click is not None and k == 0:
-                        self.timings["click_to_first"] = time.perf_counter() - t_click
-                    if label is None:
+            if label is None:
+                for L, n in items:
+                    chunks = sec.stream((L.Gamma0, L.omega0), n, CHUNK, first=FIRST_CHUNK, seconds=CHUNK_SECONDS)
+                    for k, res in enumerate(chunks):
+                        self._take(L, res, k == 0, sec, now=k == 0)
+                        if t_click is not None and k == 0:
+                            self.timings["click_to_first"] = time.perf_counter() - t_click
                         task.progress(len(L.crossings) / n, say.crossings_progress(L.id, len(L.crossings), n))
-                    if not res.complete:
-                        self.msg.info(say.stopped(L.id, len(L.crossings), res.status))
-                    if task.cancelled:
-                        return self._cancelled(sec, items, task)
-                self._megno(L, sec)
-                if label is not None:
-                    task.progress((i + 1) / len(items), say.many_progress(label, i + 1, len(items)))
+                        if task.cancelled:
+                            return self._cancelled(sec, items, task)
+                    self._megno(L, sec)
+            else:  # several at once: in groups of the section's lanes (PoincareMap.stream_batch), n by n
+                finished: list[Any] = []
+                for n, group in itertools.groupby(items, key=lambda it: it[1]):
+                    launches = [L for L, _ in group]
+                    started: set[int] = set()
+                    for rows, out in sec.map.stream_batch([(L.Gamma0, L.omega0) for L in launches], n, CHUNK,
+                                                          first=FIRST_CHUNK, seconds=CHUNK_SECONDS):
+                        for r, res in zip(rows.tolist(), out):
+                            self._take(launches[r], res, r not in started, sec)
+                            started.add(r)
+                            if not res.complete or len(launches[r].crossings) >= n:
+                                finished.append(launches[r])
+                                self._megno(launches[r], sec)
+                        task.progress(len(finished) / len(items), say.many_progress(label, len(finished), len(items)))
+                        if task.cancelled:
+                            return self._cancelled(sec, items, task)
             self.draw_soon(None, sec, now=True)
 
         return work
+
+    def _take(self, L: Any, res: Any, first: bool, sec: Any, now: bool = False) -> None:
+        """A chunk of ``L``'s crossings (``first``: its first chunk, which replaces what it had) into its trace."""
+        L.add_crossings(res.Gamma, restart=first)
+        L.stopped = "" if res.complete else res.status
+        self.draw_soon(L, sec, now=now)
+        if not res.complete:
+            self.msg.info(say.stopped(L.id, len(L.crossings), res.status))
 
     def _megno(self, L: Any, sec: Any) -> None:
         """The finished trajectory's mean MEGNO over MEGNO_T (:func:`pendulum_explorer.chaos.megno`) in its hover."""

@@ -188,16 +188,17 @@ def cancelled(items: Sequence[tuple[Any, int]]) -> str:
     60 listed every trajectory, more than the message slot shows."""
     empty = sum(1 for L, _n in items if len(L.crossings) == 0)
     runs: list[list[Any]] = []  # [first id, last id, crossings, complete, asked]
-    for L, n in items:
+    for L, n in items:  # (a fill runs several trajectories at once: those cancelled together also have equal counts)
         m = len(L.crossings)
         if not m:
             continue
-        if runs and m >= n and runs[-1][3] and runs[-1][1] == L.id - 1 and runs[-1][2] == m:
+        if runs and runs[-1][3] == (m >= n) and runs[-1][1] == L.id - 1 and runs[-1][2] == m and runs[-1][4] == n:
             runs[-1][1] = L.id
         else:
             runs.append([L.id, L.id, m, m >= n, n])
-    kept = [(f"#{a} {m}" if done else _("#{id} {got} of {n}").format(id=a, got=m, n=n))
-            if a == b else _("#{a}–#{b} {m} each").format(a=a, b=b, m=m) for a, b, m, done, n in runs]
+    kept = [(f"#{a} {m}" if done else _("#{id} {got} of {n}").format(id=a, got=m, n=n)) if a == b else
+            (_("#{a}–#{b} {m} each").format(a=a, b=b, m=m) if done else
+             _("#{a}–#{b} {got} of {n} each").format(a=a, b=b, got=m, n=n)) for a, b, m, done, n in runs]
     n_kept = sum(b - a + 1 for a, b, *_r in runs)
     text = ngettext("cancelled: kept {n} trajectory (crossings: {kept})",
                     "cancelled: kept {n} trajectories (crossings: {kept})", n_kept).format(

@@ -19,7 +19,7 @@ The pieces, each a module of this package:
 """
 from .chaos_map import MAP_LEVELS, MAX_MAP_TIME
 from .chart import chaos_grid, chart_from_sphere, nearby_window, sphere_from_chart
-from .facade import SECTION_METHODS, PoincareSection
+from .facade import DASHBOARD_METHOD, SECTION_METHODS, PoincareSection
 from .level import (LEVEL_RTOL, MAX_CROSSINGS, MAX_GAP_SCALES, MAX_LEVEL, POLE_TOL, UNIT_TOL, Level, default_level,
                     mu_bound, paper_initial_state)
 from .map import DEFAULT_ATOL, DEFAULT_RTOL, PoincareMap
@@ -35,7 +35,7 @@ __all__ = [
     "ChaosMap", "PeriodicOrbit", "chart_from_sphere", "sphere_from_chart", "chaos_grid", "nearby_window",
     "paper_initial_state", "mu_bound", "default_level", "accessible_region", "chart_region", "chart_window",
     "nearest_admissible", "fill_seeds", "return_map", "periodic_orbit", "orbit_kind",
-    "DEFAULT_RTOL", "DEFAULT_ATOL", "Seed", "SECTION_METHODS", "MAP_LEVELS", "MAX_MAP_TIME", "MAX_RETURN_POWER",
+    "DEFAULT_RTOL", "DEFAULT_ATOL", "Seed", "SECTION_METHODS", "DASHBOARD_METHOD", "MAP_LEVELS", "MAX_MAP_TIME", "MAX_RETURN_POWER",
     "MAX_GRID", "REGION_GRID", "MAX_CROSSINGS", "MAX_LEVEL", "MAX_GAP_SCALES", "LEVEL_RTOL", "POLE_TOL", "UNIT_TOL",
     "CHAOTIC_MEGNO", "CHAOTIC_LYAPUNOV", "warm_workers",
 ]
