@@ -90,9 +90,12 @@ def test_cancel_stops_a_long_fill_and_says_what_was_kept(dashboard_server, brows
         page.locator(".pe-section button.pe-fill").first.click()
         page.wait_for_function("""() => Array.from(document.querySelectorAll('.pe-section .pe-message'))
             .some(e => /fill: 60 trajectories × 5000 crossings/.test(e.innerText))""", timeout=30_000, polling=50)
-        # let the fill run (chunks drawn, at least one redraw of the chart) before cancelling; the whole fill takes
-        # ~5-15 s of kernel time on the 2-core test machine, so cancel comes early
-        page.wait_for_timeout(1500)
+        # let the fill run until its first crossings are drawn, then cancel: the whole fill (in groups of the
+        # section's Taylor lanes) takes ~1.5-4 s on the 2-core test machine (it was ~5-15 s one seed at a time on
+        # DOP853, when this waited 1.5 s)
+        page.wait_for_function("""(t) => ((window.__pe && window.__pe.plotLog) || [])
+            .some(e => e[0] > t && (e[2].startsWith('stream') || e[2].startsWith('restyle x')))""",
+                               arg=t_fill, timeout=30_000, polling=20)
         # the streamed crossings are painted on the chart's stream layer, not redrawn by Plotly: a WebGL redraw of
         # every crossing held the page's main thread 0.3-1.2 s per streamed update in a software-rendered browser
         # (the cancel click waited behind it: 0.44-0.78 s from the click to the message)
@@ -148,9 +151,9 @@ def test_cancel_stops_a_long_fill_and_says_what_was_kept(dashboard_server, brows
         assert _drawn(page) == drawn, f"crossings still arrive after the cancel: {drawn} -> {_drawn(page)}"
         # the message says what was kept, as the chart shows it
         listed = w["text"].split("crossings:")[1]
-        said = {f"#{k}": int(n) for a, b, n in re.findall(r"#(\d+)–#(\d+) (\d+) each", listed)
-                for k in range(int(a), int(b) + 1)}  # runs of complete trajectories: "#2–#20 5000 each"
-        said.update({f"#{k}": int(n) for k, n in re.findall(r"#(\d+) (\d+)", re.sub(r"#\d+–#\d+ \d+ each", "", listed))})
+        run = r"#(\d+)–#(\d+) (\d+)(?: of \d+)? each"  # runs: "#2–#20 5000 each", "#17–#24 1234 of 5000 each"
+        said = {f"#{k}": int(n) for a, b, n in re.findall(run, listed) for k in range(int(a), int(b) + 1)}
+        said.update({f"#{k}": int(n) for k, n in re.findall(r"#(\d+) (\d+)", re.sub(run, "", listed))})
         assert len(said) == kept and {k: v for k, v in drawn.items() if k not in before} == said, (said, drawn)
         pb.assert_no_traceback(page, "after cancelling a fill")
     finally:
