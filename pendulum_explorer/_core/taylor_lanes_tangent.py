@@ -38,6 +38,9 @@ from .lane_ir import LANES
 from .taylor_lanes import idle
 from .taylor_tangent import GM, GW, GX, N_GAUSS, _radius, _renormalise, megno_quadrature
 
+#: the statuses a lane ends with, read from an array: a literal constant in a call compiles another copy of the
+#: callee (test_jit.py)
+_ENDS = np.array([OK, NON_FINITE], dtype=np.int64)
 NCT = 12  # columns of the table
 DIM_T = 12  # the series that step: Gamma, omega, dGamma, domega
 #: rows of the lanes' float state ``F`` and int state ``I`` (kept by the caller, :func:`lane_state`)
@@ -320,9 +323,11 @@ def tangent_seeds(Y0, p, Q, keep_tangent, out):
     U = np.empty((3, 6))
     for k in range(Y0.shape[0]):
         if not np.isfinite(Y0[k, 0]):
-            out[k] = np.nan
+            for i in range(out.shape[1]):
+                out[k, i] = np.nan
             continue
-        y[:6] = Y0[k]
+        for i in range(6):  # (element by element: a slice assignment compiles numba's shape-error message, ~1.5 s)
+            y[i] = Y0[k, i]
         initial_deviation(y, p, keep_tangent, U)
         for blk in range(4):
             for i in range(3):
@@ -432,17 +437,17 @@ def tangent_lanes_taylor(Y0, q, pp, t_total, order, max_steps, keep_tangent, yba
             if I[I_LAST, j] == 1:
                 d = _dev_norm(y)
                 if not (np.isfinite(d) and np.isfinite(F[F_I2, j])):
-                    _retire(F, I, Y0, ybar, lyap, info, nx, X, j, NON_FINITE, order)
+                    _retire(F, I, Y0, ybar, lyap, info, nx, X, j, _ENDS[1], order)
                     continue
                 ybar[k] = F[F_I2, j] / t_total
                 lyap[k] = (F[F_ACC, j] + np.log(d)) / t_total
                 for i in range(DIM_T):
                     Yend[k, i] = y[i]
-                _retire(F, I, Y0, ybar, lyap, info, nx, X, j, OK, order)
+                _retire(F, I, Y0, ybar, lyap, info, nx, X, j, _ENDS[0], order)
                 continue
             la = _renormalise(y, keep_tangent, pp, U)
             if not (np.isfinite(la) and np.isfinite(F[F_I2, j])):
-                _retire(F, I, Y0, ybar, lyap, info, nx, X, j, NON_FINITE, order)
+                _retire(F, I, Y0, ybar, lyap, info, nx, X, j, _ENDS[1], order)
                 continue
             if la != 0.0:
                 F[F_ACC, j] += la

@@ -334,7 +334,9 @@ def tangent_run_taylor(y0, q, pp, t_total, n_out, order, max_steps, keep_tangent
 def principal_tangent_params(p, Q):
     """The parameter vector of :mod:`.fields` in the principal frame ``Q`` (columns: principal axes)."""
     J = np.asarray(p[0:9]).reshape(3, 3)
-    return pack_params(Q.T @ J @ Q, Q.T @ np.asarray(p[18:21]), p[21])
+    pp = pack_params(Q.T @ J @ Q, Q.T @ np.asarray(p[18:21]), p[21])
+    pp.flags.writeable = False  # read-only as a level's p: the kernels they share compile for one signature
+    return pp
 
 
 def tangent_many_taylor(Y0, p, q, Q, t_total, order, max_steps, keep_tangent, ybar, lyap, info, with_megno=True):
