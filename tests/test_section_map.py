@@ -9,6 +9,7 @@ from scipy.integrate import solve_ivp
 from pendulum_explorer import presets
 from pendulum_explorer._core import section as ksec
 from pendulum_explorer._core.fields import LP, energy_lp, lr_omega, mu_lp
+from pendulum_explorer._core.taylor_lanes import LANES as LANES_T
 from pendulum_explorer.bodies import Pendulum
 from pendulum_explorer.errors import (InaccessibleError, InvalidIntegrationError, InvalidStateError,
                                       ShapeError)
@@ -632,3 +633,76 @@ def test_lr_kernel_agrees_with_lp_kernel(fig2):
     np.testing.assert_allclose(out[ksec.LR][0], out[ksec.LP][0], atol=1e-8)
     np.testing.assert_allclose(out[ksec.LR][1], out[ksec.LP][1], atol=1e-7)
     np.testing.assert_allclose(out[ksec.LR][2], out[ksec.LP][2], atol=1e-8)
+
+
+# ------------------------------------------------------------------------------------------------
+# many trajectories streamed (a fill)
+# ------------------------------------------------------------------------------------------------
+def _joined(parts, m):
+    """{seed index: (Gamma, t)} of the chunks ``[(rows, chunks), ...]`` of stream_batch."""
+    per = {i: [] for i in range(m)}
+    for rows, out in parts:
+        assert len(rows) == len(out)
+        for r, c in zip(rows, out):
+            per[int(r)].append(c)
+    return {i: (np.concatenate([c.Gamma for c in cs]), np.concatenate([c.t for c in cs])) for i, cs in per.items()}
+
+
+def test_stream_batch_equals_each_seed_streamed(fig2):
+    """DOP853 (one seed per group): bit-identical to :meth:`stream` seed by seed, chunk by chunk.  Taylor lanes:
+    the same crossings to 1e-9 over the first returns (regular and chaotic seeds part later), the same times, and
+    1 or 2 threads give the same bits."""
+    from pendulum_explorer.integrators import Taylor
+
+    for method in ("dop853", Taylor(tol=1e-11)):
+        sec, _ = PoincareSection.from_paper_ic(fig2, 0.0, method=method)
+        seeds = sec.fill_seeds(11)
+        parts = list(sec.map.stream_batch(seeds, 120, 50, first=20, threads=1))
+        got = _joined(parts, len(seeds))
+        width = sec.map.runner.many_width
+        assert width == (1 if method == "dop853" else LANES_T)
+        assert {len(rows) for rows, _ in parts} == ({1} if width == 1 else {width, len(seeds) - width})
+        for i, s in enumerate(seeds):
+            ref = list(sec.stream(s, 120, 50, first=20))
+            G, t = np.concatenate([c.Gamma for c in ref]), np.concatenate([c.t for c in ref])
+            assert got[i][0].shape == (120, 3)
+            if width == 1:
+                assert np.array_equal(got[i][0], G) and np.array_equal(got[i][1], t)
+            else:
+                np.testing.assert_allclose(got[i][0][:10], G[:10], rtol=0, atol=1e-9)
+                np.testing.assert_allclose(got[i][1][:10], t[:10], rtol=1e-9)
+        if width > 1:
+            two = _joined(sec.map.stream_batch(seeds, 120, 50, first=20, threads=2), len(seeds))
+            assert all(np.array_equal(two[i][0], got[i][0]) for i in got)
+
+
+def test_stream_batch_a_stopped_seed_leaves_its_group(fig2):
+    """A seed that never crosses (the inverted steady spin about the vertical axis, exact in floating point) ends
+    with its first chunk, short (status not "ok", no crossing); the others in its lane group go on to n."""
+    from pendulum_explorer.integrators import Taylor
+
+    w = np.array([0, 0, 0.5])
+    sec = PoincareSection.from_state(fig2, np.array([0, 0, -1.0]), w, method=Taylor(tol=1e-11))
+    others = [sphere_from_chart(phi, 0.5) for phi in (0.3, 2.0, 4.0)]
+    assert all(sec.slack(G) > 0 for G in others)
+    seeds = [(np.array([0, 0, -1.0]), w), *others]
+    parts = list(sec.map.stream_batch(seeds, 40, 20, threads=1))
+    first_rows, first_out = parts[0]
+    assert list(first_rows) == list(range(len(seeds)))
+    assert first_out[0].status != "ok" and first_out[0].n_found == 0 and not first_out[0].complete
+    assert len(parts) > 1 and all(0 not in rows for rows, _ in parts[1:])
+    got = _joined(parts, len(seeds))
+    assert got[0][0].shape == (0, 3) and all(got[i][0].shape == (40, 3) for i in range(1, len(seeds)))
+
+
+def test_stream_batch_bad_input_before_any_work(sec0):
+    sec = sec0[0]
+    seeds = sec.fill_seeds(3)
+    for kw, word in ((dict(n=0), "n"), (dict(n=10, chunk=0), "chunk"), (dict(n=10, first=0), "first"),
+                     (dict(n=10, seconds=-1.0), "seconds"), (dict(n=10, threads=0), "threads")):
+        with pytest.raises(ValueError, match=word):
+            sec.map.stream_batch(seeds, **kw)
+    with pytest.raises(ValueError, match="seeds is empty"):
+        sec.map.stream_batch([], 10)
+    with pytest.raises(ValueError, match=r"seeds\[1\]"):
+        sec.map.stream_batch([seeds[0], np.array([0.0, 0.0, 2.0])], 10)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,13 +22,15 @@ from ..errors import InvariantDriftWarning, PendulumError, ShapeError
 from ..integrators import DOP853, CrossingRunner, Integrator
 from .chart import sphere_from_chart
 from .level import LEVEL_RTOL, MAX_CROSSINGS, Level
-from .parallel import N_THREADS, ExecutorLike, check_executor, run_chunks
+from .parallel import N_THREADS, ExecutorLike, check_executor, run_chunks, thread_pool
 from .results import BatchCrossings, Crossings, Seed
 
 DEFAULT_RTOL = 1e-11
 #: seeds of one batch (checked one by one before any is integrated)
 MAX_SEEDS = 100_000
 DEFAULT_ATOL = 1e-11
+#: lane groups a stream_batch runs side by side at most
+MAX_STREAM_THREADS = 64
 
 
 class PoincareMap:
@@ -93,47 +96,56 @@ class PoincareMap:
             size = _next_size(chunk, seconds, res.n_found, elapsed)
 
     def stream_batch(self, seeds: Iterable[Seed] | NDArray[np.float64], n: int, chunk: int = 400, *,
-                     first: int | None = None, seconds: float | None = None
+                     first: int | None = None, seconds: float | None = None, threads: int | None = None
                      ) -> Iterator[tuple[NDArray[np.int64], list[Crossings]]]:
         """The next ``n`` crossings of many trajectories, yielded in chunks as they are computed.
 
         The seeds (as :meth:`batch` takes them, all checked before any is integrated) go in groups of the
-        integrator's lanes (:attr:`CrossingRunner.many_width`: 4 or 8 for Taylor, 1 for DOP853), one group after
-        the other; each chunk of a group is one kernel call on this thread.  Yields ``(rows, chunks)``: the
-        indices of the group's seeds still running and a :class:`Crossings` of the new crossings of each (times
-        from its seed), as :meth:`stream` yields for one seed, and re-seeded the same way after each chunk.  A
-        trajectory whose chunk is short (``status != "ok"``) leaves its group.  Each trajectory equals its
-        :meth:`stream` to ~1e-12 relative on regular orbits (the lanes are not bit-identical to the scalar
-        kernel; with DOP853 they are the same kernel).  ``first``, ``seconds``: as :meth:`stream`, per group.
+        integrator's lanes (:attr:`CrossingRunner.many_width`: 4 or 8 for Taylor, 1 for DOP853); ``threads``
+        groups (default one per usable core) run side by side on the process's thread pool, each chunk of a
+        group one kernel call.  Yields ``(rows, chunks)``: the indices of a group's seeds still running and a
+        :class:`Crossings` of the new crossings of each (times from its seed), as :meth:`stream` yields for one
+        seed, and re-seeded the same way after each chunk.  A trajectory whose chunk is short
+        (``status != "ok"``) leaves its group.  Each trajectory equals its :meth:`stream` to ~1e-12 relative on
+        regular orbits (the lanes are not bit-identical to the scalar kernel; with DOP853 they are the same
+        kernel).  ``first``, ``seconds``: as :meth:`stream`, per group.  Closing the generator stops the work
+        after the chunks being computed.
         """
         n = _v.integer("n", n, low=1, high=MAX_CROSSINGS)
         chunk = _v.integer("chunk", chunk, low=1, high=MAX_CROSSINGS)
         size = chunk if first is None else _v.integer("first", first, low=1, high=MAX_CROSSINGS)
         seconds = None if seconds is None else _v.positive("seconds", seconds)
+        threads = N_THREADS if threads is None else _v.integer("threads", threads, low=1, high=MAX_STREAM_THREADS)
         Y0 = self._check_seeds(_seed_list(seeds))
         width = self.runner.many_width if self.runner.many is not None else 1
-        return self._stream_batch(Y0, n, chunk, size, seconds, width)
+        groups = [np.arange(g0, min(g0 + width, Y0.shape[0])) for g0 in range(0, Y0.shape[0], width)]
+        return self._stream_batch(Y0, n, chunk, size, seconds, groups, threads)
 
     def _stream_batch(self, Y0: NDArray[np.float64], n: int, chunk: int, first: int, seconds: float | None,
-                      width: int) -> Iterator[tuple[NDArray[np.int64], list[Crossings]]]:
-        for g0 in range(0, Y0.shape[0], width):
-            rows = np.arange(g0, min(g0 + width, Y0.shape[0]))
-            cur, t_off, total, size = Y0[rows].copy(), np.zeros(rows.size), 0, first
-            while total < n and rows.size:
-                k = min(size, n - total)
+                      groups: list[NDArray[np.int64]], threads: int
+                      ) -> Iterator[tuple[NDArray[np.int64], list[Crossings]]]:
+        for w0 in range(0, len(groups), threads):  # a wave of groups side by side, then the next
+            wave = [_Group(rows, Y0[rows].copy(), np.zeros(rows.size), 0, first) for rows in groups[w0:w0 + threads]]
+            while live := [g for g in wave if g.rows.size and g.done < n]:
+                ks = [min(g.size, n - g.done) for g in live]
                 tic = time.perf_counter()
-                out = self._chunk(cur, k)
+                if len(live) == 1:
+                    outs = [self._chunk(live[0].Y, ks[0])]
+                else:
+                    futures = [thread_pool().submit(self._chunk, g.Y, k) for g, k in zip(live, ks)]
+                    outs = [f.result() for f in futures]
                 elapsed = time.perf_counter() - tic
-                total += k
-                for j, res in enumerate(out):
-                    if res.n_found:
-                        res.t = res.t + t_off[j]
-                        t_off[j] = float(res.t[-1])
-                yield rows, out
-                keep = np.array([res.complete for res in out], dtype=bool)
-                rows, t_off = rows[keep], t_off[keep]
-                cur = np.array([self._reseed(res) for res, ok in zip(out, keep) if ok]).reshape(-1, 6)
-                size = _next_size(chunk, seconds, k, elapsed)
+                for g, k, out in zip(live, ks, outs):
+                    g.done += k
+                    for j, res in enumerate(out):
+                        if res.n_found:
+                            res.t = res.t + g.t_off[j]
+                            g.t_off[j] = float(res.t[-1])
+                    yield g.rows, out
+                    keep = np.array([res.complete for res in out], dtype=bool)
+                    g.rows, g.t_off = g.rows[keep], g.t_off[keep]
+                    g.Y = np.array([self._reseed(res) for res, ok in zip(out, keep) if ok]).reshape(-1, 6)
+                    g.size = _next_size(chunk, seconds, k, elapsed)
 
     def _chunk(self, Y: NDArray[np.float64], k: int) -> list[Crossings]:
         """The next ``k`` crossings of each checked LP state (m, 6), in one kernel call (the lanes if m > 1)."""
@@ -221,6 +233,18 @@ class PoincareMap:
 
     def __repr__(self) -> str:
         return f"PoincareMap({self.level!r}, {self.integrator!r})"
+
+
+@dataclass
+class _Group:
+    """A lane group of :meth:`PoincareMap.stream_batch`: the seeds still running (their indices and LP states),
+    their time offsets, the crossings each has so far and the next chunk's size."""
+
+    rows: NDArray[np.int64]
+    Y: NDArray[np.float64]
+    t_off: NDArray[np.float64]
+    done: int
+    size: int
 
 
 def _seed_list(seeds: Iterable[Seed] | NDArray[np.float64]) -> list[Any]:
