@@ -8,7 +8,9 @@ Rows: ``batch`` of a Taylor section on the lanes (:mod:`pendulum_explorer._core.
 precision (order 20) and at the DOP853 section's tolerance 1e-11 (``Taylor(tol=1e-11)``, order 14), on one thread
 (``n_chunks=1``) and on the thread pool; ``batch`` of the default DOP853 section (rtol 1e-11: the dashboard's
 section, the scalar kernel per seed); and the baselines, the seeds one by one through ``crossings`` on the DOP853
-section and on the Taylor sections.  The rows are run in turn, ``--repeat`` rounds, and each row's least CPU
+section and on the Taylor sections; and the dashboard's fill before and now, with its chunks (each seed
+streamed in turn on DOP853; ``PoincareMap.stream_batch`` on its ``DASHBOARD_METHOD`` section, lane groups side
+by side on the pool).  The rows are run in turn, ``--repeat`` rounds, and each row's least CPU
 time is kept (this machine's timings vary by up to 2x from minute to minute; in turns every row sees the same
 spells).  Reported: wall and CPU seconds (``time.process_time``: all
 threads), crossings found, crossings per CPU second, that rate relative to each baseline, and two accuracy
