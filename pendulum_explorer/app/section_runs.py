@@ -1,7 +1,7 @@
 """The section panel's launches and the computation of their crossings: the seed at a chart point, new launches
 with their colours and empty traces, their start in the panel's task (what the message says at the start and at
-the end), and the task body that streams each trajectory's crossings (:meth:`PoincareSection.stream`) into its
-trace, checks cancel between chunks and says what was kept.  No widgets of its own: it draws through the
+the end), and the task body that streams each trajectory's crossings (:meth:`PoincareSection.stream`; several
+at once: :meth:`PoincareMap.stream_batch`) into its trace, checks cancel between chunks and says what was kept.  No widgets of its own: it draws through the
 panel's :class:`~.section_chart.SectionChart` and speaks through the panel's message area."""
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ class Runs:
         return self.start_one(sec, sec.check_seed(seed), source, n, note, t_click)
 
     def fill(self, n_seeds: int = 12, n: int | None = None) -> list[Launch]:
-        """Seeds spread over the accessible region (:meth:`PoincareSection.fill_seeds`), streamed one by one."""
+        """Seeds spread over the accessible region (:meth:`PoincareSection.fill_seeds`), streamed in lane groups."""
         sec = self.current()
         return self.start_many(sec, sec.fill_seeds(n_seeds), "fill", n)
 
@@ -120,7 +120,8 @@ class Runs:
         return launch
 
     def start_many(self, sec: Any, seeds: Any, label: str, n: int | None) -> list[Launch]:
-        """Launches from LP seeds (k, 6) (a fill or a typed list), computed one after the other in the task."""
+        """Launches from LP seeds (k, 6) (a fill or a typed list), computed in the task in groups of the section's
+        lanes (:meth:`PoincareMap.stream_batch`)."""
         n, task = int(self.n_default() if n is None else n), self.task
         task.stop()  # the running task's last message first, then this one's
         launches = self.add(sec, seeds, label)
