@@ -1,8 +1,9 @@
 """The section panel's launches and the computation of their crossings: the seed at a chart point, new launches
 with their colours and empty traces, their start in the panel's task (what the message says at the start and at
 the end), and the task body that streams each trajectory's crossings (:meth:`PoincareSection.stream`; several
-at once: :meth:`PoincareMap.stream_batch`) into its trace, checks cancel between chunks and says what was kept.  No widgets of its own: it draws through the
-panel's :class:`~.section_chart.SectionChart` and speaks through the panel's message area."""
+at once: :meth:`PoincareMap.stream_batch`) into its trace, checks cancel between chunks and says what was kept.
+No widgets of its own: it draws through the panel's :class:`~.section_chart.SectionChart` and speaks through the
+panel's message area."""
 from __future__ import annotations
 
 import itertools
