@@ -674,6 +674,9 @@ def test_stream_batch_equals_each_seed_streamed(fig2):
         if width > 1:
             two = _joined(sec.map.stream_batch(seeds, 120, 50, first=20, threads=2), len(seeds))
             assert all(np.array_equal(two[i][0], got[i][0]) for i in got)
+            # the groups computed side by side come in one yield: a caller that stops after it loses none
+            rows, out = next(iter(sec.map.stream_batch(seeds, 120, 50, first=20, threads=2)))
+            assert list(rows) == list(range(len(seeds))) and all(c.n_found == 20 for c in out)
 
 
 def test_stream_batch_a_stopped_seed_leaves_its_group(fig2):

@@ -19,9 +19,11 @@ def app():
 def test_cancel_keeps_the_computed_crossings_and_says_so(app):
     """Cancel pressed while the first chunk of a fill computes: it stops after that chunk (not after the whole
     trajectories), trajectories not started are removed, and the message says what was kept.  The dashboard's
-    section runs a fill in groups of its lanes (PoincareMap.stream_batch): the first group's trajectories are kept
-    with their first chunk, said as one run, and the next group was not started."""
+    section runs a fill in groups of its lanes, one group per thread side by side (PoincareMap.stream_batch): the
+    first groups' trajectories are all kept with their first chunk (none computed is dropped), said as one run,
+    and the next group was not started."""
     from pendulum_explorer._core.taylor_lanes import LANES
+    from pendulum_explorer.section.parallel import N_THREADS
 
     sec = app.panel("section")
     sec.mu.value, sec.E.value = 0.0, 1.0
@@ -35,12 +37,13 @@ def test_cancel_keeps_the_computed_crossings_and_says_so(app):
 
     # the chart sends new crossings with extend (a restarted trace with restyle)
     sec.chart.restyle, sec.chart.extend = then_cancel(sec.chart.restyle), then_cancel(sec.chart.extend)
-    sec.fill(LANES + 3, n=3000)
-    assert len(app.state.launches) == LANES and len(sec.crossing_traces()) == LANES
+    running = LANES * N_THREADS
+    sec.fill(running + 3, n=3000)
+    assert len(app.state.launches) == running and len(sec.crossing_traces()) == running
     counts = {len(L.crossings) for L in app.state.launches}
     assert len(counts) == 1 and 0 < counts.pop() <= 60  # the first chunk of each
     L0, L1 = app.state.launches[0], app.state.launches[-1]
-    assert sec.msg.text.startswith(f"cancelled: kept {LANES} trajectories")
+    assert sec.msg.text.startswith(f"cancelled: kept {running} trajectories")
     assert f"#{L0.id}–#{L1.id} {len(L0.crossings)} of 3000 each" in sec.msg.text
     assert "3 not started, removed" in sec.msg.text
 

@@ -103,9 +103,9 @@ class PoincareMap:
         The seeds (as :meth:`batch` takes them, all checked before any is integrated) go in groups of the
         integrator's lanes (:attr:`CrossingRunner.many_width`: 4 or 8 for Taylor, 1 for DOP853); ``threads``
         groups (default one per usable core) run side by side on the process's thread pool, each chunk of a
-        group one kernel call.  Yields ``(rows, chunks)``: the indices of a group's seeds still running and a
-        :class:`Crossings` of the new crossings of each (times from its seed), as :meth:`stream` yields for one
-        seed, and re-seeded the same way after each chunk.  A trajectory whose chunk is short
+        group one kernel call.  Yields ``(rows, chunks)`` after each such call (or calls side by side): the
+        indices of the seeds it advanced and a :class:`Crossings` of the new crossings of each (times from its
+        seed), as :meth:`stream` yields for one seed, and re-seeded the same way after each chunk.  A trajectory whose chunk is short
         (``status != "ok"``) leaves its group.  Each trajectory equals its :meth:`stream` to ~1e-12 relative on
         regular orbits (the lanes are not bit-identical to the scalar kernel; with DOP853 they are the same
         kernel).  ``first``, ``seconds``: as :meth:`stream`, per group.  Closing the generator stops the work
@@ -135,13 +135,15 @@ class PoincareMap:
                     futures = [thread_pool().submit(self._chunk, g.Y, k) for g, k in zip(live, ks)]
                     outs = [f.result() for f in futures]
                 elapsed = time.perf_counter() - tic
-                for g, k, out in zip(live, ks, outs):
-                    g.done += k
+                for g, out in zip(live, outs):
                     for j, res in enumerate(out):
                         if res.n_found:
                             res.t = res.t + g.t_off[j]
                             g.t_off[j] = float(res.t[-1])
-                    yield g.rows, out
+                # one yield for the groups computed side by side: a caller that stops after it loses no work
+                yield np.concatenate([g.rows for g in live]), [res for out in outs for res in out]
+                for g, k, out in zip(live, ks, outs):
+                    g.done += k
                     keep = np.array([res.complete for res in out], dtype=bool)
                     g.rows, g.t_off = g.rows[keep], g.t_off[keep]
                     g.Y = np.array([self._reseed(res) for res, ok in zip(out, keep) if ok]).reshape(-1, 6)
