@@ -74,26 +74,8 @@ class PoincareMap:
         chunk = _v.integer("chunk", chunk, low=1, high=MAX_CROSSINGS)
         size = chunk if first is None else _v.integer("first", first, low=1, high=MAX_CROSSINGS)
         seconds = None if seconds is None else _v.positive("seconds", seconds)
-        return self._stream(cur, n, chunk, size, seconds)
-
-    def _stream(self, cur: NDArray[np.float64], n: int, chunk: int, size: int,
-                seconds: float | None) -> Iterator[Crossings]:
-        total = 0
-        t_off = 0.0
-        while total < n:
-            k = min(size, n - total)
-            tic = time.perf_counter()
-            res = self.crossings(cur, k)
-            elapsed = time.perf_counter() - tic
-            total += res.n_found
-            if res.n_found:
-                res.t = res.t + t_off
-                t_off = float(res.t[-1])
-            yield res
-            if not res.complete:
-                return
-            cur = self._reseed(res)
-            size = _next_size(chunk, seconds, res.n_found, elapsed)
+        # one seed is a group of one: the scalar kernel, the same chunks and re-seeding as a batch's
+        return (out[0] for _, out in self._stream_batch(cur[None, :], n, chunk, size, seconds, [np.arange(1)], 1))
 
     def stream_batch(self, seeds: Iterable[Seed] | NDArray[np.float64], n: int, chunk: int = 400, *,
                      first: int | None = None, seconds: float | None = None, threads: int | None = None
