@@ -235,3 +235,43 @@ def test_a_new_launch_speaks_after_the_task_it_cancels(app):
     i_cancel = next(i for i, t in enumerate(said) if t.startswith("cancelled: kept 1 trajectory"))
     i_fill = next(i for i, t in enumerate(said) if t.startswith("fill: 2 trajectories"))
     assert i_cancel < i_fill, said
+
+
+def test_a_run_that_outlives_the_stop_wait_stays_cancelled():
+    """A run whose chunk takes longer than ``stop``'s wait still sees its cancel once the next run starts (it read
+    the next run's cancel and ran on beside it, its progress and its end drawn over the next run's bar)."""
+    import functools
+    import threading
+    import time as _time
+
+    from pendulum_explorer.app.common import Messages, Task
+
+    task = Task(Messages())
+    task.stop = functools.partial(Task.stop, task, timeout=0.05)  # (start() stops the running run first)
+    chunks, seen = [], []
+    go_on = threading.Event()
+
+    def slow(t):
+        for k in range(40):  # chunks of 0.2 s, longer than the stop wait
+            _time.sleep(0.2)
+            chunks.append(k)
+            t.progress(0.99)
+            if t.cancelled:
+                seen.append(k)
+                return
+
+    def second(t):
+        t.progress(0.25)
+        go_on.wait(10)
+
+    task.start(slow, "first")
+    first = task._thread
+    _time.sleep(0.05)
+    task.start(second, "second")
+    first.join(10)
+    assert not first.is_alive() and seen == [0], (chunks, seen)
+    assert task.running and task.bar.value == 0.25 and task.bar.layout.visibility == "visible"
+    assert not task.cancelled  # (the second run, asked from outside it)
+    go_on.set()
+    task.wait(10)
+    assert task.bar.layout.visibility == "hidden"

@@ -167,7 +167,8 @@ class Task:
         self.label = w.Label("", layout=w.Layout(width="auto"))
         self.widget = w.HBox([self.bar, self.cancel_button, self.label])
         self._thread = None
-        self._cancel = threading.Event()
+        self._cancel = threading.Event()  # the running (or last) run's cancel
+        self._run = threading.local()  # in a run's thread: that run's cancel (a run that outlived stop() keeps it)
         self.synchronous = False  # tests: run inline
         self.last_error = None
         #: boxes shown only while the task runs or its label says something (the section's progress row: an empty
@@ -180,7 +181,9 @@ class Task:
 
     @property
     def cancelled(self):
-        return self._cancel.is_set()
+        """Whether the run asking (in its thread; elsewhere: the last run) was cancelled.  A run that did not stop
+        within ``stop``'s wait stays cancelled when the next one starts."""
+        return getattr(self._run, "cancel", self._cancel).is_set()
 
     def cancel(self):
         self._cancel.set()
@@ -195,6 +198,8 @@ class Task:
             box.layout.display = "" if self.label.value else "none"
 
     def progress(self, fraction, text=None):
+        if getattr(self._run, "cancel", self._cancel) is not self._cancel:
+            return  # a superseded run: the bar is the next run's
         self.bar.value = max(0.0, min(1.0, float(fraction)))
         if text is not None:
             self.label.value = text
@@ -219,8 +224,12 @@ class Task:
         for box in self.collapse:
             box.layout.display = ""
 
+        cancel = self._cancel
+
         def run():
             t0 = time.perf_counter()
+            outer = getattr(self._run, "cancel", None)
+            self._run.cancel = cancel
             try:
                 fn(self)
                 if on_done is not None and not self.cancelled:
@@ -229,8 +238,13 @@ class Task:
                 self.last_error = exc
                 report_error(self.msg, exc, what)  # (what: already in the page's language)
             finally:
-                self.settle()
+                if self._cancel is cancel:  # a run the next one superseded leaves the bar to it
+                    self.settle()
                 log.info("%s: %.2f s%s", what, time.perf_counter() - t0, " (cancelled)" if self.cancelled else "")
+                if outer is None:
+                    del self._run.cancel
+                else:
+                    self._run.cancel = outer
                 release_free_memory()
 
         if self.synchronous:
