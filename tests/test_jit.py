@@ -12,42 +12,33 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-PROBE = """
-import importlib, json, pkgutil
-import pendulum_explorer._core as core
-from pendulum_explorer import _warmup
-from numba.core.registry import CPUDispatcher
-_warmup.run()
-out = {}
-for m in pkgutil.iter_modules(core.__path__):
-    mod = importlib.import_module("pendulum_explorer._core." + m.name)
-    for name, obj in vars(mod).items():
-        if isinstance(obj, CPUDispatcher) and obj.__module__ == mod.__name__:
-            out[m.name + "." + name] = [str(s) for s in obj.signatures]
-print(json.dumps(out))
+# every process of a warm-up run (the test's and ``run(jobs=2)``'s child) writes, as it exits, each kernel's
+# signatures to $PE_SIGNATURES_DIR/<pid>.json (a sitecustomize on the processes' PYTHONPATH: nothing in the package)
+SIGNATURES_HOOK = """
+import atexit, json, os, sys
+
+
+def _dump():
+    where = os.environ.get("PE_SIGNATURES_DIR")
+    if not where or "numba" not in sys.modules:
+        return
+    from numba.core.registry import CPUDispatcher
+    out = {}
+    for name, mod in list(sys.modules.items()):
+        if name.startswith("pendulum_explorer._core.") and mod is not None:
+            for attr, obj in vars(mod).items():
+                if isinstance(obj, CPUDispatcher) and obj.__module__ == name:
+                    out[name.rsplit(".", 1)[1] + "." + attr] = [str(s) for s in obj.signatures]
+    with open(os.path.join(where, f"{os.getpid()}.json"), "w") as f:
+        json.dump(out, f)
+
+
+atexit.register(_dump)
 """
 
 # scalar helpers called with literal array offsets (p[0:9] is J, p[9:18] its inverse; R at y[0:9] or y[6:15]):
 # tiny, and the literal lets LLVM fold the offsets
 LITERAL_OFFSET_HELPERS = {"fields._mv": 2, "fields._rot_rate": 2}
-
-
-@pytest.mark.skipif(os.environ.get("PENDULUM_EXPLORER_NO_JIT") == "1", reason="needs numba")
-def test_warmup_compiles_each_kernel_once():
-    # no cache: a kernel loaded from the cache does not list the kernels it calls (~15 s of compilation)
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               PENDULUM_EXPLORER_NO_CACHE="1")
-    res = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, timeout=600,
-                         check=True)
-    sigs = json.loads(res.stdout.strip().splitlines()[-1])
-    assert len(sigs) > 40 and sum(map(len, sigs.values())) > 40  # the warm-up really ran the kernels
-    for name in ("dop853.integrate_uniform", "dop853_lp.step_lp", "section.crossings_one",
-                 "lgvi.integrate_lgvi", "chaos.lyapunov_benettin",
-                 "taylor.integrate_uniform_taylor", "taylor.crossings_one_taylor", "chaos.tangent_run",
-                 "linearize.lr_jacobian_batch"):
-        assert len(sigs[name]) == 1, name
-    extra = {k: v for k, v in sigs.items() if len(v) > LITERAL_OFFSET_HELPERS.get(k, 1)}
-    assert not extra, f"kernels compiled more than once by the warm-up: {json.dumps(extra, indent=1)}"
 
 
 def test_prune_stale_caches_keeps_only_the_current_folder(tmp_path):
@@ -131,17 +122,43 @@ def test_parallel_warmup_leaves_every_kernel_in_the_cache(tmp_path):
     """``run(jobs=2)`` compiles the second part in a child process (this process loads the kernels only that part
     runs from the cache the child wrote); afterwards a fresh process's warm-up loads every kernel of both parts
     from the cache and compiles none (a cold compile, ~30 s of CPU)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               PENDULUM_EXPLORER_CACHE_DIR=str(tmp_path))
+    cache, hook, dumps = tmp_path / "cache", tmp_path / "hook", tmp_path / "signatures"
+    for d in (cache, hook, dumps):
+        d.mkdir()
+    (hook / "sitecustomize.py").write_text(SIGNATURES_HOOK)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(hook), os.environ.get("PYTHONPATH", "")]),
+               PENDULUM_EXPLORER_CACHE_DIR=str(cache))
     env.pop("PENDULUM_EXPLORER_NO_CACHE", None)
-    def compiled(jobs):
-        res = subprocess.run([sys.executable, "-c", CACHED_PROBE, str(jobs)], env=env, capture_output=True,
+
+    def compiled(jobs, signatures=None):
+        run_env = dict(env, PE_SIGNATURES_DIR=str(signatures)) if signatures else env
+        res = subprocess.run([sys.executable, "-c", CACHED_PROBE, str(jobs)], env=run_env, capture_output=True,
                              text=True, timeout=900, check=True)
         return ast.literal_eval(res.stdout.strip().splitlines()[-1])
 
-    first = compiled(2)
+    first = compiled(2, signatures=dumps)
+    _assert_each_kernel_compiled_once(sorted(dumps.glob("*.json")))
     assert "pendulum_explorer._core.section.crossings_one" in first  # part 0: compiled here
     for only_part_1 in ("lgvi.integrate_lgvi", "chaos.lyapunov_benettin", "chaos.tangent_run"):
         assert "pendulum_explorer._core." + only_part_1 not in first  # loaded from the child's cache entries
     assert compiled(1) == []
-    assert len(list(tmp_path.rglob("*.nbi"))) > 40
+    assert len(list(cache.rglob("*.nbi"))) > 40
+
+
+def _assert_each_kernel_compiled_once(dumps):
+    """Each kernel has one signature after the cold warm-up (a cold compile: a kernel loaded from the cache does
+    not list the kernels it calls; so the signatures are those of the process that compiled each kernel, the two
+    processes' joined, as one process running both parts would have them)."""
+    assert len(dumps) == 2, dumps  # the test's process and the warm-up's child
+    sigs: dict[str, set[str]] = {}
+    for d in dumps:
+        for name, found in json.loads(d.read_text()).items():
+            sigs.setdefault(name, set()).update(found)
+    assert len(sigs) > 40 and sum(map(len, sigs.values())) > 40  # the warm-up really ran the kernels
+    for name in ("dop853.integrate_uniform", "dop853_lp.step_lp", "section.crossings_one",
+                 "lgvi.integrate_lgvi", "chaos.lyapunov_benettin",
+                 "taylor.integrate_uniform_taylor", "taylor.crossings_one_taylor", "chaos.tangent_run",
+                 "linearize.lr_jacobian_batch"):
+        assert len(sigs[name]) == 1, name
+    extra = {k: sorted(v) for k, v in sigs.items() if len(v) > LITERAL_OFFSET_HELPERS.get(k, 1)}
+    assert not extra, f"kernels compiled more than once by the warm-up: {json.dumps(extra, indent=1)}"
