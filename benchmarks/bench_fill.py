@@ -10,7 +10,8 @@ precision (order 20) and at the DOP853 section's tolerance 1e-11 (``Taylor(tol=1
 section, the scalar kernel per seed); and the baselines, the seeds one by one through ``crossings`` on the DOP853
 section and on the Taylor sections; and the dashboard's fill before and now, with its chunks (each seed
 streamed in turn on DOP853; ``PoincareMap.stream_batch`` on its ``DASHBOARD_METHOD`` section, lane groups side
-by side on the pool).  The rows are run in turn, ``--repeat`` rounds, and each row's least CPU
+by side on the pool), also with each finished trajectory's hover MEGNO (before: DOP853 ``megno`` seed by seed;
+now: one ``megno_seeds`` call on the Taylor lanes for the trajectories that ended together).  The rows are run in turn, ``--repeat`` rounds, and each row's least CPU
 time is kept (this machine's timings vary by up to 2x from minute to minute; in turns every row sees the same
 spells).  Reported: wall and CPU seconds (``time.process_time``: all
 threads), crossings found, crossings per CPU second, that rate relative to each baseline, and two accuracy
@@ -31,8 +32,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from pendulum_explorer import presets  # noqa: E402
 from pendulum_explorer.integrators import Taylor  # noqa: E402
-from pendulum_explorer.app.section_runs import CHUNK, CHUNK_SECONDS, FIRST_CHUNK  # noqa: E402
-from pendulum_explorer.poincare import DASHBOARD_METHOD, PoincareSection  # noqa: E402
+from pendulum_explorer.app.section_runs import CHUNK, CHUNK_SECONDS, FIRST_CHUNK, MEGNO_T  # noqa: E402
+from pendulum_explorer.chaos import megno  # noqa: E402
+from pendulum_explorer.poincare import DASHBOARD_METHOD, PoincareSection, megno_seeds  # noqa: E402
 from pendulum_explorer.reduction import energy  # noqa: E402
 from pendulum_explorer.section.parallel import N_THREADS  # noqa: E402
 
@@ -99,6 +101,27 @@ def main():
                                                                              seconds=CHUNK_SECONDS)
                          for i, c in zip(rows, out)])
 
+    lp = [dop.check_seed(s) for s in seeds]  # the seeds' LP states (Gamma, omega)
+
+    def dashboard_before_megno():  # and each finished trajectory's hover Ybar: DOP853 megno seed by seed
+        out = dashboard_before()
+        for y in lp:
+            megno(P, y[:3], y[3:], MEGNO_T)
+        return out
+
+    def dashboard_now_megno():  # and the Ybar of the trajectories that ended together: one megno_seeds call
+        parts, got = [], [0] * len(seeds)
+        for rows, out in dash.map.stream_batch(seeds, nc, CHUNK, first=FIRST_CHUNK, seconds=CHUNK_SECONDS):
+            ended = []
+            for i, c in zip(rows.tolist(), out):
+                parts.append((i, c))
+                got[i] += len(c.t)
+                if not c.complete or got[i] >= nc:
+                    ended.append(lp[i])
+            if ended:
+                megno_seeds(dash.map, ended, MEGNO_T)
+        return streamed(parts)
+
     def batch(sec, **kw):
         b = sec.batch(seeds, nc, **kw)
         ok = b.n_found > 0
@@ -114,6 +137,10 @@ def main():
         (f"DOP853 section: batch, pool ({N_THREADS} threads)", lambda: batch(dop)),
         ("dashboard fill before: DOP853 section, each seed streamed in turn", dashboard_before),
         ("dashboard fill now: its Taylor(tol=1e-11) section, stream_batch on the lanes", dashboard_now),
+        (f"dashboard fill before, with each hover's MEGNO (DOP853, T = {MEGNO_T:g} s, seed by seed)",
+         dashboard_before_megno),
+        (f"dashboard fill now, with the hovers' MEGNO (megno_seeds on the Taylor lanes, T = {MEGNO_T:g} s)",
+         dashboard_now_megno),
     ]
     for (name, _), (out, w, c) in zip(runs, in_turns([f for _, f in runs], a.repeat)):
         rows.append((name, w, c, out[0], *accuracy(*out[1:])))
@@ -129,9 +156,10 @@ def main():
         rate = k / c
         print(f"| {name} | {w:.2f} | {c:.2f} | {k} | {rate:.0f} | {rate / (base_d[3] / base_d[2]):.2f} | "
               f"{rate / (base_t[3] / base_t[2]):.2f} | {e:.1e} | {d:.1e} |")
-    x = (rows[-1][3] / rows[-1][2]) / (rows[-2][3] / rows[-2][2])
-    print(f"{'PASS' if x >= 4.0 else 'MISS'}  the dashboard's fill now >= 4x before (its DOP853 seeds one by one): "
-          f"{x:.2f}x")
+    for k, what in ((-3, "crossings"), (-1, "crossings and hover MEGNO")):
+        x = rows[k - 1][2] / rows[k][2]  # the same crossings: the CPU seconds' ratio
+        print(f"{'PASS' if x >= 4.0 else 'MISS'}  the dashboard's fill now >= 4x before ({what}; its DOP853 seeds one "
+              f"by one): {x:.2f}x")
     for row in (rows[4], rows[3]):
         x = row[3] / row[2] / (base_d[3] / base_d[2])
         print(f"{'PASS' if x >= 4.0 else 'MISS'}  {row[0]} >= 4x crossings one by one (the dashboard's DOP853): "

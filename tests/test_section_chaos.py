@@ -254,3 +254,34 @@ def test_megno_on_the_periodic_orbits(sec_e, P):
     r = megno(P, hyp.Gamma, hyp.omega, 40.0, n_samples=1, tangent_to_level=True)
     lam = np.log(np.abs(hyp.multipliers).max()) / hyp.period  # 1.13 1/s
     assert r.value > 10 and 2 * r.value / 40.0 == pytest.approx(lam, rel=0.2)
+
+
+def test_megno_seeds_on_the_lanes_equal_the_seed_by_seed_values(sec_e, P):
+    """``megno_seeds`` (the dashboard's Ybar of a fill, one call for a lane group): per seed the scalar Taylor
+    MEGNO to 1e-9 relative on the regular island (below 2.5 there), chaotic seeds far above 2 (chaos: the two
+    integrators part), threads 1 and 2 bit-identical, and every bad argument refused by name before any work."""
+    from pendulum_explorer.chaos import megno
+    from pendulum_explorer.errors import InvalidStateError
+    from pendulum_explorer.poincare import megno_seeds
+
+    island = [sec_e.check_seed(sec_e.seed_at(ISLAND[0], ISLAND[1] + d)[0]) for d in (0.0, -0.004, -0.008)]
+    seeds = island + [sec_e.check_seed(s) for s in sec_e.fill_seeds(9)]
+    ybar, lyap, ok = megno_seeds(sec_e.map, seeds, 100.0)
+    assert ybar.shape == lyap.shape == ok.shape == (12,) and ok.all()
+    one = np.array([megno(P, s[:3], s[3:], 100.0, method="taylor").value for s in seeds])
+    assert (ybar[:3] < 2.5).all(), ybar[:3]  # regular (1.64-1.66 at T = 100 s)
+    np.testing.assert_allclose(ybar[:3], one[:3], rtol=1e-9)
+    assert ybar.max() > 4.0 and (one > 4.0).sum() >= 1  # the fill reaches the chaotic sea
+    y1, l1, _ = megno_seeds(sec_e.map, seeds, 100.0, threads=1)
+    assert np.array_equal(y1, ybar) and np.array_equal(l1, lyap)
+    with pytest.raises(InvalidIntegrationError, match="t_total"):
+        megno_seeds(sec_e.map, seeds, -1.0)
+    with pytest.raises(InvalidIntegrationError, match="threads"):
+        megno_seeds(sec_e.map, seeds, 10.0, threads=0)
+    with pytest.raises(InvalidIntegrationError, match="method"):
+        megno_seeds(sec_e.map, seeds, 10.0, method="rk4")
+    with pytest.raises(ShapeError, match="seeds"):
+        megno_seeds(sec_e.map, [], 10.0)
+    off = (np.array([0.0, 0.0, 1.0]), np.array([50.0, 0.0, 0.0]))  # far off the level
+    with pytest.raises(InvalidStateError, match=r"seeds\[1\]"):
+        megno_seeds(sec_e.map, [seeds[0], off], 10.0)

@@ -11,9 +11,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..chaos import megno
-from ..errors import InaccessibleError, IntegrationFailedError
-from ..poincare import sphere_from_chart
+from ..errors import InaccessibleError
+from ..poincare import megno_seeds, sphere_from_chart
 from . import section_text as say
 from .common import PALETTE
 from .i18n import N_, _
@@ -156,7 +155,7 @@ class Runs:
                         task.progress(len(L.crossings) / n, say.crossings_progress(L.id, len(L.crossings), n))
                         if task.cancelled:
                             return self._cancelled(sec, items, task)
-                    self._megno(L, sec)
+                    self._megno([L], sec)
             else:  # several at once: in groups of the section's lanes (PoincareMap.stream_batch), n by n
                 finished: list[Any] = []
                 for n, group in itertools.groupby(items, key=lambda it: it[1]):
@@ -164,12 +163,14 @@ class Runs:
                     started: set[int] = set()
                     for rows, out in sec.map.stream_batch([(L.Gamma0, L.omega0) for L in launches], n, CHUNK,
                                                           first=FIRST_CHUNK, seconds=CHUNK_SECONDS):
+                        ended = []
                         for r, res in zip(rows.tolist(), out):
                             self._take(launches[r], res, r not in started, sec)
                             started.add(r)
                             if not res.complete or len(launches[r].crossings) >= n:
-                                finished.append(launches[r])
-                                self._megno(launches[r], sec)
+                                ended.append(launches[r])
+                        self._megno(ended, sec)
+                        finished += ended
                         task.progress(len(finished) / len(items), say.many_progress(label, len(finished), len(items)))
                         if task.cancelled:
                             return self._cancelled(sec, items, task)
@@ -185,13 +186,16 @@ class Runs:
         if not res.complete:
             self.msg.info(say.stopped(L.id, len(L.crossings), res.status))
 
-    def _megno(self, L: Any, sec: Any) -> None:
-        """The finished trajectory's mean MEGNO over MEGNO_T (:func:`pendulum_explorer.chaos.megno`) in its hover."""
-        try:
-            L.megno = (megno(sec.pendulum, L.Gamma0, L.omega0, MEGNO_T).value, MEGNO_T)
-        except IntegrationFailedError:  # the hover just has no Ybar
+    def _megno(self, launches: Sequence[Any], sec: Any) -> None:
+        """The finished trajectories' mean MEGNO over MEGNO_T in their hovers, all in one call on the lanes
+        (:func:`pendulum_explorer.poincare.megno_seeds`); a trajectory whose tangent run stopped has no Ybar."""
+        if not launches:
             return
-        self.traces.show_megno(L, sec)
+        ybar, _, ok = megno_seeds(sec.map, [(L.Gamma0, L.omega0) for L in launches], MEGNO_T)
+        for L, y, good in zip(launches, ybar.tolist(), ok.tolist()):
+            if good:
+                L.megno = (y, MEGNO_T)
+                self.traces.show_megno(L, sec)
 
     def draw_soon(self, launch: Any, sec: Any, now: bool = False) -> None:
         """Show the launch's crossings so far with the other updated launches, at most every REDRAW_SECONDS (the

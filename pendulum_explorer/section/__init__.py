@@ -17,7 +17,7 @@ The pieces, each a module of this package:
     res = sec.crossings(seed, 2000)            # res.Gamma (n x 3), res.omega, res.t, res.status
     b = sec.batch(seeds, 500)                   # parallel (threads), or executor=client.get_executor()
 """
-from .chaos_map import MAP_LEVELS, MAX_MAP_TIME
+from .chaos_map import MAP_LEVELS, MAX_MAP_TIME, megno_seeds
 from .chart import chaos_grid, chart_from_sphere, nearby_window, sphere_from_chart
 from .facade import DASHBOARD_METHOD, SECTION_METHODS, PoincareSection
 from .level import (LEVEL_RTOL, MAX_CROSSINGS, MAX_GAP_SCALES, MAX_LEVEL, POLE_TOL, UNIT_TOL, Level, default_level,
@@ -37,5 +37,5 @@ __all__ = [
     "nearest_admissible", "fill_seeds", "return_map", "periodic_orbit", "orbit_kind",
     "DEFAULT_RTOL", "DEFAULT_ATOL", "Seed", "SECTION_METHODS", "DASHBOARD_METHOD", "MAP_LEVELS", "MAX_MAP_TIME", "MAX_RETURN_POWER",
     "MAX_GRID", "REGION_GRID", "MAX_CROSSINGS", "MAX_LEVEL", "MAX_GAP_SCALES", "LEVEL_RTOL", "POLE_TOL", "UNIT_TOL",
-    "CHAOTIC_MEGNO", "CHAOTIC_LYAPUNOV", "warm_workers",
+    "CHAOTIC_MEGNO", "CHAOTIC_LYAPUNOV", "warm_workers", "megno_seeds",
 ]
