@@ -20,6 +20,10 @@ from .i18n import N_, Number, _
 from .section_text import PAPER_FIG2_ENERGIES
 from .state import Launch
 
+#: the tangent integrator of the dashboard's chaos map: the Taylor tangent lanes at tol 1e-12 (bench_map_taylor.py:
+#: 2.2x the cells per CPU second of DOP853 at rtol 1e-10, regular cells' MEGNO within 3e-7 of DOP853 at 1e-12)
+MAP_METHOD = "taylor"
+
 
 def button(description: str, cls: str, **kw: Any) -> w.Button:
     """A panel button with its CSS class (the browser tests find it by that)."""
@@ -65,7 +69,8 @@ class ChaosTools:
         self.map_btn.on_click(lambda _b: panel.guard(self.chaos_map, N_("chaos map")))
 
     def chaos_map(self, levels: Any = MAP_LEVELS, t_total: float | None = None) -> None:
-        """MEGNO over the chart at each resolution of ``levels`` in turn (:meth:`PoincareSection.chaos_maps`), each
+        """MEGNO over the chart at each resolution of ``levels`` in turn (:meth:`PoincareSection.chaos_maps` on
+        ``MAP_METHOD``), each
         drawn under the crossings when done; progress and cancel are the panel's task's (a cancel keeps the last
         finished map and says so)."""
         p, sec = self.panel, self.panel.section
@@ -73,7 +78,7 @@ class ChaosTools:
         done_maps: list[Any] = []
 
         def work(task: Any) -> None:
-            for cm in sec.chaos_maps(levels, T, cancel=lambda: task.cancelled,
+            for cm in sec.chaos_maps(levels, T, method=MAP_METHOD, cancel=lambda: task.cancelled,
                                      progress=lambda f, res, d, m: task.progress(f, say.map_progress(res, d, m))):
                 with p.busy:
                     if sec is not p.section:
