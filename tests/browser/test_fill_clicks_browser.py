@@ -8,6 +8,8 @@ on.  A click that lands launches trajectory #k (the fill is cancelled: a launch 
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import pe_browser as pb
@@ -72,5 +74,46 @@ def test_clicks_during_a_fill_launch_trajectories(dashboard_server, browser):
         assert running, "the fill had ended before every press: the clicks did not land during a fill"
         assert not missed, f"{len(missed)} of {CLICKS} clicks during a fill launched nothing: {missed}; Plotly log {log}"
         pb.assert_no_traceback(page, "after clicks during fills")
+    finally:
+        page.close()
+
+
+# the page's fill traces ("#k", scattergl markers, not the preset's): [[name, hovertemplate, first x, first y]]
+FILL_TRACES_JS = """(ids) => { const el = document.querySelector('.pe-section-chart');
+    const gd = el.classList.contains('js-plotly-plot') ? el : el.querySelector('.js-plotly-plot');
+    return gd.data.filter(t => ids.includes(t.name)).map(t => [t.name, String(t.hovertemplate || ''),
+        t.x && t.x.length ? Number(t.x[0]) : null, t.y && t.y.length ? Number(t.y[0]) : null]); }"""
+
+
+def test_a_fill_s_trajectories_hover_their_mean_megno(dashboard_server, browser):
+    """After a fill of 12 seeds, the page's 12 traces carry their mean MEGNO (Ybar over T = 100 s, computed for the
+    trajectories that ended together in one call on the Taylor tangent lanes), and hovering a crossing of one
+    shows it in the hover label."""
+    page = pb.open_fig2c(browser, dashboard_server)
+    try:
+        pb.set_fill(page, 200, 12)
+        pb.start_fill(page, 12, 200, drawn=False)
+        page.wait_for_function("() => /fill done: 12 trajectories/.test((%s)())" % pb.MESSAGES_JS, timeout=60_000,
+                               polling=200)
+        n0 = page.evaluate("""() => { const el = document.querySelector('.pe-section-chart');
+            const gd = el.classList.contains('js-plotly-plot') ? el : el.querySelector('.js-plotly-plot');
+            return gd.data.map(t => t.name).filter(n => /^#\\d+$/.test(n)).map(n => Number(n.slice(1))); }""")
+        fill_ids = [f"#{k}" for k in sorted(n0)[-12:]]
+        page.wait_for_function(f"(ids) => ({FILL_TRACES_JS})(ids).filter(t => /Ȳ = /.test(t[1])).length === 12",
+                               arg=fill_ids, timeout=30_000, polling=200)
+        traces = page.evaluate(FILL_TRACES_JS, fill_ids)
+        ybar = [float(re.search(r"Ȳ = ([0-9.e+-]+)", t[1]).group(1)) for t in traces]
+        assert len(ybar) == 12 and all(y > 0 for y in ybar), traces
+        assert max(ybar) > 4.0, ybar  # E = 2.03 of Fig. 2 (c): the fill reaches the chaotic sea
+        name, _, x, y = traces[-1]
+        plot = pb.plot_locator(page, f".{pb.CHART}")
+        plot.evaluate("el => el.scrollIntoView({block: 'center'})")
+        px, py = pb.data_to_pixel(pb.axis_geometry(plot), x, y)
+        page.mouse.move(px, py)
+        page.wait_for_function("""() => { const t = document.querySelector('.pe-section .hoverlayer .hovertext');
+            return t && /Ȳ = /.test(t.textContent); }""", timeout=15_000, polling=100)
+        hover = page.evaluate("() => document.querySelector('.pe-section .hoverlayer .hovertext').textContent")
+        assert "Ȳ = " in hover and "T = 100 s" in hover, hover
+        pb.assert_no_traceback(page, "after a fill")
     finally:
         page.close()
