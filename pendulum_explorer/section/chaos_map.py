@@ -99,7 +99,7 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
     if n_phi * n_z > MAX_MAP_CELLS:
         raise InvalidIntegrationError(f"resolution = ({n_phi}, {n_z}) asks for {n_phi * n_z} cells; a chaos map has at "
                                       f"most {MAX_MAP_CELLS} cells (e.g. 1000 x 1000): reduce the resolution")
-    t_total = _v.real("t_total", t_total, exc=InvalidIntegrationError, low=BOUNDS["map_time"].low, high=MAX_MAP_TIME)
+    t_total = _check_time(t_total)
     indicator = _v.choice("indicator", indicator, ("megno", "lyapunov"))
     rtol, atol = _v.tolerances(rtol, atol)
     method, tol = _check_method(method, tol)
@@ -114,9 +114,8 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
     ybar = np.full(n_phi * n_z, np.nan)
     lyap = np.full(n_phi * n_z, np.nan)
     if m:
-        max_steps = int(2000 * (t_total + 10.0))
         Y0 = np.ascontiguousarray(Y[idx])
-        fn, args = _tangent_task(pmap, method, tol, t_total, rtol, atol, max_steps, bool(tangent_to_level))
+        fn, args = _tangent_task(pmap, method, tol, t_total, rtol, atol, _cell_steps(t_total), bool(tangent_to_level))
         parts = run_chunks(executor, fn, Y0, args,
                            n_chunks=n_chunks, cancel=cancel, progress=progress, what="chaos map", unit="cells",
                            stoppable=True,
@@ -168,7 +167,7 @@ def megno_seeds(pmap: PoincareMap, seeds: Iterable[Any] | NDArray[np.float64], t
         Bad seeds, t_total, method or tolerances (before any integration).
     """
     seed_list = _seed_list(seeds)
-    t_total = _v.real("t_total", t_total, exc=InvalidIntegrationError, low=BOUNDS["map_time"].low, high=MAX_MAP_TIME)
+    t_total = _check_time(t_total)
     rtol, atol = _v.tolerances(rtol, atol)
     method, tol = _check_method(method, tol)
     if not isinstance(tangent_to_level, (bool, np.bool_)):
@@ -176,17 +175,25 @@ def megno_seeds(pmap: PoincareMap, seeds: Iterable[Any] | NDArray[np.float64], t
     threads = N_THREADS if threads is None else _v.integer("threads", threads, low=1, high=MAX_STREAM_THREADS)
     Y0 = pmap._check_seeds(seed_list)
     m = Y0.shape[0]
-    fn, args = _tangent_task(pmap, method, tol, t_total, rtol, atol, int(2000 * (t_total + 10.0)),
-                             bool(tangent_to_level))
-    n_chunks = max(1, min(threads, -(-m // LANES)))
-    parts = run_chunks(None, fn, Y0, args, n_chunks=n_chunks, stoppable=True, what="MEGNO", unit="seeds",
-                       default_chunks=lambda m, own: n_chunks)
+    fn, args = _tangent_task(pmap, method, tol, t_total, rtol, atol, _cell_steps(t_total), bool(tangent_to_level))
+    parts = run_chunks(None, fn, Y0, args, n_chunks=None, stoppable=True, what="MEGNO", unit="seeds",
+                       default_chunks=lambda m, own: max(1, min(threads, -(-m // LANES))))
     ybar, lyap, ok = np.empty(m), np.empty(m), np.empty(m, dtype=bool)
     for a, b, (yb, ly, inf) in parts:
         ok[a:b] = inf[:, 0] == 0
         ybar[a:b] = np.where(ok[a:b], yb, np.nan)
         lyap[a:b] = np.where(ok[a:b], ly, np.nan)
     return ybar, lyap, ok
+
+
+def _check_time(t_total: float) -> float:
+    """The integration time of a chaos-map cell (or a seed of :func:`megno_seeds`), checked."""
+    return _v.real("t_total", t_total, exc=InvalidIntegrationError, low=BOUNDS["map_time"].low, high=MAX_MAP_TIME)
+
+
+def _cell_steps(t_total: float) -> int:
+    """The step budget of one cell's tangent run over ``t_total``."""
+    return int(2000 * (t_total + 10.0))
 
 
 def _check_method(method: str, tol: float | None) -> tuple[str, float | None]:
