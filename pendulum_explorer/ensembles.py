@@ -32,7 +32,8 @@ from ._core import fields as _f
 from .bodies import Pendulum
 from .bounds import BOUNDS
 from .errors import IntegrationFailedError, InvalidIntegrationError, InvalidStateError
-from .integrators import MAX_OMEGA, MIN_SPAN, Taylor, step_budget, taylor_frame, validate_taylor_tol
+from .integrators import (CONSERVATION_RTOL, MAX_OMEGA, MIN_SPAN, Taylor, step_budget, taylor_frame,
+                          validate_taylor_tol)
 from .section.parallel import ExecutorLike, run_chunks
 
 MAX_TRAJECTORIES = int(BOUNDS["ensemble_size"].high)
@@ -93,6 +94,27 @@ class Ensemble:
     def final(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """``(Gamma, omega)`` at ``t_final``, each (n, 3): a valid input of :func:`ensemble` again."""
         return self.Gamma[:, -1].copy(), self.omega[:, -1].copy()
+
+
+def _conservation_errors(ens: Ensemble) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Per trajectory: the largest energy error over its samples relative to ``max(|E_0|, m g |rho|,
+    J_1 |omega_0|^2 / 2)`` and the largest ``| |Gamma| - 1 |`` (as :func:`.trajectory.check_conservation`),
+    in chunks of about 10^6 samples."""
+    P = ens.pendulum
+    n, m = ens.Gamma.shape[:2]
+    dE, dG = np.empty(n), np.empty(n)
+    rows = max(1, 1_000_000 // m)
+    for a in range(0, n, rows):
+        b = min(n, a + rows)
+        G, W = ens.Gamma[a:b], ens.omega[a:b]
+        out = np.empty(((b - a) * m, 2))
+        _f.invariants_batch(_f.LP, np.concatenate([G, W], axis=2).reshape(-1, 6), P.params(), out)
+        E = out[:, 0].reshape(b - a, m)
+        w2 = np.einsum("ij,ij->i", W[:, 0], W[:, 0])
+        scale = np.maximum(np.maximum(np.abs(E[:, 0]), P.mgrho_norm), 0.5 * P.principal_moments[0] * w2)
+        dE[a:b] = np.abs(E - E[:, :1]).max(axis=1) / scale
+        dG[a:b] = np.abs(np.linalg.norm(G, axis=2) - 1.0).max(axis=1)
+    return dE, dG
 
 
 def _states(Gamma0: ArrayLike, omega0: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -178,7 +200,8 @@ def ensemble(pendulum: Pendulum, Gamma0: ArrayLike, omega0: ArrayLike, t_final: 
     InvalidIntegrationError
         Bad ``t_final``, ``n_out``, ``tol``, ``method`` or a result too large for memory.
     IntegrationFailedError
-        Some trajectory stopped (its step limit, a non-finite state): names how many and the first.
+        Some trajectory stopped (its step limit, a non-finite state), or does not conserve the energy (Eq 34) or
+        ``|Gamma| = 1`` to 1 % over its samples (too loose a ``tol``): names how many and the first.
     """
     import time
 
@@ -226,5 +249,14 @@ def ensemble(pendulum: Pendulum, Gamma0: ArrayLike, omega0: ArrayLike, t_final: 
     omega = Y[..., 3:] @ Q.T if rotated else np.ascontiguousarray(Y[..., 3:])
     from ._core.taylor_lanes import LANES
     stats = {"lanes": LANES, "lane_steps": lane_steps, "wall_time": time.perf_counter() - t0, "max_steps": budget}
-    return Ensemble(pendulum, np.linspace(0.0, t_final, n_out), Gamma, omega, info[:, 0].copy(), float(tol), order,
-                    stats)
+    ens = Ensemble(pendulum, np.linspace(0.0, t_final, n_out), Gamma, omega, info[:, 0].copy(), float(tol), order,
+                   stats)
+    dE, dG = _conservation_errors(ens)
+    off = np.nonzero(~((dE <= CONSERVATION_RTOL) & (dG <= CONSERVATION_RTOL)))[0]  # NaN included
+    if off.size:
+        k = int(off[0])
+        raise IntegrationFailedError(
+            f"{off.size} of {n} trajectories do not conserve the energy or |Gamma| = 1 to {CONSERVATION_RTOL:g} "
+            f"(first k = {k}: relative energy error {dE[k]:.3g}, |Gamma| error {dG[k]:.3g}): they are not motions "
+            f"of the pendulum; tighten tol (now {tol:.3g})")
+    return ens

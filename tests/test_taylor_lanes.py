@@ -104,6 +104,21 @@ def test_final_states_are_valid_inputs_and_continue_the_motion():
     assert rel_err(np.concatenate(two.final(), axis=1), np.concatenate(one.final(), axis=1)) <= 1e-12
 
 
+def test_a_motion_that_loses_the_unit_sphere_is_refused_not_returned():
+    """Too loose a tol on a fast spin: |Gamma| drifts 21 % (E only 8e-5); ``ensemble`` refuses it as ``simulate``
+    does, naming the trajectory and both errors, instead of returning states that are no valid input again.
+    The same seeds at the default tol pass, their errors at round-off."""
+    from pendulum_explorer.ensembles import _conservation_errors
+
+    G, w = [[0.6, 0.0, 0.8], [0.0, 0.0, 1.0]], [[100.0, 30.0, 20.0], [0.1, 0.0, 0.0]]
+    with pytest.raises(IntegrationFailedError, match=r"1 of 2 trajectories .*first k = 0: .*\|Gamma\| error 0\.2"):
+        pe.ensemble(FIG2, G, w, 200.0, tol=1e-4, n_out=50)
+    ens = pe.ensemble(FIG2, G, w, 20.0, n_out=50)
+    dE, dG = _conservation_errors(ens)
+    assert dE.max() < 1e-12 and dG.max() < 1e-12
+    assert pe.ensemble(FIG2, *ens.final(), 1.0).Gamma.shape == (2, 2, 3)
+
+
 def test_kernel_lane_bookkeeping_and_stops():
     """The kernel itself: a trajectory that runs out of steps stops with MAX_STEPS and its later samples hold the
     state where it stopped, while the other lanes (and the refills after it) finish normally."""
