@@ -279,6 +279,7 @@ def find_periodic_orbits(section: PoincareSection, k: int = 1, *, n_seeds: int =
     n_seeds = _v.integer("n_seeds", n_seeds, low=1, high=20_000)
     n_starts = _v.integer("n_starts", n_starts, low=1, high=20_000)
     tol = _v.real("tol", tol, exc=InvalidIntegrationError, low=1e-13, high=1e-3)
+    max_iter = _v.integer("max_iter", max_iter, low=1, high=1000)
     Y = section.fill_seeds(n_seeds)
     pts = np.stack(chart_from_sphere(Y[:, 0:3]), -1)
     r = _near_returns(section, pts, k)

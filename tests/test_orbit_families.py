@@ -174,6 +174,9 @@ def test_continuation_in_mu_and_errors(P, sec):
         of.find_periodic_orbit(sec, ELL, radius=2.0)
     with pytest.raises(PeriodicOrbitNotFoundError):
         of.find_periodic_orbit(sec, ELL, k=2, radius=1e-3, n_grid=2, n_starts=1, max_iter=1)
+    for bad in (0, -5, "60", None, float("nan"), 10**6):  # was: 0 and -5 gave [] (no orbits), "60" a bare TypeError
+        with pytest.raises((InvalidIntegrationError, TypeError, ValueError), match=r"max_iter.*1000"):
+            pe.find_periodic_orbits(sec, 1, max_iter=bad)
 
 
 def test_branch_switching_at_the_period_doubling(P, sec):
