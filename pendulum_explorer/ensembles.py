@@ -117,6 +117,31 @@ def _conservation_errors(ens: Ensemble) -> tuple[NDArray[np.float64], NDArray[np
     return dE, dG
 
 
+def _check_conservation(ens: Ensemble) -> None:
+    """Raise IntegrationFailedError when some trajectory does not conserve E or ``|Gamma| = 1`` to
+    CONSERVATION_RTOL (NaN included)."""
+    dE, dG = _conservation_errors(ens)
+    off = np.nonzero(~((dE <= CONSERVATION_RTOL) & (dG <= CONSERVATION_RTOL)))[0]
+    if off.size:
+        k = int(off[0])
+        raise IntegrationFailedError(
+            f"{off.size} of {len(ens)} trajectories do not conserve the energy or |Gamma| = 1 to "
+            f"{CONSERVATION_RTOL:g} (first k = {k}: relative energy error {dE[k]:.3g}, |Gamma| error {dG[k]:.3g}): "
+            f"they are not motions of the pendulum; tighten tol (now {ens.tol:.3g})")
+
+
+def _method_tol(method: str | Taylor, tol: float | None) -> float:
+    """The Taylor tolerance from ``method`` ("taylor" or a Taylor instance) and ``tol``, validated."""
+    if isinstance(method, Taylor):
+        if tol is not None:
+            raise InvalidIntegrationError("give tol either in the Taylor instance or as tol=, not both")
+        tol = method.tol
+    elif method != "taylor":
+        raise InvalidIntegrationError(f"method must be 'taylor' or a Taylor instance (ensembles run on the Taylor "
+                                      f"lanes; for DOP853 or the LGVI use simulate); got {method!r}")
+    return validate_taylor_tol(tol)
+
+
 def _states(Gamma0: ArrayLike, omega0: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """(n, 3) arrays of unit Gamma0 (normalised) and finite omega0, checked before any work."""
     limit = 3 * MAX_TRAJECTORIES
@@ -206,14 +231,7 @@ def ensemble(pendulum: Pendulum, Gamma0: ArrayLike, omega0: ArrayLike, t_final: 
     import time
 
     _v.check_pendulum(pendulum)
-    if isinstance(method, Taylor):
-        if tol is not None:
-            raise InvalidIntegrationError("give tol either in the Taylor instance or as tol=, not both")
-        tol = method.tol
-    elif method != "taylor":
-        raise InvalidIntegrationError(f"method must be 'taylor' or a Taylor instance (ensembles run on the Taylor "
-                                      f"lanes; for DOP853 or the LGVI use simulate); got {method!r}")
-    tol = validate_taylor_tol(tol)
+    tol = _method_tol(method, tol)
     G, W = _states(Gamma0, omega0)
     t_final = _v.time_span("t_final", t_final, MIN_SPAN)
     n_out = _v.integer("n_out", n_out, low=2, high=int(BOUNDS["n_out"].high))
@@ -251,12 +269,5 @@ def ensemble(pendulum: Pendulum, Gamma0: ArrayLike, omega0: ArrayLike, t_final: 
     stats = {"lanes": LANES, "lane_steps": lane_steps, "wall_time": time.perf_counter() - t0, "max_steps": budget}
     ens = Ensemble(pendulum, np.linspace(0.0, t_final, n_out), Gamma, omega, info[:, 0].copy(), float(tol), order,
                    stats)
-    dE, dG = _conservation_errors(ens)
-    off = np.nonzero(~((dE <= CONSERVATION_RTOL) & (dG <= CONSERVATION_RTOL)))[0]  # NaN included
-    if off.size:
-        k = int(off[0])
-        raise IntegrationFailedError(
-            f"{off.size} of {n} trajectories do not conserve the energy or |Gamma| = 1 to {CONSERVATION_RTOL:g} "
-            f"(first k = {k}: relative energy error {dE[k]:.3g}, |Gamma| error {dG[k]:.3g}): they are not motions "
-            f"of the pendulum; tighten tol (now {tol:.3g})")
+    _check_conservation(ens)
     return ens
