@@ -54,8 +54,11 @@ def session_schema() -> dict[str, Any]:
                     "type": "object", "required": ["kind", "dims", "m", "pivot"],
                     "properties": {"kind": {"enum": ["elliptic_cylinder", "box", "ellipsoid"]},
                                    "dims": _vector(3, _number("dim"), "numbers in 0.005 … 100 m"),
-                                   "m": _number("m"), "pivot": _vector(3, {"type": "number"}, "numbers")}}],
-                          "description": "null or a builder shape {kind, dims (3 numbers), m, pivot (3 numbers)}"}}},
+                                   "m": _number("m"), "pivot": _vector(3, {"type": "number"}, "numbers")}},
+                    # the dashboard's "custom J and rho" (bodies.equivalent_body): the body is its pendulum record
+                    {"type": "object", "required": ["kind"], "properties": {"kind": {"const": "custom_J"}}}],
+                          "description": "null, a builder shape {kind, dims (3 numbers), m, pivot (3 numbers)} or "
+                                         "{kind: \"custom_J\"}"}}},
             "E": _number("E"), "mu": _number("mu"),
             "n_crossings": _number("session_crossings"),
             "launches": {"type": "array", "maxItems": MAX_SEEDS, "description": f"a list of at most {MAX_SEEDS} "

@@ -166,6 +166,20 @@ def test_session_text_errors_and_writing_checks():
     jsonschema.Draft202012Validator.check_schema(session_schema())  # the schema itself is valid JSON Schema
 
 
+def test_a_custom_J_body_session_reloads():
+    """The dashboard's "custom J and rho" body (bodies.equivalent_body, shape kind "custom_J") was written by
+    session_json and then refused by parse_session ("'body.shape' ... must be null or a builder shape")."""
+    from pendulum_explorer.bodies import equivalent_body
+    from pendulum_explorer.session import parse_session, session_json
+    P = pe.Pendulum(J=[[2.0, 0.1, 0.0], [0.1, 3.0, 0.0], [0.0, 0.0, 4.0]], rho=[0.0, 0.1, -0.3], m=1.5)
+    body = equivalent_body(P)
+    assert body.shape["kind"] == "custom_J"
+    s = parse_session(session_json(body, 0.2, 0.0, 500, []))
+    np.testing.assert_allclose(s.body.pendulum.J, P.J, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(s.body.pendulum.rho, P.rho, rtol=0, atol=1e-12)
+    assert s.body.pendulum.m == 1.5 and s.E == 0.2
+
+
 def test_work_is_bounded_before_it_runs(fig2):
     """A batch of 2e6 seeds checked every seed in Python (~33 us each) before refusing nothing; a ring of 5000 steady
     spins took 36-64 s (a pairwise duplicate search) and 100 000 hung; the accessible region's memory guard counted
