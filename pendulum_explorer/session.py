@@ -135,6 +135,11 @@ def session_json(body: Body, E: float | None, mu: float, n_crossings: int, launc
         "E": E, "mu": mu, "n_crossings": int(n_crossings),
         "launches": [{"id": L.id, "source": L.source, "E": L.E, "mu": L.mu, "Gamma0": np.asarray(L.Gamma0).tolist(),
                       "omega0": np.asarray(L.omega0).tolist(), "n": int(len(L.crossings))} for L in launches]}
+    try:  # what parse_session would refuse is refused here, before a file is written that cannot be read back
+        check_session(json.loads(json.dumps(d, allow_nan=False)))
+    except PendulumError as e:
+        raise PendulumError(f"this session cannot be saved: {e} (a session file holds what the dashboard's controls "
+                            f"can set)") from None
     if chaos is not None:
         d["chaos_map"] = chaos_map_record(chaos)
     if orbits:

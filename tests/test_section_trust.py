@@ -134,10 +134,10 @@ def _session(**over):
      r"asks for 305000 crossings in all; a loaded session may ask for at most 300000"),
     ({"E": 10 ** 400}, r"'E' in the session file must be a number in"),
     ({"body": {"name": "x", "shape": [1, 2], "pendulum": pe.presets.paper_fig2().pendulum.to_dict()}},
-     r"'body.shape' in the session file must be null or a builder shape"),
+     r"'body.shape' in the session file must be null, a builder shape"),
     ({"body": {"name": "x", "shape": "box", "pendulum": pe.presets.paper_fig2().pendulum.to_dict()}}, r"body.shape"),
     ({"body": {"name": "x", "shape": {"kind": "box", "m": 1.0}, "pendulum": pe.presets.paper_fig2().pendulum.to_dict()}},
-     r"'body.shape' in the session file must be null or a builder shape"),
+     r"'body.shape' in the session file must be null, a builder shape"),
     ({"launches": [{"Gamma0": [0, 0, 1.0], "omega0": [1e6, 1, 1.0]}]}, r"'omega0\[0\]' of launch 0 .* -1000 … 1000"),
 ])
 def test_session_files_are_checked_against_the_schema(over, match):
@@ -164,6 +164,20 @@ def test_session_text_errors_and_writing_checks():
     from pendulum_explorer.session_schema import session_schema
     import jsonschema
     jsonschema.Draft202012Validator.check_schema(session_schema())  # the schema itself is valid JSON Schema
+
+
+@pytest.mark.parametrize("what, args, field", [
+    ("n_crossings", dict(n=6000), "'n_crossings'"), ("E", dict(E=2e6), "'E'"),
+    ("g", dict(g=400.0), "'body.pendulum.g'"), ("m", dict(m=2e4), "'body.pendulum.m'")])
+def test_session_json_refuses_what_parse_session_cannot_read(what, args, field):
+    """session_json wrote n_crossings 6000, E 2e6, g 400, m 2e4 and parse_session then refused the file."""
+    from pendulum_explorer.bodies import equivalent_body
+    from pendulum_explorer.session import session_json
+    P = pe.presets.paper_fig2().pendulum
+    m = args.get("m", P.m)
+    body = equivalent_body(pe.Pendulum(J=P.J * m / P.m, rho=P.rho, m=m, g=args.get("g", P.g)))
+    with pytest.raises(PendulumError, match=f"cannot be saved: {field} in the session file must be"):
+        session_json(body, args.get("E", 0.1), 0.0, args.get("n", 500), [])
 
 
 def test_a_custom_J_body_session_reloads():

@@ -10,9 +10,11 @@ the one before aside: the saved levels come back as saved levels, the last one i
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 from typing import Any
 
+from ..errors import PendulumError
 from .common import body_title, log
 from .i18n import _, ngettext
 from .links import build_query
@@ -67,11 +69,15 @@ class Autosave:
             from .. import session  # here: the first view imports no section module
 
             n = int(sec.n_cross.value)
-            for s in list(sec.history.saved):
-                levels.append(session.session_json(s.body, s.E, s.mu, n, list(s.launches), chaos=s.chaos,
-                                                   orbits=s.orbits))
+            writers = [functools.partial(session.session_json, s.body, s.E, s.mu, n, list(s.launches),
+                                         chaos=s.chaos, orbits=s.orbits) for s in list(sec.history.saved)]
             if sec.section is not None and (d.state.launches or sec.chaos is not None or sec.orbits):
-                levels.append(sec.export_json())
+                writers.append(sec.export_json)
+            for write in writers:
+                try:
+                    levels.append(write())
+                except PendulumError:  # a level no session file can hold must not lose the others
+                    log.exception("autosave: a level cannot be saved")
         return view, levels
 
     def save(self, force: bool = False) -> bool:
