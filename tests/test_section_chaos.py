@@ -98,6 +98,17 @@ def test_chaos_map_errors(sec_e):
         sec_e.chaos_map((4, 4), cancel=3)
 
 
+def test_a_chaos_map_with_no_cell_on_the_section_is_refused(P):
+    """Below min V_mu the map came back all NaN and chaotic_fraction() said 0.0 (0 % chaotic) as if it were a
+    result; a grid too coarse for a small accessible cap did the same."""
+    with pytest.raises(InaccessibleError, match=r"no motion at E = -100 J.*min V_mu = -2\.943 J"):
+        PoincareSection(P, -100.0, 0.0).chaos_map((6, 6), 20.0)
+    with pytest.raises(InaccessibleError, match=r"no cell centre of the 4 x 4 grid.*0\.62 % of the sphere"):
+        PoincareSection(P, -2.9, 0.0).chaos_map((4, 4), 20.0)
+    cm = PoincareSection(P, -2.9, 0.0).chaos_map((8, 400), 20.0)  # rows fine enough for the cap at the pole
+    assert 0 < int(cm.accessible.sum()) < 100 and np.isfinite(cm.values[cm.accessible]).all()
+
+
 def test_return_map_jacobian_matches_finite_differences(sec_e):
     phi1, z1, T, M = sec_e.return_map(*ISLAND)
     h = 1e-6

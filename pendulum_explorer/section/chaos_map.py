@@ -14,11 +14,11 @@ from .._core import chaos as _kchaos
 from .._core.taylor import order_for
 from ..integrators import CHUNK_STEPS, taylor_frame, validate_taylor_tol
 from ..bounds import BOUNDS
-from ..errors import IntegrationFailedError, InvalidIntegrationError
+from ..errors import InaccessibleError, IntegrationFailedError, InvalidIntegrationError
 from .chart import chaos_grid, sphere_from_chart
 from .map import MAX_STREAM_THREADS, PoincareMap, _seed_list
 from .parallel import N_THREADS, ExecutorLike, cancel_probe, check_executor, run_chunks
-from .region import MAX_GRID
+from .region import MAX_GRID, accessible_region
 from .results import ChaosMap
 
 MAX_MAP_TIME = BOUNDS["map_time"].high  # s, per chaos-map cell
@@ -111,24 +111,36 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
     Y, ok = pmap.level.states_at(sphere_from_chart(PH, Z).reshape(-1, 3))
     idx = np.nonzero(ok)[0]
     m = idx.size
+    if not m:  # an all-NaN map of "0 % chaotic" would be garbage reported as a result
+        raise InaccessibleError(_no_cell_message(pmap.level, n_phi, n_z))
     ybar = np.full(n_phi * n_z, np.nan)
     lyap = np.full(n_phi * n_z, np.nan)
-    if m:
-        Y0 = np.ascontiguousarray(Y[idx])
-        fn, args = _tangent_task(pmap, method, tol, t_total, rtol, atol, _cell_steps(t_total), bool(tangent_to_level))
-        parts = run_chunks(executor, fn, Y0, args,
-                           n_chunks=n_chunks, cancel=cancel, progress=progress, what="chaos map", unit="cells",
-                           stoppable=True,
-                           default_chunks=lambda m, own: max(1, m // 24) if own else min(m, 64))
-        info = np.zeros((m, 4), dtype=np.int64)
-        for a, b, (yb, ly, inf) in parts:
-            ybar[idx[a:b]] = yb
-            lyap[idx[a:b]] = ly
-            info[a:b] = inf
-        _raise_for_cells(info, idx, PH, Z, m)
+    Y0 = np.ascontiguousarray(Y[idx])
+    fn, args = _tangent_task(pmap, method, tol, t_total, rtol, atol, _cell_steps(t_total), bool(tangent_to_level))
+    parts = run_chunks(executor, fn, Y0, args,
+                       n_chunks=n_chunks, cancel=cancel, progress=progress, what="chaos map", unit="cells",
+                       stoppable=True,
+                       default_chunks=lambda m, own: max(1, m // 24) if own else min(m, 64))
+    info = np.zeros((m, 4), dtype=np.int64)
+    for a, b, (yb, ly, inf) in parts:
+        ybar[idx[a:b]] = yb
+        lyap[idx[a:b]] = ly
+        info[a:b] = inf
+    _raise_for_cells(info, idx, PH, Z, m)
     Yb = ybar.reshape(n_z, n_phi)
     Ly = lyap.reshape(n_z, n_phi)
     return ChaosMap(phi, z, Yb if indicator == "megno" else Ly, indicator, t_total, Yb, Ly)
+
+
+def _no_cell_message(level: Any, n_phi: int, n_z: int) -> str:
+    """Why a chaos map at ``level`` has no cell: the level is empty (E <= min V_mu) or the grid is too coarse."""
+    reg = accessible_region(level, 121, 81)
+    where = f"at E = {level.energy:.6g} J, mu = {level.mu:.6g} kg m^2/s"
+    if reg.empty:
+        return (f"no motion {where}: E is at or below the least amended potential min V_mu = "
+                f"{reg.energy_min:.6g} J (Eq 76), so the section is empty; raise the energy above it")
+    return (f"no cell centre of the {n_phi} x {n_z} grid lies on the section {where} (its accessible area is "
+            f"{100 * reg.area_fraction:.2g} % of the sphere); raise the resolution or the energy")
 
 
 def megno_seeds(pmap: PoincareMap, seeds: Iterable[Any] | NDArray[np.float64], t_total: float = 200.0, *,
