@@ -164,7 +164,9 @@ def motion_payload(body: Body, traj: Trajectory, stride: int = 1) -> dict[str, A
     its own frame rate, in true time.  Arrays are little-endian bytes (binary buffers of the widget message):
     ``quaternions`` float32 (n, 4) scalar last ``[x, y, z, w]`` (:func:`~pendulum_explorer.playback.
     attitude_quaternions`), ``energies`` float32 (n, 3) kinetic, potential (from the hanging position) and total
-    [J] (:func:`~pendulum_explorer.playback.energies`; the page's energy bars, scaled by ``energy_max``),
+    [J] (:func:`~pendulum_explorer.playback.energies`; the page's energy bars, scaled by ``energy_max``;
+    ``energy_zero`` = m g |rho|, subtracted from the potential and the total where the page writes their numbers,
+    so that they read Eq 34's ``U = -m g rho^T Gamma`` and ``E`` as the rest of the dashboard does),
     ``vertices`` float32 (nv, 3) in the body frame, ``faces`` int32 (nf, 3).  The browser
     draws inertial points at ``D R v`` with ``D`` = :data:`DISPLAY` (z up) and Gamma = R^T e3 in body axes.
     """
@@ -191,6 +193,8 @@ def motion_payload(body: Body, traj: Trajectory, stride: int = 1) -> dict[str, A
         "n": int(len(t)), "t0": float(t[0]), "dt": dt,
         "quaternions": raw(q, "f4"),
         "energies": raw(bars, "f4"), "energy_max": float(max(bars.max(), 1e-300)),
+        # the bars stand on the hanging position; the numbers the page writes are Eq 34's (U, E minus m g |rho|)
+        "energy_zero": float(traj.pendulum.mgrho_norm),
         "damping": float(traj.stats.get("damping", 0.0)),
         "vertices": raw(body.mesh.vertices, "f4"), "faces": raw(body.mesh.faces, "i4"),
         "rho": rho.tolist(), "hanging": (rho / nr).tolist() if nr > 0 else None, "extent": _extent(body),

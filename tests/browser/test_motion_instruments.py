@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import pe_browser as pb
+import pendulum_explorer as pe
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -77,6 +78,16 @@ def test_instruments_released_damped_and_continued(dashboard_server, browser):
         drawn = page.evaluate(DRAWN_TILT_JS)
         pb.record_timings("motion_instruments", {"drawn_tilt_at_t0_deg": drawn})
         assert drawn == pytest.approx(THETA, abs=0.01)
+        # the numbers over the bars are Eq 34's U and E (released at rest: E = U = -m g |rho| cos theta), the E the
+        # rest of the dashboard shows; they read E + m g |rho| (energies from the hanging position) before
+        mgr = pe.presets.paper_fig1().pendulum.mgrho_norm
+        now, shown = page.evaluate(f"""() => [{M}.instruments.now.slice(),
+            Array.from(document.querySelectorAll('{MOTION} .pe-energy-value')).map(e => e.textContent)]""")
+        E0 = -mgr * np.cos(np.radians(THETA))
+        pb.record_timings("motion_instruments", {"numbers_at_t0_K_U_E": now, "written": shown})
+        assert now[0] == pytest.approx(0.0, abs=1e-4)
+        assert now[1] == pytest.approx(E0, abs=1e-4) and now[2] == pytest.approx(E0, abs=1e-4), (now, E0)
+        assert shown[2] == f"{E0:.2g}", shown
         # the tilt plot in degrees, the "now" line over it
         tilt = page.evaluate(f"""() => {{ const gd = document.querySelector('{MOTION} .pe-motion-plots .js-plotly-plot');
             const fl = gd._fullLayout; return [fl.yaxis3.ticksuffix, fl.annotations.map(a => a.text),

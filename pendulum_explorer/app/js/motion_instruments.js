@@ -1,7 +1,9 @@
-// The motion player's instruments: a stopwatch a class can read and three energy bars (kinetic, potential from
-// the hanging position, total), beside the animation.  The energies of every sample arrive once with the motion
-// (``animation.energies``, float32 n x 3, from the model layer); each frame interpolates them at the motion time
-// and sets the bars' heights: no kernel round trip per frame.
+// The motion player's instruments: a stopwatch a class can read and three energy bars (kinetic, potential,
+// total), beside the animation.  The energies of every sample arrive once with the motion (``animation.energies``,
+// float32 n x 3, from the model layer, potential and total from the hanging position so that the bars are >= 0);
+// each frame interpolates them at the motion time and sets the bars' heights: no kernel round trip per frame.
+// The numbers written over the bars are Eq 34's U = -m g rho.Gamma and E (``animation.energy_zero`` = m g |rho|
+// subtracted), the E the rest of the dashboard shows.
 import { floats } from "./motion_geom.js";
 
 const BARS = [["kinetic", "K", "#E69F00"], ["potential", "U", "#009E73"], ["total", "E", "#000000"]];
@@ -48,7 +50,8 @@ export class Instruments {
       track.appendChild(bar);
       const label = document.createElement("div");
       label.textContent = short;
-      label.title = w(key, key === "potential" ? "potential energy, from the hanging position" : `${key} energy`);
+      label.title = w(key, { kinetic: "kinetic energy", potential: "potential energy U = −m g ρ·Γ (bar from hanging)",
+        total: "total energy E (Eq 34)" }[key]);
       label.style.cssText = "font-weight:600;";
       col.append(value, track, label);
       box.appendChild(col);
@@ -59,8 +62,8 @@ export class Instruments {
     this.note.style.cssText = "font-size:0.75em;line-height:1.2;color:#555;text-align:center;";
     this.el.append(this.clock, cap, box, this.note);
     this.box = box;
-    this.E = new Float32Array(0); this.n = 0; this.max = 1;
-    this.now = [0, 0, 0];                    // the energies drawn last (tests)
+    this.E = new Float32Array(0); this.n = 0; this.max = 1; this.zero = 0;
+    this.now = [0, 0, 0];                    // the energies written last: K, U, E of Eq 34 (tests)
   }
 
   load(a) {
@@ -68,6 +71,7 @@ export class Instruments {
     this.n = this.E.length / 3;
     this.t0 = a.t0 || 0; this.dt = a.dt || 1;
     this.max = a.energy_max || 1;
+    this.zero = a.energy_zero || 0;          // m g |rho|: the bars' zero is the hanging position
     const c = a.damping || 0;
     const cText = c.toPrecision(3).replace(/\.?0+$/, "");
     this.note.textContent = c > 0 ? this.w("damping", "damping c = {c} N m s (not in the paper's model)")
@@ -84,11 +88,12 @@ export class Instruments {
     const now = {};
     for (let j = 0; j < 3; j++) {
       const v = (1 - f) * E[3 * i + j] + f * E[3 * i + 3 + j];
-      this.now[j] = v;
+      const shown = j === 0 ? v : v - this.zero;       // Eq 34's U and E
+      this.now[j] = shown;
       const b = this.bars[j];
       b.bar.style.height = `${Math.max(0, Math.min(100, 100 * v / this.max)).toFixed(2)}%`;
-      b.value.textContent = this.dec(v.toPrecision(2));   // (three bars side by side: short numbers; 3 digits in the label)
-      now[BARS[j][1]] = this.dec(v.toPrecision(3));
+      b.value.textContent = this.dec(shown.toPrecision(2));   // (three bars side by side: short numbers; 3 digits in the label)
+      now[BARS[j][1]] = this.dec(shown.toPrecision(3));
     }
     this.box.setAttribute("aria-label", this.w("energy_now", "energy: kinetic {K} J, potential {U} J, total {E} J")
       .replace(/\{(\w)\}/g, (m, k) => now[k] ?? m));
