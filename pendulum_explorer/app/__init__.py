@@ -16,7 +16,8 @@ import ipywidgets as w
 
 from . import i18n
 from .autosave import Autosave
-from .common import Messages, body_title, freeze_startup_objects, guarded, limit_memory_arenas, log, report_error
+from .common import (Messages, body_title, freeze_startup_objects, guarded, limit_memory_arenas, log,
+                     no_null_tooltips, report_error)
 from .i18n import _
 from .links import ViewLink, link_lang
 from .pagebridge import PageBridge
@@ -84,6 +85,7 @@ class Dashboard(w.VBox):
         super().__init__([*h.top, self.msg, h.guide, self.bridge, plotly_loader(), self.tabs],
                          layout=w.Layout(width="100%"))
         self.add_class("pe-app")
+        no_null_tooltips(self)
         self.presenter.observe(self._on_presenter, names="value")
         h.copy_link.on_click(self.links.copy)
         h.language.observe(self.links.switch_language, names="value")
@@ -197,7 +199,7 @@ class Dashboard(w.VBox):
                 box.children = [msg]
                 raise
             self.panels[key] = panel
-            box.children = [panel.widget]
+            box.children = [no_null_tooltips(panel.widget)]
         return self.panels[key]
 
     def show(self, key):

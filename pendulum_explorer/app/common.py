@@ -111,6 +111,21 @@ def release_free_memory():
         pass
 
 
+def no_null_tooltips(root):
+    """Give every widget under ``root`` without a tooltip an empty one: ipywidgets 8 writes the tooltip into its
+    label's ``title`` and a missing one as the word "null", which screen readers and hover hints then say."""
+    seen, todo = set(), [root]
+    while todo:
+        x = todo.pop()
+        if id(x) in seen or not isinstance(x, w.Widget):
+            continue
+        seen.add(id(x))
+        if x.has_trait("tooltip") and x.tooltip is None:
+            x.tooltip = ""
+        todo.extend(getattr(x, "children", ()) or ())
+    return root
+
+
 def report_error(msg, exc, what):
     """Turn an exception into a panel message: input errors (ValueError) verbatim, anything else as an internal
     error whose traceback goes to the server log only."""
