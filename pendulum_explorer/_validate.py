@@ -60,7 +60,7 @@ MAX_STEPS = int(BOUNDS["max_steps"].high)
 __all__ = [
     "UNIT_TOL", "RTOL_RANGE", "ATOL_RANGE", "MAX_RESULT_BYTES", "MAX_STEPS",
     "PendulumBase", "check_pendulum", "real", "real_array", "positive", "integer", "choice", "array", "unit_vector", "tangent_vector",
-    "rotation", "frozen", "tolerances", "time_span", "max_steps", "result_memory", "Status", "raise_for_status", "finite_result",
+    "rotation", "frozen", "tolerances", "time_span", "max_steps", "result_memory", "total_time", "Status", "raise_for_status", "finite_result",
 ]
 
 
@@ -287,6 +287,17 @@ def result_memory(n_floats: float, what: str, fix: str) -> None:
         raise InvalidIntegrationError(
             f"{what} would need {nbytes / 2 ** 30:.3g} GiB for its results, above the limit of "
             f"{MAX_RESULT_BYTES / 2 ** 30:g} GiB; {fix}")
+
+
+def total_time(n: int, t: float, what: str, fix: str) -> None:
+    """Refuse a request that integrates more motion in all than ``BOUNDS["integrated_time"]`` allows: ``n``
+    trajectories (or cells) of ``t`` seconds each; ``what`` names the request, ``fix`` what to reduce."""
+    b = BOUNDS["integrated_time"]
+    total = float(n) * float(t)
+    if not total <= b.high:
+        raise InvalidIntegrationError(
+            f"{what} would integrate {total:.3g} s of motion in all ({n} x {t:g} s), above the limit of "
+            f"{b.high:g} s ({b.why}); {fix}")
 
 
 # ------------------------------------------------------------------------------------------------

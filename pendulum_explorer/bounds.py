@@ -125,6 +125,8 @@ BOUNDS: dict[str, Bound] = dict([
     _b("max_steps", "max_steps", "", 1, 50_000_000, integer=True),
     _b("n_out", "n_out", "", 2, 5_000_000, integer=True),
     _b("ensemble_size", N_("trajectories of an ensemble"), "", 1, 10_000_000, integer=True),
+    _b("integrated_time", "the motion one call integrates in all", "s", 0.0, 1e9,
+       why="trajectories x their duration; 1e9 s is hours of a two-core machine: split the work into calls"),
     _b("unit_tol", N_("the unit-vector tolerance"), "", 0.0, 1e-6),
     _b("report_unit_tol", N_("|Γ| − 1 of a reported state"), "", 0.0, 1e-3),
     # --- sections
@@ -138,6 +140,8 @@ BOUNDS: dict[str, Bound] = dict([
     _b("map_cells", N_("chaos-map cells"), "", 1, 1_000_000, 1, 160_000, integer=True),
     _b("k", "k", "", 1, 64, 1, 8, integer=True),
     _b("orbits", N_("periodic orbits"), "", 0, 10**6, 0, 100, integer=True),
+    _b("orbit_search", "the return-map solves of an orbit search", "", 1, 1_000_000, integer=True,
+       why="n_starts x max_iter x k"),
     # --- memory
     _b("result_bytes", N_("the result's memory"), "bytes", 0, 2 ** 30, integer=True),
     _b("session_chars", N_("the session file"), "characters", 0, 64 * 2 ** 20, integer=True),

@@ -238,6 +238,7 @@ def ensemble(pendulum: Pendulum, Gamma0: ArrayLike, omega0: ArrayLike, t_final: 
     n = G.shape[0]
     _v.result_memory(6.0 * n * n_out, f"an ensemble of {n} trajectories x {n_out} samples",
                      "reduce n_out or the number of trajectories")
+    _v.total_time(n, t_final, f"an ensemble of {n} trajectories", "reduce t_final or the number of trajectories")
     budget = step_budget(pendulum, float(np.linalg.norm(W, axis=1).max()), t_final, max_steps)
     q, Q = taylor_frame(pendulum)
     from ._core import taylor as _taylor

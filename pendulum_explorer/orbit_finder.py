@@ -21,6 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq
 
 from . import _validate as _v
+from .bounds import BOUNDS
 from .bodies import Pendulum
 from .errors import (InaccessibleError, IntegrationFailedError, InvalidIntegrationError, InvalidStateError,
                      PeriodicOrbitNotFoundError)
@@ -226,6 +227,7 @@ def find_periodic_orbit(section: PoincareSection, seed: ArrayLike | SectionState
     n_starts = _v.integer("n_starts", n_starts, low=1, high=200)
     tol = _v.real("tol", tol, exc=InvalidIntegrationError, low=1e-13, high=1e-3)
     max_iter = _v.integer("max_iter", max_iter, low=1, high=1000)
+    _search_budget(1 + 2 * n_starts, max_iter, k, n_starts)
     x0 = _chart_seed(section, seed)
     section.state_at(sphere_from_chart(x0[0], x0[1]))  # InaccessibleError off the section
     found: list[tuple[float, NDArray[np.float64], float, int]] = []
@@ -268,11 +270,23 @@ def find_periodic_orbit(section: PoincareSection, seed: ArrayLike | SectionState
     return level_orbit(section, float(x[0]), float(x[1]), k, residual=res, iterations=it)
 
 
+def _search_budget(starts: int, max_iter: int, k: int, n_starts: int) -> None:
+    """Refuse an orbit search of more than ``BOUNDS["orbit_search"]`` return-map solves (each a few k-th returns):
+    ``starts`` starts (from ``n_starts``) x ``max_iter`` iterations x ``k``."""
+    b = BOUNDS["orbit_search"]
+    if starts * max_iter * k > b.high:
+        raise InvalidIntegrationError(
+            f"n_starts = {n_starts} ({starts} starts), max_iter = {max_iter} and k = {k} ask for up to "
+            f"{starts * max_iter * k} return-map solves ({b.why}); an orbit search makes at most {int(b.high)}: "
+            f"reduce n_starts or max_iter")
+
+
 def find_periodic_orbits(section: PoincareSection, k: int = 1, *, n_seeds: int = 400, n_starts: int = 40,
                          tol: float = 1e-10, max_iter: int = 60, primitive: bool = True) -> list[LevelOrbit]:
     """The fixed points of ``P^k`` found from the ``n_starts`` best near-returns of ``n_seeds`` seeds spread over
     the accessible region (:meth:`PoincareSection.fill_seeds`), each once (one point of each k-cycle is listed
-    per start that reached it; the points of a cycle are distinct fixed points of ``P^k``)."""
+    per start that reached it; the points of a cycle are distinct fixed points of ``P^k``).  At most
+    ``BOUNDS["orbit_search"]`` (1e6) solves: ``n_starts * max_iter * k`` above it is refused before any work."""
     if not isinstance(section, PoincareSection):
         raise TypeError(f"section must be a PoincareSection; got {type(section).__name__}")
     k = _v.integer("k", k, low=1, high=MAX_RETURN_POWER)
@@ -280,6 +294,7 @@ def find_periodic_orbits(section: PoincareSection, k: int = 1, *, n_seeds: int =
     n_starts = _v.integer("n_starts", n_starts, low=1, high=20_000)
     tol = _v.real("tol", tol, exc=InvalidIntegrationError, low=1e-13, high=1e-3)
     max_iter = _v.integer("max_iter", max_iter, low=1, high=1000)
+    _search_budget(n_starts, max_iter, k, n_starts)
     Y = section.fill_seeds(n_seeds)
     pts = np.stack(chart_from_sphere(Y[:, 0:3]), -1)
     r = _near_returns(section, pts, k)

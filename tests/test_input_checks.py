@@ -69,6 +69,50 @@ def test_crossings_and_batch_and_grids_are_bounded(sec):
         pe.geometric_phase(S.pendulum, np.stack([0.6 * np.cos(s), 0.6 * np.sin(s), 0.8 + 0 * s], 1), order=3000)
 
 
+class _Reached(Exception):
+    """Raised by a stubbed work function: the call got past its checks."""
+
+
+def _stub(*a, **k):
+    raise _Reached
+
+
+def test_total_work_of_a_call_is_bounded(P, sec, monkeypatch):
+    """A chaos map, an ensemble or MEGNO over many seeds integrates at most 1e9 s of motion in all, an orbit search
+    makes at most 1e6 return-map solves: beyond that the call is refused before any integration (the work
+    functions are stubbed: reaching them is a failure), while the researcher's 400 x 300 map at T = 1000 s and
+    the defaults pass the checks."""
+    from pendulum_explorer import ensembles, orbit_finder
+    from pendulum_explorer.poincare import megno_seeds
+    from pendulum_explorer.section import chaos_map as cm
+    S, seed = sec
+    monkeypatch.setattr(cm, "run_chunks", _stub)
+    monkeypatch.setattr(ensembles, "run_chunks", _stub)
+    monkeypatch.setattr(orbit_finder, "_lm_solve", _stub)
+    with pytest.raises(InvalidIntegrationError, match=r"1e\+11 s of motion in all \(1000000 x 100000 s\).*"
+                                                      r"reduce the resolution or t_total"):
+        S.chaos_map((1000, 1000), 1e5)
+    with pytest.raises(_Reached):
+        S.chaos_map((400, 300), 1000.0)
+    G = np.tile([0.0, 0.0, 1.0], (200_000, 1))
+    W = np.tile([1.0, 1.0, 1.0], (200_000, 1))
+    with pytest.raises(InvalidIntegrationError, match=r"an ensemble of 200000 trajectories would integrate 2e\+09 s"):
+        pe.ensemble(P, G, W, 1e4)
+    with pytest.raises(_Reached):
+        pe.ensemble(P, G, W, 1e3)
+    seeds = [seed] * 20_000
+    with pytest.raises(InvalidIntegrationError, match=r"the MEGNO of 20000 seeds would integrate 2e\+09 s"):
+        megno_seeds(S.map, seeds, 1e5)
+    with pytest.raises(InvalidIntegrationError, match=r"n_starts = 20000 \(20000 starts\), max_iter = 1000 and "
+                                                      r"k = 8 ask for up to 160000000 return-map solves"):
+        pe.find_periodic_orbits(S, 8, n_starts=20_000, max_iter=1000)
+    with pytest.raises(InvalidIntegrationError, match=r"n_starts = 200 \(401 starts\)"):
+        pe.find_periodic_orbit(S, seed, 64, n_starts=200, max_iter=1000)
+    G1 = np.asarray(S.crossings(seed, 1).Gamma)[0]
+    with pytest.raises(_Reached):
+        pe.find_periodic_orbit(S, G1, 1)
+
+
 # --- garbage reported as success ----------------------------------------------------------------------
 @pytest.mark.parametrize("kw", [dict(atol=1.0), dict(atol=1e10), dict(rtol=1.0), dict(rtol=0.0, atol=0.0),
                                 dict(rtol=-1.0)])

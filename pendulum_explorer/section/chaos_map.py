@@ -104,6 +104,7 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
     rtol, atol = _v.tolerances(rtol, atol)
     method, tol = _check_method(method, tol)
     _v.result_memory(3.0 * n_phi * n_z, f"a chaos map of {n_phi} x {n_z} cells", "reduce the resolution")
+    _v.total_time(n_phi * n_z, t_total, f"a chaos map of {n_phi} x {n_z} cells", "reduce the resolution or t_total")
     check_executor(executor)
     cancel_probe(cancel)
     phi, z = chaos_grid(n_phi, n_z)
@@ -185,6 +186,7 @@ def megno_seeds(pmap: PoincareMap, seeds: Iterable[Any] | NDArray[np.float64], t
     if not isinstance(tangent_to_level, (bool, np.bool_)):
         raise TypeError(f"tangent_to_level must be True or False; got {tangent_to_level!r}")
     threads = N_THREADS if threads is None else _v.integer("threads", threads, low=1, high=MAX_STREAM_THREADS)
+    _v.total_time(len(seed_list), t_total, f"the MEGNO of {len(seed_list)} seeds", "reduce the seeds or t_total")
     Y0 = pmap._check_seeds(seed_list)
     m = Y0.shape[0]
     fn, args = _tangent_task(pmap, method, tol, t_total, rtol, atol, _cell_steps(t_total), bool(tangent_to_level))
