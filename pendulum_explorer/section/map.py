@@ -18,8 +18,8 @@ from numpy.typing import NDArray
 from .. import _validate as _v
 from .._core import fields as _f
 from .._core import section as _sec
-from ..errors import InvariantDriftWarning, PendulumError, ShapeError
-from ..integrators import DOP853, CrossingRunner, Integrator
+from ..errors import IntegrationFailedError, InvariantDriftWarning, PendulumError, ShapeError
+from ..integrators import CONSERVATION_RTOL, DOP853, CrossingRunner, Integrator
 from .chart import sphere_from_chart
 from .level import LEVEL_RTOL, MAX_CROSSINGS, Level
 from .parallel import N_THREADS, ExecutorLike, check_executor, run_chunks, thread_pool
@@ -178,7 +178,7 @@ class PoincareMap:
         nf = self.runner.found(info).copy()
         for k in range(Y0.shape[0]):
             c = nf[k]
-            self._project(G[k], W[k], D[k], int(c))
+            self._project(G[k], W[k], D[k], int(c), who=f"the crossings of seeds[{k}]")
             G[k, c:] = np.nan
             W[k, c:] = np.nan
             D[k, c:] = np.nan
@@ -192,13 +192,14 @@ class PoincareMap:
         return np.ascontiguousarray(np.stack([self.level.check_seed(s, f"seeds[{k}]") for k, s in enumerate(seeds)]))
 
     def _project(self, G: NDArray[np.float64], W: NDArray[np.float64], D: NDArray[np.float64], n: int,
-                 stats: dict[str, Any] | None = None) -> tuple[float, float]:
+                 stats: dict[str, Any] | None = None, who: str = "the crossings") -> tuple[float, float]:
         """The first ``n`` crossings of one trajectory with Gamma normalised in place (the kernels integrate Gamma
         in R^3: over 1e6 crossings |Gamma| drifts by ~3e-6, more than the 1e-6 the library accepts back as input).
         Returns (and puts into ``stats``) the drift before: ``gamma_drift`` = max | |Gamma| - 1 | and
         ``level_drift`` = the largest relative distance of a crossing from the level (E, mu); warns
         (:class:`~pendulum_explorer.errors.InvariantDriftWarning`) when the level drifted beyond ``LEVEL_RTOL``,
-        so that the crossings are no longer seeds of this level."""
+        so that the crossings are no longer seeds of this level, and raises ``IntegrationFailedError`` beyond
+        ``CONSERVATION_RTOL`` (1 %, the ensemble's check): such points are not this level's section."""
         if not n:
             return 0.0, 0.0
         gd = float(_sec.normalise_crossings(G, W, D, n))
@@ -208,6 +209,13 @@ class PoincareMap:
                        np.abs(inv[:, 1] - self.level.mu).max() / self.level.mu_scale))
         if stats is not None:
             stats["gamma_drift"], stats["level_drift"] = gd, ld
+        if not ld <= CONSERVATION_RTOL:  # not the section of this level any more: no result (as an ensemble's)
+            raise IntegrationFailedError(
+                f"{who} drifted off the level by {100 * ld:.2g} % (relative; |Gamma| by {gd:.2g} before it "
+                f"was normalised), beyond the {100 * CONSERVATION_RTOL:g} % a result may be off, so they are not the "
+                f"section at E = {self.level.energy:.6g} J, mu = {self.level.mu:.6g} kg m^2/s: tighten the tolerance "
+                f"({self.integrator!r}) or ask for fewer crossings per call (stream re-seeds on the level after each "
+                f"chunk)")
         if not ld <= LEVEL_RTOL:
             warnings.warn(InvariantDriftWarning(
                 f"the crossings drifted off the level by {ld:.2g} (relative; |Gamma| by {gd:.2g} before it was "
