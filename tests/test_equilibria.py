@@ -479,3 +479,17 @@ def test_classify_eigenvalues_refuses_what_is_not_four_eigenvalues(ev, exc, need
     kw = {"rtol": 2.0} if "rtol" in needle else {}
     with pytest.raises(getattr(errors, exc), match=needle):
         classify_eigenvalues(ev, **kw)
+
+
+@pytest.mark.parametrize("mu", [1e-12, -1e-9, 1e-6, 1e-3, 0.5])
+def test_equilibria_at_a_tiny_mu_have_that_mu(mu):
+    """Near the hanging and inverted equilibria mu ~ sqrt(s) along a family, so the root in the family parameter
+    left mu = 1e-12 at 6.8e-9 and 1e-6 at 1.0000023e-6 (reported as the equilibria at that mu).  Each point now
+    has the requested mu to 1e-12 relative (Eq 77 from its omega and Gamma) and solves Eqs (35)-(36)."""
+    P = paper_fig1().pendulum
+    pts = equilibria_at_mu(P, mu)
+    assert len(pts) == 2  # the two families that leave the hanging and the inverted equilibria
+    for q in pts:
+        assert q.mu == pytest.approx(mu, rel=1e-12)
+        assert float(P.J @ q.omega @ q.Gamma) == pytest.approx(mu, rel=1e-12)
+        assert residual(P, q.Gamma, q.omega) < 1e-12

@@ -2,6 +2,8 @@
 on the sampled families of :func:`~pendulum_explorer.equilibria.equilibria`."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .. import _validate as _v
@@ -52,9 +54,34 @@ def _roots(f: Family, fin: Finisher, mu: float, br: int) -> list[EquilibriumPoin
             x = find_root(resid, xa, xb, rtol=1e-15, maxiter=200)
         Gp, s, al = evaluate(smp.curve, np.array([b0]), np.array([x]))
         p = fin.finish(Gp, s, br)
+        if not abs(float(p.mu[0]) - mu) <= MU_RTOL * abs(mu):
+            p = _at_exact_mu(fin, Gp, s, br, mu, p)
+            if p is None:
+                continue
         out.append(EquilibriumPoint(p.Gamma[0], p.omega[0], float(p.mu[0]), float(p.energy[0]), float(al[0]), f.label,
                                     br, p.stability[0], p.eigenvalues[0]))
     return out
+
+
+#: relative accuracy in mu of a returned point (the root finder reaches ~1e-15 where mu is not tiny)
+MU_RTOL = 1e-12
+#: relative residual of Eq (32), |J omega x omega + m g rho x Gamma| / (m g |rho|), a returned point keeps
+EQ_RESIDUAL = 1e-12
+
+
+def _at_exact_mu(fin: Finisher, Gp: Any, s: Any, br: int, mu: float, p: Any) -> Any:
+    """A family point at momentum ``mu`` where the root in the family parameter cannot resolve it: near the end of
+    a family at an equilibrium mu ~ sqrt(s), so the parameter's rounding leaves mu off by ~1e-8 (mu = 1e-12 came
+    back at 6.8e-9).  There Gamma depends on s only to O(s), below rounding, so the spin ``k`` is rescaled to give
+    ``mu`` exactly (mu = k Gamma^T J Gamma, Eq 77) at the same Gamma; the point is kept only if it still solves
+    Eq (32) to ``EQ_RESIDUAL``, and its mu to ``MU_RTOL``."""
+    if not (p.mu[0] != 0.0 and np.isfinite(p.mu[0])):
+        return None
+    q = fin.finish(Gp, s * (mu / float(p.mu[0])) ** 2, br)
+    P = fin.pendulum
+    G, W = q.Gamma[0], q.omega[0]
+    res = np.linalg.norm(np.cross(P.J @ W, W) + P.m * P.g * np.cross(P.rho, G)) / (P.m * P.g * np.linalg.norm(P.rho))
+    return q if res <= EQ_RESIDUAL and abs(float(q.mu[0]) - mu) <= MU_RTOL * abs(mu) else None
 
 
 #: points of one ring of steady spins (each ~1.4 ms to build: 10 000 points take ~15 s)
@@ -91,7 +118,8 @@ def equilibria_at_mu(pendulum: Pendulum, mu: float, eq: EquilibriumSet | None = 
     Returns
     -------
     list of EquilibriumPoint
-        Located by root finding on the family parameter (rounding-level accuracy in mu).  ``mu = 0`` gives
+        Located by root finding on the family parameter; each point's mu is the requested one to ``MU_RTOL``
+        (1e-12 relative), also for tiny |mu| near the hanging and inverted equilibria.  ``mu = 0`` gives
         the hanging and inverted equilibria.  Points of the families nearer to a pole than the sampled curve
         (|mu| beyond the range of the curves, energy above ``E_CAP_FACTOR m g |rho|``) are not returned.
     """
