@@ -60,7 +60,7 @@ MAX_STEPS = int(BOUNDS["max_steps"].high)
 __all__ = [
     "UNIT_TOL", "RTOL_RANGE", "ATOL_RANGE", "MAX_RESULT_BYTES", "MAX_STEPS",
     "PendulumBase", "check_pendulum", "real", "real_array", "positive", "integer", "choice", "array", "unit_vector", "tangent_vector",
-    "rotation", "frozen", "tolerances", "time_span", "max_steps", "result_memory", "total_time", "Status", "raise_for_status", "finite_result",
+    "rotation", "frozen", "tolerances", "time_span", "max_steps", "result_memory", "total_time", "callback", "Status", "raise_for_status", "finite_result",
 ]
 
 
@@ -287,6 +287,14 @@ def result_memory(n_floats: float, what: str, fix: str) -> None:
         raise InvalidIntegrationError(
             f"{what} would need {nbytes / 2 ** 30:.3g} GiB for its results, above the limit of "
             f"{MAX_RESULT_BYTES / 2 ** 30:g} GiB; {fix}")
+
+
+def callback(name: str, value: Any) -> Any:
+    """``value`` if it is None or callable (a ``progress`` callback), else TypeError naming ``name``: checked before
+    the work, not at the first call after it."""
+    if value is not None and not callable(value):
+        raise TypeError(f"{name} must be a callable or None; got {type(value).__name__} {value!r:.60}")
+    return value
 
 
 def total_time(n: int, t: float, what: str, fix: str) -> None:

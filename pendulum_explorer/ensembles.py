@@ -231,6 +231,7 @@ def ensemble(pendulum: Pendulum, Gamma0: ArrayLike, omega0: ArrayLike, t_final: 
     import time
 
     _v.check_pendulum(pendulum)
+    _v.callback("progress", progress)
     tol = _method_tol(method, tol)
     G, W = _states(Gamma0, omega0)
     t_final = _v.time_span("t_final", t_final, MIN_SPAN)

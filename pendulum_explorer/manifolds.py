@@ -415,6 +415,7 @@ def invariant_manifolds(orbit: PeriodicOrbit, *, length: float = 2.0, branches: 
     max_points = _v.integer("max_points", max_points, low=10, high=1_000_000)
     max_maps = _v.integer("max_maps", max_maps, low=100, high=100_000_000)
     inverse = _v.choice("inverse", inverse, ("auto", "newton"), exc=InvalidIntegrationError)
+    _v.callback("progress", progress)
     crossing_tol = max(1e-5, max_gap ** 2 / 10.0) if crossing_tol is None else _v.real(
         "crossing_tol", crossing_tol, exc=InvalidIntegrationError, low=0.0, high=1.0)
     lu, ls, vu, vs = _eigen(orbit.jacobian)

@@ -484,7 +484,9 @@ def _leaves(prob: _Problem, u: Vec, t: Vec, ds: float) -> bool:
 
 
 def _check_family_args(orbit: PeriodicOrbit, section: PoincareSection | None, end: float, name: str,
-                       max_step: float, max_points: int, tol: float) -> tuple[LevelOrbit, float, float, int, float]:
+                       max_step: float, max_points: int, tol: float,
+                       progress: object = None) -> tuple[LevelOrbit, float, float, int, float]:
+    _v.callback("progress", progress)
     orbit = as_level_orbit(orbit, section)
     end = _v.real(name, end, exc=InvalidStateError, low=-1e100, high=1e100)
     max_step = _v.real("max_step", max_step, exc=InvalidIntegrationError, low=1e-6, high=1.0)
@@ -520,7 +522,7 @@ def continue_periodic_orbit(orbit: PeriodicOrbit, E_end: float, *, mu: float | N
     OrbitFamily (``stop`` says whether it reached E_end, left the section or ran out of points)
     """
     orbit, E_end, max_step, max_points, tol = _check_family_args(orbit, section, E_end, "E_end", max_step,
-                                                                 max_points, tol)
+                                                                 max_points, tol, progress)
     if mu is not None:
         mu = _v.real("mu", mu, low=-1e100, high=1e100)
         if mu != orbit.mu:
@@ -530,6 +532,7 @@ def continue_periodic_orbit(orbit: PeriodicOrbit, E_end: float, *, mu: float | N
                     f"the orbit's family at E = {orbit.E:.6g} does not reach mu = {mu:.6g} (it stops at mu = "
                     f"{fam.orbits[-1].mu:.6g}: {fam.stop})", fam.orbits[-1].residual)
             orbit = fam.orbits[-1]
+    _v.callback("cancel", cancel)
     return _continue(orbit, "E", E_end, max_step, max_points, tol, progress, cancel)
 
 
@@ -538,7 +541,7 @@ def continue_periodic_orbit_in_mu(orbit: PeriodicOrbit, mu_end: float, *, sectio
                                   progress: Callable[[int, float], object] | None = None) -> OrbitFamily:
     """:func:`continue_periodic_orbit` in the momentum mu at the orbit's fixed energy (towards ``mu_end``)."""
     orbit, mu_end, max_step, max_points, tol = _check_family_args(orbit, section, mu_end, "mu_end", max_step,
-                                                                  max_points, tol)
+                                                                  max_points, tol, progress)
     return _continue(orbit, "mu", mu_end, max_step, max_points, tol, progress)
 
 

@@ -97,6 +97,7 @@ def lyapunov_spectrum(pendulum: Pendulum, Gamma0: ArrayLike, omega0: ArrayLike, 
     tau = _v.real("tau", tau, exc=InvalidIntegrationError, low=0.0, low_open=True, high=T)
     rtol, atol = _v.tolerances(rtol, atol)
     method = _v.choice("method", method, ("dop853", "taylor"))
+    _v.callback("progress", progress)
     if method == "taylor":
         tol = validate_taylor_tol(1e-12 if tol is None else tol)
     elif tol is not None:

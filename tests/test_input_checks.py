@@ -113,6 +113,27 @@ def test_total_work_of_a_call_is_bounded(P, sec, monkeypatch):
         pe.find_periodic_orbit(S, G1, 1)
 
 
+def test_a_progress_that_cannot_be_called_is_refused_before_the_work(P, sec, monkeypatch):
+    """``progress=5`` ran a whole chaos map (or ensemble, spectrum ...) and failed at the first report after it
+    ("'int' object is not callable"), losing the work; now it is refused before any integration."""
+    from pendulum_explorer import ensembles
+    from pendulum_explorer.section import chaos_map as cm
+    S, seed = sec
+    monkeypatch.setattr(cm, "run_chunks", _stub)
+    monkeypatch.setattr(ensembles, "run_chunks", _stub)
+    msg = r"progress must be a callable or None; got int 5"
+    with pytest.raises(TypeError, match=msg):
+        S.chaos_map((4, 4), 10.0, progress=5)
+    with pytest.raises(TypeError, match=msg):
+        next(S.chaos_maps([(2, 2), (4, 4)], 10.0, progress=5))
+    with pytest.raises(TypeError, match=msg):
+        pe.ensemble(P, [[0.0, 0.0, 1.0]], [[1.0, 1.0, 1.0]], 1.0, progress=5)
+    with pytest.raises(TypeError, match=msg):
+        pe.lyapunov_spectrum(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], 1e4, progress=5)
+    with pytest.raises(_Reached):
+        S.chaos_map((4, 4), 10.0, progress=lambda d, m: None)
+
+
 # --- garbage reported as success ----------------------------------------------------------------------
 @pytest.mark.parametrize("kw", [dict(atol=1.0), dict(atol=1e10), dict(rtol=1.0), dict(rtol=0.0, atol=0.0),
                                 dict(rtol=-1.0)])

@@ -107,6 +107,7 @@ def chaos_map(pmap: PoincareMap, resolution: tuple[int, int] = (64, 48), t_total
     _v.total_time(n_phi * n_z, t_total, f"a chaos map of {n_phi} x {n_z} cells", "reduce the resolution or t_total")
     check_executor(executor)
     cancel_probe(cancel)
+    _v.callback("progress", progress)
     phi, z = chaos_grid(n_phi, n_z)
     PH, Z = np.meshgrid(phi, z)
     Y, ok = pmap.level.states_at(sphere_from_chart(PH, Z).reshape(-1, 3))
@@ -275,6 +276,7 @@ def chaos_maps(pmap: PoincareMap, levels: Iterable[tuple[int, int]] = MAP_LEVELS
     """:func:`chaos_map` at each resolution of ``levels`` in turn (coarse first, then refined), each map
     yielded as soon as it is done (see :meth:`PoincareSection.chaos_maps`)."""
     levels = list(levels)
+    _v.callback("progress", progress)
     is_cancelled = cancel_probe(cancel)
     for i, res in enumerate(levels):
         def step(d: int, m: int, i: int = i, res: tuple[int, int] = res) -> None:
