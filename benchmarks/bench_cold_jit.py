@@ -8,7 +8,8 @@ warm-up (``pendulum_explorer._warmup.run()``, what ``pendulum-explorer warmup`` 
 ``numba:compile`` events give each kernel's compile time (thread CPU time and wall time, *exclusive* of the
 kernels compiled inside it: a callee numba compiles while typing its caller is counted for the callee), grouped
 by the kernel's module; the rows after them are the whole process (import + warm-up + cache writes).  The
-third column is this checkout's parallel warm-up, ``_warmup.run(jobs=2)`` (``--jobs 1``: not run).  With
+third column is this checkout's parallel warm-up, ``_warmup.run(jobs=2)`` (``--jobs 1``: not run; with a baseline,
+the baseline's too).  With
 ``--baseline DIR`` (a checkout of another commit, e.g. ``git worktree add --detach /tmp/base 5fd0105``) the same
 is measured for that checkout's package in the same run, side by side.  ``--detail N`` lists the N slowest
 kernels of this checkout.  ``--where``: one more run of this checkout splitting its CPU time into LLVM's parts
@@ -165,6 +166,8 @@ def main() -> None:
     a = ap.parse_args()
     roots = ({"baseline": (a.baseline.resolve(), 1)} if a.baseline else {}) | {"this": (ROOT, 1)}
     if a.jobs > 1:
+        if a.baseline:
+            roots[f"baseline jobs={a.jobs}"] = (a.baseline.resolve(), a.jobs)
         roots[f"this jobs={a.jobs}"] = (ROOT, a.jobs)
     runs: dict[str, list[dict]] = {k: [] for k in roots}
     for _ in range(a.runs):

@@ -21,29 +21,56 @@ from pathlib import Path
 import numpy as np
 
 
-def _motion() -> None:
-    from .presets import paper_fig1, paper_fig2
-    from .reduction import simulate_lr
+def _fig2() -> object:
+    from .presets import paper_fig2
+
+    return paper_fig2().pendulum
+
+
+def _simulate(**kw: object) -> None:
     from .trajectory import simulate
 
-    P = paper_fig2().pendulum
-    simulate(P, np.eye(3), [1.0, 1.0, 1.0], 0.1, method="dop853", n_out=3)
-    simulate(P, np.eye(3), [1.0, 1.0, 1.0], 0.1, method="dop853", n_out=3, damping=0.1)  # the damped kernel
-    simulate(P, np.eye(3), [1.0, 1.0, 1.0], 0.1, method="lgvi", dt=0.01, n_out=3)
-    simulate(P, np.eye(3), [1.0, 1.0, 1.0], 0.1, method="taylor", n_out=3)
-    simulate_lr(P, [0.0, 0.0, 1.0], [0.1, -0.1, 0.0], 0.3, 0.1, n_out=3)
+    simulate(_fig2(), np.eye(3), [1.0, 1.0, 1.0], 0.1, n_out=3, **kw)
+
+
+def _taylor() -> None:
+    """The Taylor kernels of ``simulate``, ``ensemble`` (its lanes) and the chaos map's Taylor tangent lanes: no
+    DOP853 machinery."""
+    from .ensembles import ensemble
+
+    from .poincare import PoincareSection
+
+    _simulate(method="taylor")
+    ensemble(_fig2(), [[0.0, 0.0, 1.0]], [[1.0, 1.0, 1.0]], 0.1)
+    sec_t = PoincareSection.from_paper_ic(_fig2(), energy=0.0, method="taylor")[0]
+    sec_t.chaos_map((2, 2), 0.2, method="taylor")  # the Taylor tangent lanes
+
+
+def _lgvi() -> None:
+    _simulate(method="lgvi", dt=0.01)
+
+
+def _equilibria() -> None:
     from .equilibria import equilibria, equilibria_at_mu
+    from .presets import paper_fig1
 
     P1 = paper_fig1().pendulum
     eq = equilibria(P1)
     equilibria_at_mu(P1, 0.1, eq=eq)
 
 
+def _dop853() -> None:
+    from .reduction import simulate_lr
+
+    _simulate(method="dop853")
+    _simulate(method="dop853", damping=0.1)  # the damped kernel
+    simulate_lr(_fig2(), [0.0, 0.0, 1.0], [0.1, -0.1, 0.0], 0.3, 0.1, n_out=3)
+
+
 def _section() -> None:
     from .poincare import PoincareSection
-    from .presets import paper_fig2
 
-    P = paper_fig2().pendulum
+    P = _fig2()
     sec, seed = PoincareSection.from_paper_ic(P, energy=0.0)
     sec.accessible_region(n_phi=9, n_z=7)
     sec.crossings(seed, 3)
@@ -52,7 +79,6 @@ def _section() -> None:
     sec_t = PoincareSection.from_paper_ic(P, energy=0.0, method="taylor")[0]
     sec_t.crossings(seed, 2)
     sec_t.batch(np.asarray(res.Gamma), 2)  # the Taylor crossing lanes (the dashboard's fill)
-    sec_t.chaos_map((2, 2), 0.2, method="taylor")  # the Taylor tangent lanes
     phi, z = res.chart
     sec.return_map(float(phi[0]), float(z[0]))
     sec.chaos_map((2, 2), 0.2)  # the lane kernels, as batch's
@@ -60,19 +86,18 @@ def _section() -> None:
 
 def _chaos() -> None:
     from .chaos import lyapunov_exponent, megno
-    from .presets import paper_fig2
 
-    P = paper_fig2().pendulum
+    P = _fig2()
     lyapunov_exponent(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], t_total=0.2, tau=0.1)
     lyapunov_exponent(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], t_total=0.2, tau=0.1, method="two-trajectory")
     megno(P, [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], 0.2, n_samples=2)
-    from .ensembles import ensemble
-
-    ensemble(P, [[0.0, 0.0, 1.0]], [[1.0, 1.0, 1.0]], 0.1)  # the Taylor lanes
 
 
-#: the warm-up in two parts of about equal cold compile time (benchmarks/bench_cold_jit.py)
-PARTS: tuple[tuple[Callable[[], None], ...], ...] = ((_section,), (_motion, _chaos))
+#: the warm-up in two parts of about equal cold compile time (benchmarks/bench_cold_jit.py), ordered so that the
+#: two processes of ``run(jobs=2)`` seldom compile the same helper at once: the first part starts with the DOP853
+#: machinery and the fields (the section), the second with kernels that use neither (Taylor, LGVI, equilibria),
+#: so that by the time it reaches DOP853 (simulate, the scalar tangent dynamics) most helpers are in the cache
+PARTS: tuple[tuple[Callable[[], None], ...], ...] = ((_section,), (_taylor, _lgvi, _equilibria, _dop853, _chaos))
 
 
 def _run_part(k: int) -> None:
