@@ -55,6 +55,9 @@ class Manifolds:
     n_maps : return maps used;  truncated : True when a branch stopped before ``length``: on the work bound, off
         the section, or at a jump of the map (a branch running into a pole or a grazing crossing)
     inverse : "reversor phi -> pi - phi", "reversor phi -> -phi" or "newton": how P^-1 was evaluated
+    power : the power of the return map the branches were grown with (k, or 2k for a negative multiplier)
+    levels : per unstable branch, the first row of each complete level (level n + 1 is the image of level n under
+        ``P^power``; rows after the last start belong to the last complete level and the partial one beyond it)
     """
 
     orbit: LevelOrbit
@@ -66,6 +69,8 @@ class Manifolds:
     n_maps: int
     truncated: bool
     inverse: str
+    power: int = 0
+    levels: tuple[tuple[int, ...], ...] = ()
 
 
 class _Maps:
@@ -176,9 +181,10 @@ def _mid(a, b):
 
 def _branch(maps: _Maps, x_star: NDArray[np.float64], v: NDArray[np.float64], lam: float, sign: float,
             backward: bool, length: float, eps: float, max_gap: float, max_angle: float,
-            max_points: int, progress: Callable[[float], object] | None = None) -> tuple[NDArray[np.float64], bool]:
-    """One branch as a polyline, level by level (see the module docstring); returns (points (n, 2), complete).
-    ``progress(fraction of length)`` after each level."""
+            max_points: int, progress: Callable[[float], object] | None = None
+            ) -> tuple[NDArray[np.float64], bool, tuple[int, ...]]:
+    """One branch as a polyline, level by level (see the module docstring); returns (points (n, 2), complete,
+    the first row of each complete level).  ``progress(fraction of length)`` after each level."""
     Lam = abs(lam) if not backward else 1.0 / abs(lam)
 
     def x0(tau):
@@ -191,11 +197,12 @@ def _branch(maps: _Maps, x_star: NDArray[np.float64], v: NDArray[np.float64], la
     levels = [x0(taus)]  # every level n of the current taus (levels[n][j] = f^n(x0(taus[j])))
     brk = np.zeros(len(taus) - 1, dtype=bool)  # tau-segments across a jump of the map (broken on every later level)
     pts = [x_star[None, :], levels[0]]
+    starts = [1]  # the first row of each complete level in the polyline
     total = float(np.sum(np.linalg.norm(_d(np.vstack(pts)[:-1], np.vstack(pts)[1:]), axis=1)))
     n_pts = len(taus) + 1
     while total < length:
         if not maps.budget(len(taus)) or n_pts >= max_points:
-            return _unwrap(np.vstack(pts)), False
+            return _unwrap(np.vstack(pts)), False, tuple(starts)
         new = step(levels[-1], None)
         for _ in range(12):  # refine the new level: segment (j - 1, j) too long, or a sharp turn at its ends
             gap = np.linalg.norm(_d(new[:-1], new[1:]), axis=1)
@@ -225,19 +232,20 @@ def _branch(maps: _Maps, x_star: NDArray[np.float64], v: NDArray[np.float64], la
         new[hole] = np.nan
         brk |= ~(gap <= 10 * max_gap) | hole[:-1] | hole[1:]
         if hole.all():
-            return _unwrap(np.vstack(pts)), False
+            return _unwrap(np.vstack(pts)), False, tuple(starts)
         seg = np.where(brk | ~np.isfinite(gap), 0.0, gap)
         cum = total + np.cumsum(seg)
         if cum[-1] >= length:  # the last level: up to the first point past ``length``
             cut = 2 + int(np.searchsorted(cum, length))
             pts.append(_with_breaks(new[:cut], brk[:cut - 1])[1:])
-            return _unwrap(np.vstack(pts)), True
+            return _unwrap(np.vstack(pts)), True, tuple(starts)
         total = float(cum[-1])
         if progress is not None:
             progress(total / length)
         levels.append(new)
+        starts.append(sum(len(q) for q in pts) - 1)  # the level's first row is its (shared) first point
         pts.append(_with_breaks(new, brk)[1:])
-    return _unwrap(np.vstack(pts)), True
+    return _unwrap(np.vstack(pts)), True, tuple(starts)
 
 
 def _with_breaks(P: NDArray[np.float64], brk: NDArray[np.bool_]) -> NDArray[np.float64]:
@@ -431,6 +439,7 @@ def invariant_manifolds(orbit: PeriodicOrbit, *, length: float = 2.0, branches: 
     except PeriodicOrbitNotFoundError:
         pass
     out: dict[str, list[NDArray[np.float64]]] = {"unstable": [], "stable": []}
+    levels: list[tuple[int, ...]] = []
     complete = True
     todo = [(w, v, lam, b, sg) for w, v, lam, b in (("unstable", vu, lu, False), ("stable", vs, ls, True))
             if branches in ("both", w) for sg in (1.0, -1.0)]
@@ -439,12 +448,15 @@ def invariant_manifolds(orbit: PeriodicOrbit, *, length: float = 2.0, branches: 
             if progress is not None:
                 progress((i + min(max(f, 0.0), 1.0)) / len(todo))
 
-        pts, ok = _branch(maps, x_star, v, lam, sign, back, length, eps, max_gap, max_angle, max_points, done)
+        pts, ok, starts = _branch(maps, x_star, v, lam, sign, back, length, eps, max_gap, max_angle, max_points,
+                                  done)
         out[which].append(pts)
+        if which == "unstable":
+            levels.append(starts)
         complete &= ok
     H = _homoclinic(out["unstable"], out["stable"], min(0.05, 0.1 * length), crossing_tol, 20.0 * max_gap)
     return Manifolds(orbit, out["unstable"], out["stable"], H, (lu, ls), np.column_stack([vu, vs]), maps.n,
-                     not complete, maps.inverse)
+                     not complete, maps.inverse, k, tuple(levels))
 
 
 def distance_to_polyline(points: NDArray[np.float64], polyline: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -467,25 +479,28 @@ def distance_to_polyline(points: NDArray[np.float64], polyline: NDArray[np.float
 
 
 def invariance_error(manifolds: Manifolds, n: int = 200, z_max: float = 0.99) -> float:
-    """The largest chart distance between the image under ``P^k`` of ``n`` points of the unstable branches (edge
-    midpoints, spread along them, the last level left out) and the branches: the manifold's invariance error
-    (the linear interpolation between vertices included), at the points with ``|Gamma_3| <= z_max`` (the chart
-    stretches phi near the poles, where a chord is far from the curve)."""
+    """The largest chart distance between the image under ``P^power`` of ``n`` points of each unstable branch
+    (edge midpoints spread over its levels but the last complete one, whose images lie beyond the branch's end)
+    and the branch: the manifold's invariance error (the linear interpolation between vertices included), at the
+    points with ``|Gamma_3| <= z_max`` (the chart stretches phi near the poles, where a chord is far from the
+    curve).  0 for branches of fewer than two complete levels (nothing of them maps onto them)."""
     o = manifolds.orbit
     sec = o.section()
+    power = manifolds.power or o.k
     worst = 0.0
-    for U in manifolds.unstable:
-        m = len(U) - 1
-        if m < 4:
+    for b, U in enumerate(manifolds.unstable):
+        # rows before the last complete level map onto the branch (older objects: the first 60 % of the rows)
+        end = manifolds.levels[b][-1] if manifolds.levels else int(0.6 * (len(U) - 1))
+        if end < 4:
             continue
-        idx = np.linspace(1, int(0.6 * m), min(n, int(0.6 * m))).astype(int)
+        idx = np.unique(np.linspace(0, end - 2, min(n, end - 1)).astype(int))
         mid = 0.5 * (U[idx] + U[idx + 1])
         mid = mid[np.all(np.isfinite(mid), axis=1) & (np.abs(mid[:, 1]) <= z_max)]
         Y, ok = sec.states_at(sphere_from_chart(mid[:, 0], mid[:, 1]))
         img = []
-        for c in sec.batch(Y[ok], o.k):
-            if c.n_found >= o.k:
-                img.append(np.array(chart_from_sphere(c.Gamma[o.k - 1]), dtype=float))
+        for c in sec.batch(Y[ok], power):
+            if c.n_found >= power:
+                img.append(np.array(chart_from_sphere(c.Gamma[power - 1]), dtype=float))
         if img:
             worst = max(worst, float(distance_to_polyline(np.array(img), U).max()))
     return worst

@@ -224,3 +224,19 @@ def test_progress_cancel_and_the_chart_traces(hyp):
     np.testing.assert_allclose(w[2:], [[3.2 - 2 * math.pi, 0.2], [3.4 - 2 * math.pi, 0.3]], atol=1e-12)
     cap = wrapped_polyline(np.array([[0.1, 0.99], [0.2, 0.9995], [2.0, 0.9996], [2.1, 0.99]]), z_max=0.999)
     assert np.isnan(cap[1:3]).all() and np.isfinite(cap[[0, 3]]).all()  # no line along the chart's edge
+
+
+def test_invariance_error_of_a_strongly_unstable_orbit(P):
+    """The k = 1 orbit at E = 8.83 (phi = pi/2, Gamma3 = 0.625) has multiplier 4.37: most of a branch's vertices
+    are its last complete level, whose images lie beyond the branch's end.  The old measure took the first 60 % of
+    the vertices and reported 1.4 (2.42 for a multiplier of 17.9) on correct manifolds; it now takes the levels
+    whose images the branch holds (the levels' first rows are in ``Manifolds.levels``)."""
+    sec = PoincareSection.from_paper_ic(P, 8.83)[0]
+    o = of.find_periodic_orbit(sec, (math.pi / 2, 0.625))
+    man = pe.invariant_manifolds(o, length=2.0)
+    assert man.multipliers[0] == pytest.approx(4.366, rel=1e-3) and man.power == 1
+    for U, starts in zip(man.unstable, man.levels):
+        assert len(starts) >= 3 and list(starts) == sorted(starts) and starts[-1] < len(U)
+        assert np.allclose(U[starts[0]], U[1])
+    err = mf.invariance_error(man, 100)
+    assert 0.0 < err < 1e-3
