@@ -184,6 +184,24 @@ def test_shell_wording_and_links_of_views():
     assert body_from_link(parse_query(build_query(custom))).pendulum == body.pendulum
 
 
+def test_a_link_keeps_the_seeds_typed_on_the_section():
+    """A seed typed in the section's boxes (and a link's own seeds, launched as typed ones) was written into the
+    link as its first crossing: the link opened another point, and each copy of a copied link moved the seeds
+    one return on.  Seeds on the section are written as they are; only those off it (paper, nearby) by their
+    first crossing."""
+    from pendulum_explorer.app.link_view import link_of_view
+    from pendulum_explorer.poincare import chart_from_sphere
+    body = presets.paper_fig2()
+    G0 = np.array([0.6, 0.0, 0.8])
+    first = np.array([[1.25, -0.3], [2.0, 0.1]])
+    launches = [SimpleNamespace(E=2.03, mu=0.5, body="paper_fig2", source=src, chart=first, Gamma0=G0)
+                for src in ("typed", "click", "periodic orbit", "load", "paper", "nearby")]
+    link = link_of_view(body, "section", False, (2.03, 0.5), launches)
+    on = tuple(float(x) for x in chart_from_sphere(G0))
+    assert link.launch[:4] == (pytest.approx(on),) * 4
+    assert link.launch[4:] == ((1.25, -0.3), (1.25, -0.3))
+
+
 def test_links_of_a_motion_view():
     from pendulum_explorer.app import shell_text
     from pendulum_explorer.app.link_view import link_of_view

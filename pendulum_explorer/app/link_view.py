@@ -28,6 +28,10 @@ def body_from_link(link: ViewLink) -> Body | None:
     return None
 
 
+#: the launch sources whose seed is not a point of the section (a link records their first crossing instead)
+OFF_SECTION = ("paper", "nearby")
+
+
 def link_of_view(body: Body, tab: str, presenter: bool, level: tuple[float, float] | None = None,
                  launches: Iterable[Any] = (), motion: tuple[Sequence[float], float] | None = None,
                  start: Mapping[str, Any] | None = None) -> ViewLink:
@@ -56,10 +60,10 @@ def link_of_view(body: Body, tab: str, presenter: bool, level: tuple[float, floa
         for L in list(launches):
             if L.E != E or L.mu != mu or L.body != body.name:
                 continue
-            if L.source in ("click", "fill", "load") or not len(L.chart):
+            if L.source in OFF_SECTION and len(L.chart):
+                phi, z = L.chart[0]  # a seed off the section: the same orbit through its first crossing
+            else:  # a seed on the section (clicked, typed, filled, loaded, from a link or an orbit) as it was
                 phi, z = chart_from_sphere(np.asarray(L.Gamma0, float))
-            else:  # a seed off the section (paper preset, nearby): the same orbit through its first crossing
-                phi, z = L.chart[0]
             if abs(float(z)) < 1.0:
                 seeds.append((float(phi), float(z)))
         kw["launch"] = tuple(seeds[:MAX_LAUNCH])

@@ -5,6 +5,8 @@ Screenshots of the whole viewport go to ``test-artifacts/classroom-*.png``.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import pe_browser as pb
@@ -103,7 +105,23 @@ def test_link_opens_fig2c_section_with_a_trajectory(dashboard_server, browser):
             return !!t && t.value.startsWith('http'); }""", timeout=30_000)
         url = page.locator(".pe-link-text input").first.input_value()
         assert url.startswith(dashboard_server.url) and "preset=paper_fig2" in url and "E=2.03" in url
-        assert "launch=" in url and "tab=section" in url
+        assert "tab=section" in url
+        # the link's own seed, as it was (it came back as its first crossing: each copy moved it one return on)
+        assert re.search(r"launch=([^&]*)", url).group(1) == "0.500000,0.300000", url
+        # a seed typed in the boxes goes into the link as typed (it went in as its first crossing)
+        page.locator(".pe-launch-phi input").first.fill("0.6")
+        page.locator(".pe-launch-z input").first.fill("0.35")
+        page.locator(".pe-launch-z input").first.press("Tab")
+        page.locator("button.pe-launch, .pe-launch button").first.click()
+        page.wait_for_function("""(el) => { const gd = el.classList.contains('js-plotly-plot') ? el :
+                el.querySelector('.js-plotly-plot');
+                return gd.data.filter(t => (t.name || '').startsWith('#') && t.x && t.x.length >= 500).length >= 2; }""",
+                               arg=page.locator(f".{pb.CHART}").first.element_handle(), timeout=120_000)
+        page.locator(".pe-copy-link button, button.pe-copy-link").first.click()
+        page.wait_for_function("""() => { const t = document.querySelector('.pe-link-text input');
+            return !!t && t.value.includes('0.500000,0.300000;'); }""", timeout=30_000)
+        url = page.locator(".pe-link-text input").first.input_value()
+        assert re.search(r"launch=([^&]*)", url).group(1) == "0.500000,0.300000;0.600000,0.350000", url
     finally:
         page.close()
 
