@@ -463,10 +463,13 @@ def equivalent_body(pendulum: Pendulum, name: str = "custom J") -> Body:
     sq = 2.5 / m * (s / 2.0 - lam)  # a_i^2 = 5/(2m) (I_j + I_k - I_i)
     if np.all(sq > 0) and np.all(lam > 0):
         dims = np.sqrt(sq)
+        how = "drawn as the ellipsoid with the same inertia about the centre of mass"
     else:
         dims = np.full(3, max(0.05, 0.3 * np.linalg.norm(rho)))
+        how = (f"no homogeneous ellipsoid of mass {m:g} kg at rho has this J (principal moments about the centre of "
+               f"mass {', '.join(f'{x:.3g}' for x in lam)} kg m^2): drawn as a small sphere at the centre of mass")
     shape = build_body("ellipsoid", dims, m=m, pivot=(0, 0, 0), g=pendulum.g, principal_axes=False)
     V_mesh = np.asarray(shape.mesh.vertices) @ V.T + rho
     return Body(pendulum, Mesh(V_mesh, shape.mesh.faces), name,
-                "Custom J and rho (drawn as the ellipsoid with the same inertia about the centre of mass).",
+                f"Custom J and rho ({how}).",
                 {"kind": "custom_J", **pendulum.to_dict()})

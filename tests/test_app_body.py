@@ -167,6 +167,22 @@ def test_implausible_bodies_are_refused_with_a_message(kind, words):
     assert d.state.body is good and msg.kind == "error" and words in msg.text
 
 
+def test_a_J_that_no_rigid_body_has_is_refused_next_to_its_control():
+    """J = I about the pivot with m = 10 kg and |rho| = 1 m: the inertia about the centre of mass would be
+    diag(-9, -9, 1) kg m².  The page used it, drew a sphere and called it "the ellipsoid with the same inertia";
+    now the custom-J box says why no body has it and the body in use stays.  A J that a body has is used."""
+    d = _dash("")
+    body = d.panels["body"]
+    good = d.state.body
+    body.set_J(np.eye(3), [0.0, 0.0, 1.0], m=10.0)
+    assert d.state.body is good and body.J_msg.kind == "error"
+    assert "no rigid body of mass 10 kg with its centre of mass 1 m from the pivot has this J" in body.J_msg.text
+    assert "principal moments (-9, -9, 1) kg m²" in body.J_msg.text
+    body.set_J(np.eye(3), [0.0, 0.0, 0.3], m=1.0)  # about the centre of mass: diag(0.91, 0.91, 1)
+    assert d.state.body is not good and d.state.body.pendulum.m == 1.0 and body.J_msg.kind == "ok"
+    assert "ellipsoid with the same inertia" in d.state.body.description
+
+
 def test_equilibria_of_a_non_generic_body_in_words():
     """Issue 11 item 5 for the Fig. 2 body (and the planar rod and the Lagrange top: rho on a principal axis): the
     family checkboxes, the menu, the 'along' caption, the details and the message said "axis-hanging",

@@ -96,6 +96,7 @@ def test_link_opens_the_section_with_a_trajectory():
     ("tab=admin", "tab must be one of"),
     ("J=1,0,0,0,0.1,0,0,0,0.1&rho=0,0,0.3", "not physically realizable"),
     ("J=0.3,0,0,0,0.25,0,0,0,0.1&rho=0,0,1e-12", "|ρ| = 1e-12 m is outside the dashboard's range"),
+    ("J=1,0,0,0,1,0,0,0,1&rho=0,0,1&m=10", "no rigid body of mass 10 kg"),
 ])
 def test_bad_link_gives_a_message_and_the_default_view(query, words):
     d = _dash(query)

@@ -56,6 +56,24 @@ def check_plausible_pendulum(pend: Pendulum) -> None:
         check_range(N_("a principal moment of J"), float(x), *J_RANGE, "kg m²")
     check_range(N_("the mass"), float(pend.m), *MASS_RANGE, "kg")
     check_range("g", float(pend.g), *G_RANGE, "m/s²")
+    check_rigid_body(pend)
+
+
+def check_rigid_body(pend: Pendulum) -> None:
+    """ValueError unless some rigid body of mass m with its centre of mass at rho has the inertia J about the
+    pivot: the inertia about the centre of mass, ``J - m (|rho|^2 I - rho rho^T)`` (parallel axes), must have
+    principal moments >= 0, each at most the sum of the other two.  (J = I, m = 10 kg, |rho| = 1 m gives
+    (-9, -9, 1) kg m²: the page drew it as a sphere, "the ellipsoid with the same inertia".)"""
+    J, rho, m = np.asarray(pend.J, float), np.asarray(pend.rho, float), float(pend.m)
+    lam = np.linalg.eigvalsh(J - m * (rho @ rho * np.eye(3) - np.outer(rho, rho)))
+    tol = 1e-9 * float(np.abs(lam).max())
+    if lam.min() >= -tol and 2.0 * lam.max() <= lam.sum() + tol:
+        return
+    moments = ", ".join(num(float(x), ".3g") for x in lam)
+    raise ValueError(_("no rigid body of mass {m} kg with its centre of mass {r} m from the pivot has this J: its "
+                       "inertia about the centre of mass, J − m(|ρ|²I − ρρᵀ), has principal moments ({moments}) "
+                       "kg m², and each must be ≥ 0 and at most the sum of the other two; lower m or |ρ|, or raise "
+                       "J").format(m=num(m, ".4g"), r=num(float(np.linalg.norm(rho)), ".4g"), moments=moments))
 
 
 def level_range(pend: Pendulum) -> tuple[float, float, float]:
