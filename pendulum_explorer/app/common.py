@@ -180,7 +180,10 @@ class Task:
         self.cancel_button.add_class("pe-cancel")
         self.cancel_button.on_click(lambda _b: self.cancel())
         self.label = w.Label("", layout=w.Layout(width="auto"))
-        self.widget = w.HBox([self.bar, self.cancel_button, self.label])
+        # the label goes under the bar when the row is too narrow for it ("chaos map 16×12: 58/116 cells" was cut
+        # to "chaos map 16×12: 5" in the section's side column at 1024 x 768)
+        self.widget = w.HBox([self.bar, self.cancel_button, self.label],
+                             layout=w.Layout(flex_flow="row wrap", align_items="center"))
         self._thread = None
         self._cancel = threading.Event()  # the running (or last) run's cancel
         self._run = threading.local()  # in a run's thread: that run's cancel (a run that outlived stop() keeps it)

@@ -80,3 +80,21 @@ def test_section_presenter_1920x1080(dashboard_server, browser):
         assert size >= 18, size
     finally:
         page.close()
+
+
+def test_chaos_map_progress_text_is_whole_at_1024x768(dashboard_server, browser):
+    """The progress row (bar, cancel, label) sits in the section's side column: at 1024 x 768 the label "chaos map
+    16×12: 58/116 cells" needed 207 px and had 153 (shown as "chaos map 16×12: 5"); the label now goes under the
+    bar when the row is too narrow."""
+    page = pb.open_fig2c(browser, dashboard_server, {"width": 1024, "height": 768})
+    try:
+        page.locator(".pe-section .pe-chaos-map").first.click()
+        seen = page.wait_for_function("""() => {
+            const l = Array.from(document.querySelectorAll('.pe-progress-row .widget-label'))
+                .find(e => /cells/.test(e.innerText));
+            return l ? [l.innerText, l.scrollWidth, l.clientWidth] : null; }""", timeout=120_000, polling=50).json_value()
+        text, need, width = seen
+        assert need <= width + 1, f"{text!r} needs {need} px, has {width}"
+        pb.element_screenshot(page, ".pe-progress-row", "section-progress-1024x768.png")
+    finally:
+        page.close()
