@@ -529,8 +529,8 @@ def continue_periodic_orbit(orbit: PeriodicOrbit, E_end: float, *, mu: float | N
             fam = _continue(orbit, "mu", mu, max_step, max_points, tol, None)
             if fam.stop != "reached end":
                 raise PeriodicOrbitNotFoundError(
-                    f"the orbit's family at E = {orbit.E:.6g} does not reach mu = {mu:.6g} (it stops at mu = "
-                    f"{fam.orbits[-1].mu:.6g}: {fam.stop})", fam.orbits[-1].residual)
+                    f"the orbit's family at E = {orbit.E:.6g} J does not reach mu = {mu:.6g} kg m^2/s (it stops at "
+                    f"mu = {fam.orbits[-1].mu:.6g} kg m^2/s: {fam.stop})", fam.orbits[-1].residual)
             orbit = fam.orbits[-1]
     _v.callback("cancel", cancel)
     return _continue(orbit, "E", E_end, max_step, max_points, tol, progress, cancel)
@@ -590,4 +590,4 @@ def switch_branch(bifurcation: Bifurcation, *, delta: float = 1e-3, tol: float =
                 if float(np.linalg.norm(F1)) > 1e-6:  # not a fixed point of P^k: the doubled orbit
                     return level_orbit(sec, float(x[0]), float(x[1]), k2, residual=res, iterations=it)
     raise PeriodicOrbitNotFoundError(
-        f"no period-{k2} orbit found within E = {o.E:.10g} +- {delta:g} near the period doubling", math.inf)
+        f"no period-{k2} orbit found within E = {o.E:.10g} +- {delta:g} J near the period doubling", math.inf)

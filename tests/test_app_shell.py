@@ -108,6 +108,9 @@ def test_bad_link_gives_a_message_and_the_default_view(query, words):
 def test_link_with_inaccessible_seed_and_level_says_so():
     d = _dash("preset=paper_fig2&tab=section&E=2.03&launch=0.0,-0.5")
     assert d.state.launches == [] and "0 of 1 trajectories launched" in d.msg.text
+    # with the units of its energies (it said "at E = 2.03: there V_μ = 3.1 > E")
+    text = d.panels["section"].msg.text
+    assert "(φ, Γ₃) = (0.000, -0.500) is not accessible at E = 2.03 J: there V_μ = " in text and " J > E." in text
     assert "the others" not in d.msg.text and "(this seed is not in the accessible region" in d.msg.text
     d = _dash("preset=paper_fig2&tab=section&E=2.03&launch=0.0,-0.5;0.5,0.3;1.0,-0.6")
     assert len(d.state.launches) == 1 and "(2 seeds are not in the accessible region" in d.msg.text

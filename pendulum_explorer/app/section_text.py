@@ -94,7 +94,7 @@ def pole_note(phi: float, z: float, moved: tuple[float, float]) -> str:
 
 
 def inaccessible(phi: float, z: float, E: float, V: float) -> str:
-    return _("(φ, Γ₃) = ({phi}, {z}) is not accessible at E = {E}: there V_μ = {V} > E. Click in the white region; "
+    return _("(φ, Γ₃) = ({phi}, {z}) is not accessible at E = {E} J: there V_μ = {V} J > E. Click in the white region; "
              "nothing launched.").format(phi=num(phi, ".3f"), z=num(z, ".3f"), E=num(E, ".4g"), V=num(V, ".4g"))
 
 

@@ -130,8 +130,8 @@ class Level:
         escale = max(abs(E), mgr, mu * (mu / (2.0 * Jev[-1])), 1e-300)
         if not math.isfinite(escale * Jev[0]):
             raise InvalidStateError(
-                f"the level E = {E:g}, mu = {mu:g} is out of the representable range for this "
-                f"pendulum (mu^2 / (2 J3) = {mu * (mu / (2.0 * Jev[-1])):.3g}); use smaller |E|, |mu|")
+                f"the level E = {E:g} J, mu = {mu:g} kg m^2/s is out of the representable range for this "
+                f"pendulum (mu^2 / (2 J3) = {mu * (mu / (2.0 * Jev[-1])):.3g} J); use smaller |E|, |mu|")
         tscale = 2.0 * math.pi * math.sqrt(Jev[0] / (max(abs(E - _vmin_rough(p)), 0.0) + mgr + 1e-300))
         for k, v in (("energy", E), ("mu", mu), ("p", p), ("p0", pend.params(0.0)), ("energy_scale", escale),
                      ("mu_scale", max(abs(mu), math.sqrt(2.0 * Jev[0] * escale))), ("time_scale", tscale),
@@ -263,9 +263,9 @@ class Level:
         dmu = abs(mu - self.mu)
         if dE > LEVEL_RTOL * self.energy_scale or dmu > LEVEL_RTOL * self.mu_scale:
             raise InvalidStateError(
-                f"the seed (Gamma, omega) is not on the level of this section: E(seed) = {E:.15g} vs "
-                f"E = {self.energy:.15g} (off by {E - self.energy:.3g}), mu(seed) = {mu:.15g} vs mu = {self.mu:.15g} "
-                f"(off by {mu - self.mu:.3g}); allowed {LEVEL_RTOL:g} relative")
+                f"the seed (Gamma, omega) is not on the level of this section: E(seed) = {E:.15g} J vs "
+                f"E = {self.energy:.15g} J (off by {E - self.energy:.3g} J), mu(seed) = {mu:.15g} kg m^2/s vs "
+                f"mu = {self.mu:.15g} kg m^2/s (off by {mu - self.mu:.3g} kg m^2/s); allowed {LEVEL_RTOL:g} relative")
         return np.concatenate([G, w])
 
     def limits(self, n: int, t_max: float | None, max_gap: float | None,

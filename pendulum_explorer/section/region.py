@@ -173,7 +173,7 @@ def nearest_admissible(level: Level, phi: float, z: float, *, pole_margin: float
     G = sphere_from_chart(PH, Z)
     ok = np.asarray(level.slack(G)) > tol
     if not ok.any():
-        raise InaccessibleError(f"no point of the section at E = {level.energy:.6g}, mu = {level.mu:.6g} is "
+        raise InaccessibleError(f"no point of the section at E = {level.energy:.6g} J, mu = {level.mu:.6g} kg m^2/s is "
                                 f"farther than {pole_margin:g} from the poles")
     d = np.linalg.norm(G - sphere_from_chart(phi, z), axis=-1)
     k = np.argmin(np.where(ok, d, np.inf))
