@@ -186,15 +186,17 @@ def test_invalid_mu_keeps_last_section(app):
     sec.mu.value = 0.0
     sec.E.value = 1.0
     before = _level_snapshot(sec)
-    bound = sec.section.mu_bound(1.0)
+    bound = sec.section.mu_max(1.0)
     sec.mu.value = 1000.0
     assert _level_snapshot(sec) == before
     assert sec.mu.value == 0.0 and sec.mu_slider.value == 0.0
     txt = sec.level_msg.text
     assert sec.level_msg.kind == "error" and "μ = 1000 kg m²/s gives no motion at E = 1 J" in txt
     assert f"|μ| < {bound:.4g} kg m²/s" in txt and "stays at E = 1 J, μ = 0 kg m²/s" in txt
-    # the bound is what the library says: no section just above it, one at a small mu
-    assert PoincareSection(app.state.pendulum, 1.0, 1.01 * bound).accessible_region(61, 41).empty
+    # the bound is exact: no section just above it, one just below (mu_bound, quoted before, is 1.25 x it)
+    assert PoincareSection(app.state.pendulum, 1.0, 1.001 * bound).accessible_region(121, 81).empty
+    assert not PoincareSection(app.state.pendulum, 1.0, 0.999 * bound).accessible_region(121, 81).empty
+    assert sec.section.mu_bound(1.0) > 1.2 * bound
     sec.mu_slider.value = 0.1
     assert sec.section.mu == 0.1 and sec.level_msg.text == ""
 

@@ -13,7 +13,8 @@ from pendulum_explorer import presets
 from pendulum_explorer._core.fields import energy_lp, mu_lp
 from pendulum_explorer.bodies import Pendulum, equivalent_body
 from pendulum_explorer.errors import InaccessibleError, InvalidStateError, PendulumError
-from pendulum_explorer.poincare import (PoincareSection, chart_from_sphere, default_level, mu_bound, sphere_from_chart,
+from pendulum_explorer.equilibria import equilibria_at_mu
+from pendulum_explorer.poincare import (PoincareSection, chart_from_sphere, default_level, mu_bound, mu_max, sphere_from_chart,
                                         paper_initial_state)
 from pendulum_explorer.session import (MAX_SEEDS, body_from_session, crossings_csv, parse_session,
                                        session_json)
@@ -22,6 +23,23 @@ from pendulum_explorer.session import (MAX_SEEDS, body_from_session, crossings_c
 @pytest.fixture(scope="module")
 def fig2():
     return presets.paper_fig2().pendulum
+
+
+@pytest.mark.parametrize("E", [-2.5, 0.0, 2.03, 8.83])
+def test_mu_max_is_the_exact_bound(fig2, E):
+    """mu_max(E): the largest |mu| with motion, against an independent construction (bisection on the least energy
+    of the relative equilibria at mu, Prop 20: min V_mu is attained at one of them) to 1e-9; the section is empty
+    just above it and not just below.  The dashboard quoted mu_bound, 20-28 % higher (1.669 for 1.360 at 2.03)."""
+    m = mu_max(fig2, E)
+    lo, hi = 0.0, mu_bound(fig2, E)
+    for _ in range(45):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if min(q.energy for q in equilibria_at_mu(fig2, mid, n_ring=1)) < E else (lo, mid)
+    assert m == pytest.approx(lo, rel=1e-9) and m < 0.9 * mu_bound(fig2, E)
+    assert PoincareSection(fig2, E, 1.0001 * m).accessible_region(121, 81).empty
+    assert not PoincareSection(fig2, E, 0.9999 * m).accessible_region(121, 81).empty
+    assert PoincareSection(fig2, E, 0.0).mu_max() == m
+    assert mu_max(fig2, -10.0) == 0.0
 
 
 def test_mu_bound_is_necessary(fig2):
@@ -53,7 +71,7 @@ def test_with_motion_names_the_admissible_range(fig2):
     lo = sec.accessible_region(121, 81).energy_min
     with pytest.raises(InaccessibleError, match=rf"E = -100 J gives no motion .* above min V_μ = {lo:.5g} J"):
         PoincareSection.with_motion(fig2, -100.0, 0.0)
-    b = mu_bound(fig2, 1.0)
+    b = mu_max(fig2, 1.0)  # exact (mu_bound, 1.486, was quoted)
     with pytest.raises(InaccessibleError, match=rf"\|μ\| < {b:.4g} kg m²/s"):
         PoincareSection.with_motion(fig2, 1.0, 1000.0, varied="mu")
     with pytest.raises(ValueError, match="varied"):

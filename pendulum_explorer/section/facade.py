@@ -104,7 +104,7 @@ class PoincareSection:
                     **kw: Any) -> PoincareSection:
         """The section at (energy, mu) if it is non-empty (its accessible region on :data:`REGION_GRID` is
         then cached); otherwise :class:`InaccessibleError` naming the admissible range of the quantity
-        ``varied`` (``"energy"``: E > min V_mu at this mu; ``"mu"``: |mu| below :func:`mu_bound` at this E)."""
+        ``varied`` (``"energy"``: E > min V_mu at this mu; ``"mu"``: |mu| below :func:`mu_max` at this E)."""
         varied = _v.choice("varied", varied, ("energy", "mu"), exc=InvalidStateError)
         sec = cls(pendulum, energy, mu, **kw)
         region = sec.accessible_region(*_reg.REGION_GRID)
@@ -113,7 +113,7 @@ class PoincareSection:
             if varied == "mu":
                 raise InaccessibleError(
                     f"μ = {m:.4g} kg m²/s gives no motion at E = {E:.5g} J (there min V_μ = {lo:.5g} J ≥ E): "
-                    f"at this E a section needs |μ| < {sec.mu_bound():.4g} kg m²/s at most.")
+                    f"at this E a section needs |μ| < {sec.mu_max():.4g} kg m²/s.")
             raise InaccessibleError(f"energy E = {E:.5g} J gives no motion at μ = {m:.4g} kg m²/s: E must be above "
                                     f"min V_μ = {lo:.5g} J.")
         return sec
@@ -122,6 +122,11 @@ class PoincareSection:
     def mu_bound(self, energy: float | None = None) -> float:
         """:func:`~.level.mu_bound` of this pendulum at ``energy`` (default: this section's energy)."""
         return self.level.mu_bound(energy)
+
+    def mu_max(self, energy: float | None = None) -> float:
+        """:func:`~.level.mu_max` of this pendulum at ``energy`` (default: this section's energy): the largest
+        |mu| with motion, exact (``mu_bound`` is a necessary bound above it)."""
+        return self.level.mu_max(energy)
 
     def amended_potential(self, Gamma: ArrayLike) -> float | NDArray[np.float64]:
         """V_mu at ``Gamma`` (..., 3) (Eq 76)."""

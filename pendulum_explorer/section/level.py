@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import _validate as _v
+from .._numerics import find_root, minimize_compass
 from .._core import section as _sec
 from .._core.fields import energy_lp, lr_omega, mu_lp
 from ..amended import amended_potential
@@ -26,7 +27,7 @@ from ..bodies import Pendulum
 from ..bounds import BOUNDS
 from ..equilibria import equilibria_at_mu
 from ..errors import InaccessibleError, InvalidStateError, PendulumError, ShapeError
-from .chart import sphere_from_chart
+from .chart import chart_from_sphere, sphere_from_chart
 from .results import Seed, SectionState
 
 POLE_TOL = 1e-9
@@ -60,8 +61,8 @@ def paper_initial_state(pendulum: Pendulum, energy: float,
     c2 = 2.0 * (E - e_min) / q
     if c2 < 0.0:
         raise InaccessibleError(
-            f"E = {E!r} cannot be reached from R0 = I, omega0 = c[1,1,1]: the energy there is "
-            f"c^2 (1^T J 1)/2 - m g rho_3 >= -m g rho_3 = {e_min:.12g}; E falls short by {e_min - E:.6g}")
+            f"E = {E!r} J cannot be reached from R0 = I, omega0 = c[1,1,1]: the energy there is "
+            f"c^2 (1^T J 1)/2 - m g rho_3 >= -m g rho_3 = {e_min:.12g} J; E falls short by {e_min - E:.6g} J")
     c = sign * math.sqrt(c2)
     return np.array([0.0, 0.0, 1.0]), c * one, c
 
@@ -77,6 +78,30 @@ def mu_bound(pendulum: Pendulum, energy: float) -> float:
     E = _v.real("energy", energy, high=MAX_LEVEL)
     mgr = pendulum.mgrho_norm
     return float(math.sqrt(2.0 * float(pendulum.principal_moments[0]) * max(E + mgr, 0.0)))
+
+
+def mu_max(pendulum: Pendulum, energy: float, rtol: float = 1e-10) -> float:
+    """The largest |mu| with motion at energy ``energy``: the root in |mu| of ``min V_mu = E`` (Eq 76; min V_mu
+    grows with |mu|), to ``rtol`` relative; 0 when ``E <= -m g |rho|`` (the hanging energy).  :func:`mu_bound`
+    is an upper bound of it (20-28 % above it for the Fig. 2 body).  min V_mu as the section's accessible region
+    finds it: the best point of a 49 x 33 chart grid, polished."""
+    hi = mu_bound(pendulum, energy)
+    rtol = _v.real("rtol", rtol, exc=InvalidStateError, low=1e-15, high=1e-3)
+    if hi == 0.0:
+        return 0.0
+    E = float(energy)
+    G = sphere_from_chart(*np.meshgrid(np.linspace(-np.pi, np.pi, 49), np.linspace(-1.0, 1.0, 33)))
+    G = np.ascontiguousarray(G.reshape(-1, 3))
+    V = np.empty(G.shape[0])
+
+    def excess(mu: float) -> float:
+        p = pendulum.params(mu)
+        _sec.amended_potential_many(G, p, V)
+        return extremum(p, V, G, +1)[0] - E
+
+    if excess(hi) < 0.0:  # cannot happen (V_mu >= mu^2 / (2 J1) - m g |rho| = E there); the bound, as before
+        return hi
+    return float(find_root(excess, 0.0, hi, rtol=rtol))
 
 
 def default_level(pendulum: Pendulum, energy: float = 0.0) -> tuple[float, float]:
@@ -150,6 +175,14 @@ class Level:
     def mu_bound(self, energy: float | None = None) -> float:
         """:func:`mu_bound` of this pendulum at ``energy`` (default: this level's energy)."""
         return mu_bound(self.pendulum, self.energy if energy is None else energy)
+
+    def mu_max(self, energy: float | None = None) -> float:
+        """:func:`mu_max` of this pendulum at ``energy`` (default: this level's energy), computed once per energy."""
+        E = self.energy if energy is None else _v.real("energy", energy, high=MAX_LEVEL)
+        key = ("mu_max", E)
+        if key not in self.cache:
+            self.cache[key] = mu_max(self.pendulum, E)
+        return float(self.cache[key])
 
     def state_at(self, Gamma: ArrayLike) -> SectionState:
         """The unique section state over the unit vector ``Gamma``.
@@ -323,6 +356,35 @@ class Level:
             self.cache["releq"] = out
         result: list[NDArray[np.float64]] = self.cache["releq"]
         return result
+
+
+def extremum(p: NDArray[np.float64], V: NDArray[np.float64], G: NDArray[np.float64],
+             sgn: int) -> tuple[float, NDArray[np.float64]]:
+    """min (sgn=+1) or max (sgn=-1) of V_mu (parameters ``p``, with mu) on S^2, polished from the best point of
+    the grid values ``V`` at ``G``."""
+    k = np.argmin(sgn * V)
+    G0 = G.reshape(-1, 3)[k]
+    out = np.empty(1)
+    buf = np.empty((1, 3))
+
+    def f(x: NDArray[np.float64]) -> float:  # x = (phi, z) on the chart, z clipped to [-1, 1]
+        zz = min(1.0, max(-1.0, x[1]))
+        r = math.sqrt(max(0.0, 1.0 - zz * zz))
+        buf[0, 0] = r * math.cos(x[0])
+        buf[0, 1] = r * math.sin(x[0])
+        buf[0, 2] = zz
+        _sec.amended_potential_many(buf, p, out)
+        return float(sgn * out[0])
+
+    phi0, z0 = chart_from_sphere(G0)
+    x0 = np.array([float(phi0), float(z0)])
+    best = f(x0)
+    xb = x0
+    x, fx = minimize_compass(f, x0, step=0.03, xtol=1e-11)
+    if fx < best:
+        best, xb = fx, x
+    xb = sphere_from_chart(xb[0], min(1.0, max(-1.0, xb[1])))
+    return float(sgn * best), np.asarray(xb, dtype=float)
 
 
 def _vmin_rough(p: NDArray[np.float64]) -> float:

@@ -10,12 +10,11 @@ from numpy.typing import NDArray
 
 from .. import _validate as _v
 from .._core import section as _sec
-from .._numerics import minimize_compass
 from ..bounds import BOUNDS
 from ..errors import InaccessibleError, InvalidStateError
-from .chart import chart_from_sphere, sphere_from_chart
+from .chart import sphere_from_chart
 from .contour import zero_level
-from .level import Level
+from .level import Level, extremum
 from .results import AccessibleRegion
 
 #: points per side of the accessible-region grid
@@ -72,8 +71,8 @@ def accessible_region(level: Level, n_phi: int = 181, n_z: int = 121,
         bG[fin] = sphere_from_chart(bphi[fin], bz[fin])
     acc = V <= level.energy
     if window is None:
-        vmin, gmin = _extremum(level, V, G, +1)
-        vmax, _ = _extremum(level, V, G, -1)
+        vmin, gmin = extremum(level.p, V, G, +1)
+        vmax, _ = extremum(level.p, V, G, -1)
         # equal-area: the cell weights are uniform in (phi, z) (trapezoid weights at the edges)
         wz = np.full(n_z, 1.0)
         wz[[0, -1]] = 0.5
@@ -204,34 +203,6 @@ def fill_seeds(level: Level, n: int) -> NDArray[np.float64]:
         raise InaccessibleError("no lattice point of the accessible region was found; try a higher E")
     seeds: NDArray[np.float64] = cand[np.linspace(0, len(cand) - 1, min(n, len(cand))).round().astype(int)]
     return seeds
-
-
-def _extremum(level: Level, V: NDArray[np.float64], G: NDArray[np.float64], sgn: int) -> tuple[float, NDArray[np.float64]]:
-    """min (sgn=+1) or max (sgn=-1) of V_mu on S^2, polished from the best grid point."""
-    k = np.argmin(sgn * V)
-    G0 = G.reshape(-1, 3)[k]
-    p = level.p
-    out = np.empty(1)
-    buf = np.empty((1, 3))
-
-    def f(x: NDArray[np.float64]) -> float:  # x = (phi, z) on the chart, z clipped to [-1, 1]
-        zz = min(1.0, max(-1.0, x[1]))
-        r = math.sqrt(max(0.0, 1.0 - zz * zz))
-        buf[0, 0] = r * math.cos(x[0])
-        buf[0, 1] = r * math.sin(x[0])
-        buf[0, 2] = zz
-        _sec.amended_potential_many(buf, p, out)
-        return float(sgn * out[0])
-
-    phi0, z0 = chart_from_sphere(G0)
-    x0 = np.array([float(phi0), float(z0)])
-    best = f(x0)
-    xb = x0
-    x, fx = minimize_compass(f, x0, step=0.03, xtol=1e-11)
-    if fx < best:
-        best, xb = fx, x
-    xb = sphere_from_chart(xb[0], min(1.0, max(-1.0, xb[1])))
-    return float(sgn * best), np.asarray(xb, dtype=float)
 
 
 def _excess(level: Level) -> Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.float64]]:
