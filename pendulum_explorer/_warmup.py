@@ -6,8 +6,8 @@ Called by ``pendulum-explorer warmup`` (and so by ``tools/dev.py`` and Binder's 
 The kernels are in two parts of about equal compile time (:data:`PARTS`).  ``run(jobs=2)`` compiles the second
 part in a child process (``python -m pendulum_explorer._warmup 1``) while this process compiles the first, both
 writing the same cache folder (numba's cache has one index file per kernel, written atomically; the warm-up
-compiles every kernel with one signature, so the two processes write the same entries), then loads the second
-part from the cache.  On two free cores that halves the wall time of a cold start; the CPU time is the same
+compiles every kernel with one signature, so the two processes write the same entries); the second part is not
+loaded here again (the warm-up's process serves no kernel) unless the child failed.  On two free cores that halves the wall time of a cold start; the CPU time is the same
 plus the helpers both parts compile.  If the child fails, this process compiles its part itself.
 """
 from __future__ import annotations
@@ -17,17 +17,21 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from .bodies import Pendulum
 
-def _fig2() -> object:
+
+def _fig2() -> Pendulum:
     from .presets import paper_fig2
 
     return paper_fig2().pendulum
 
 
-def _simulate(**kw: object) -> None:
+def _simulate(**kw: Any) -> None:
     from .trajectory import simulate
 
     simulate(_fig2(), np.eye(3), [1.0, 1.0, 1.0], 0.1, n_out=3, **kw)
@@ -118,9 +122,9 @@ def run(jobs: int = 1) -> None:
         child = subprocess.Popen([sys.executable, "-m", "pendulum_explorer._warmup", "1"], env=env,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _run_part(0)
-    if child is not None:
-        child.wait()  # its failure is not ours: its kernels are then compiled below
-    _run_part(1)
+    if child is not None and child.wait() == 0:
+        return  # the child compiled its part into the cache: loading it here too would only cost time (~1 s)
+    _run_part(1)  # alone, or the child failed (its failure is not ours: its kernels are compiled here)
 
 
 if __name__ == "__main__":

@@ -119,9 +119,9 @@ print(sorted(set(c for c in compiled if c.startswith("pendulum_explorer"))))
 
 @pytest.mark.skipif(os.environ.get("PENDULUM_EXPLORER_NO_JIT") == "1", reason="needs numba")
 def test_parallel_warmup_leaves_every_kernel_in_the_cache(tmp_path):
-    """``run(jobs=2)`` compiles the second part in a child process (this process loads the kernels only that part
-    runs from the cache the child wrote); afterwards a fresh process's warm-up loads every kernel of both parts
-    from the cache and compiles none (a cold compile, ~30 s of CPU)."""
+    """``run(jobs=2)`` compiles the second part in a child process (this process compiles none of the kernels only
+    that part runs, and does not load them either); afterwards a fresh process's warm-up loads every kernel of both
+    parts from the cache and compiles none (a cold compile, ~30 s of CPU)."""
     cache, hook, dumps = tmp_path / "cache", tmp_path / "hook", tmp_path / "signatures"
     for d in (cache, hook, dumps):
         d.mkdir()
@@ -140,7 +140,7 @@ def test_parallel_warmup_leaves_every_kernel_in_the_cache(tmp_path):
     _assert_each_kernel_compiled_once(sorted(dumps.glob("*.json")))
     assert "pendulum_explorer._core.section.crossings_one" in first  # part 0: compiled here
     for only_part_1 in ("lgvi.integrate_lgvi", "chaos.lyapunov_benettin", "chaos.tangent_run"):
-        assert "pendulum_explorer._core." + only_part_1 not in first  # loaded from the child's cache entries
+        assert "pendulum_explorer._core." + only_part_1 not in first  # the child's
     assert compiled(1) == []
     assert len(list(cache.rglob("*.nbi"))) > 40
 
