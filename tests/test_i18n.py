@@ -265,7 +265,7 @@ def test_german_motion_tab():
     assert mot.start.start.description == "Start" and mot.start.damping.description.startswith("Dämpfung c (")
     words = mot.out.words
     assert (words["play"], words["pause"], words["kinetic"], words["potential"]) == (
-        "▶ Abspielen", "❚❚ Pause", "kinetische Energie", "potentielle Energie U = −m g ρ·Γ (Balken ab der hängenden Lage)")
+        "▶ Abspielen", "❚❚ Pause", "kinetische Energie", "potentielle Energie U = −m g ρ·Γ (Gl. 34)")
     assert words["time"].format(t="1.00", total="10") == "t = 1.00 s von 10 s"
     mot.start.damping.value = 0.1
     mot.method.value = "lr"

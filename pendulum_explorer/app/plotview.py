@@ -275,7 +275,7 @@ def motion_words() -> dict[str, str]:
         "pivot": _("pivot"), "com": _("centre of mass (bold: last 2 s of its path)"),
         "gamma": _("Γ(t) (bold: last 2 s of its path)"), "hanging": _("hanging equilibrium ρ/|ρ|"),
         "energy": _("energy [J]"), "kinetic": _("kinetic energy"),
-        "potential": _("potential energy U = −m g ρ·Γ (bar from hanging)"), "total": _("total energy E (Eq 34)"),
+        "potential": _("potential energy U = −m g ρ·Γ (Eq 34)"), "total": _("total energy E (Eq 34)"),
         "damping": _("damping c = {c} N m s (not in the paper's model)"),
         # what a screen reader says of the views and the energy bars ({K}, {U}, {E}: the energies in J)
         "turn_hint": _(" (arrow keys or drag to turn the view)"),

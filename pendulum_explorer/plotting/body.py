@@ -193,7 +193,7 @@ def motion_payload(body: Body, traj: Trajectory, stride: int = 1) -> dict[str, A
         "n": int(len(t)), "t0": float(t[0]), "dt": dt,
         "quaternions": raw(q, "f4"),
         "energies": raw(bars, "f4"), "energy_max": float(max(bars.max(), 1e-300)),
-        # the bars stand on the hanging position; the numbers the page writes are Eq 34's (U, E minus m g |rho|)
+        # the page subtracts it from U and E: its bars and numbers are Eq 34's (signed bars on a zero line)
         "energy_zero": float(traj.pendulum.mgrho_norm),
         "damping": float(traj.stats.get("damping", 0.0)),
         "vertices": raw(body.mesh.vertices, "f4"), "faces": raw(body.mesh.faces, "i4"),

@@ -25,6 +25,12 @@ DRAWN_TILT_JS = f"""() => {{ const m = {M}; const R = m.R, r = m.rho;
     return Math.acos(Math.max(-1, Math.min(1, -z / n))) * 180 / Math.PI; }}"""
 BARS_JS = f"""() => {{ const m = {M}; return [m.t, ...Array.from(document.querySelectorAll('{MOTION} .pe-energy-bar'))
     .map(b => parseFloat(b.style.height)), ...m.instruments.now]; }}"""
+#: each bar as drawn: its bottom and top [px] in its track and the track's zero line, with the number written over it
+DRAWN_BARS_JS = f"""() => Array.from(document.querySelectorAll('{MOTION} .pe-energy-bar')).map(b => {{
+    const t = b.parentElement.getBoundingClientRect(), r = b.getBoundingClientRect();
+    const z = b.parentElement.querySelector('.pe-energy-zero').getBoundingClientRect();
+    return [t.bottom - r.bottom, t.bottom - r.top, t.bottom - z.top,
+            parseFloat(b.parentElement.parentElement.querySelector('.pe-energy-value').textContent)]; }})"""
 
 
 def _wait_motion(page, check="true"):
@@ -88,6 +94,17 @@ def test_instruments_released_damped_and_continued(dashboard_server, browser):
         assert now[0] == pytest.approx(0.0, abs=1e-4)
         assert now[1] == pytest.approx(E0, abs=1e-4) and now[2] == pytest.approx(E0, abs=1e-4), (now, E0)
         assert shown[2] == f"{E0:.2g}", shown
+        # the bars are as long as their numbers, on one scale, from one zero line (down for U, E < 0): they stood
+        # on the hanging position, K "3.1" drawn shorter than E "2.0"
+        page.evaluate(f"() => {{ const m = {M}; m.t = 0.6; m.draw(); }}")
+        drawn = np.array(page.evaluate(DRAWN_BARS_JS))
+        pb.record_timings("motion_instruments", {"bars_bottom_top_zero_px_value": drawn.tolist()})
+        zero = drawn[:, 2]
+        assert np.ptp(zero) < 1.0, drawn
+        signed = np.where(drawn[:, 0] >= zero - 1.0, drawn[:, 1] - drawn[:, 0], drawn[:, 0] - drawn[:, 1])
+        scale = signed / drawn[:, 3]
+        assert np.all(drawn[:, 3] != 0) and np.ptp(scale) < 0.06 * scale.max() and scale.min() > 0, (drawn, scale)
+        assert drawn[1, 3] < 0 and drawn[2, 3] < 0 and drawn[1, 1] <= zero[1] + 1.0  # U and E hang below zero
         # the tilt plot in degrees, the "now" line over it
         tilt = page.evaluate(f"""() => {{ const gd = document.querySelector('{MOTION} .pe-motion-plots .js-plotly-plot');
             const fl = gd._fullLayout; return [fl.yaxis3.ticksuffix, fl.annotations.map(a => a.text),
@@ -101,7 +118,7 @@ def test_instruments_released_damped_and_continued(dashboard_server, browser):
         pb.record_timings("motion_instruments", {"undamped_bars_kinetic_pct": [round(x, 1) for x in bars[:, 1]]})
         assert np.ptp(bars[:, 0]) > 1.0  # the time moved
         assert np.ptp(bars[:, 1]) > 20.0 and np.ptp(bars[:, 2]) > 20.0  # kinetic and potential bars swing
-        assert np.ptp(bars[:, 3]) < 0.5  # the total stays (percent of the scale)
+        assert np.ptp(bars[:, 3]) < 0.5 and np.ptp(bars[:, 6]) < 1e-3  # the total stays (its bar, its number)
         # the stopwatch reads the motion time
         clock = page.locator(f"{MOTION} .pe-stopwatch").first
         assert clock.inner_text().endswith(" s") and clock.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 24
@@ -123,10 +140,11 @@ def test_instruments_released_damped_and_continued(dashboard_server, browser):
         page.locator(f"{MOTION} .pe-speed").first.select_option("2")
         assert page.evaluate(f"() => {M}.t") >= t_speed
         bars = _sample_bars(page, 2.5)
-        pb.record_timings("motion_instruments", {"damped_total_pct": [round(x, 2) for x in bars[:, 3]]})
+        pb.record_timings("motion_instruments", {"damped_total_J": [round(x, 4) for x in bars[:, 6]]})
         playing = bars[np.diff(bars[:, 0], prepend=-1.0) > 0]
         assert len(playing) >= 4
-        assert np.all(np.diff(playing[:, 3]) <= 0.05) and playing[-1, 3] < playing[0, 3] - 1.0, playing[:, 3]
+        # E falls (below zero here: its bar grows downwards)
+        assert np.all(np.diff(playing[:, 6]) <= 1e-4) and playing[-1, 6] < playing[0, 6] - 0.01, playing[:, 6]
         pb.assert_no_traceback(page, "motion instruments")
     finally:
         page.close()

@@ -1,9 +1,11 @@
 // The motion player's instruments: a stopwatch a class can read and three energy bars (kinetic, potential,
 // total), beside the animation.  The energies of every sample arrive once with the motion (``animation.energies``,
-// float32 n x 3, from the model layer, potential and total from the hanging position so that the bars are >= 0);
-// each frame interpolates them at the motion time and sets the bars' heights: no kernel round trip per frame.
-// The numbers written over the bars are Eq 34's U = -m g rho.Gamma and E (``animation.energy_zero`` = m g |rho|
-// subtracted), the E the rest of the dashboard shows.
+// float32 n x 3, from the model layer, potential and total from the hanging position); each frame interpolates
+// them at the motion time and sets the bars: no kernel round trip per frame.  Bars and numbers are Eq 34's K,
+// U = -m g rho.Gamma and E (``animation.energy_zero`` = m g |rho| subtracted), the E the rest of the dashboard
+// shows: each bar stands on a zero line, up for a positive value, down for a negative one, all on one scale
+// (the range of the motion's values), so that a bar is as long as its number says (the bars stood on the hanging
+// position while the numbers were Eq 34's: K "3.1" was drawn shorter than E "2.0").
 import { floats } from "./motion_geom.js";
 
 const BARS = [["kinetic", "K", "#E69F00"], ["potential", "U", "#009E73"], ["total", "E", "#000000"]];
@@ -47,22 +49,25 @@ export class Instruments {
       const bar = document.createElement("div");
       bar.className = `pe-energy-bar pe-energy-${key}`;
       bar.style.cssText = `position:absolute;left:12%;right:12%;bottom:0;height:0;background:${colour};`;
-      track.appendChild(bar);
+      const zeroLine = document.createElement("div");
+      zeroLine.className = "pe-energy-zero";
+      zeroLine.style.cssText = "position:absolute;left:0;right:0;bottom:0;height:0;border-top:1px solid #555;";
+      track.append(bar, zeroLine);
       const label = document.createElement("div");
       label.textContent = short;
-      label.title = w(key, { kinetic: "kinetic energy", potential: "potential energy U = −m g ρ·Γ (bar from hanging)",
+      label.title = w(key, { kinetic: "kinetic energy", potential: "potential energy U = −m g ρ·Γ (Eq 34)",
         total: "total energy E (Eq 34)" }[key]);
       label.style.cssText = "font-weight:600;";
       col.append(value, track, label);
       box.appendChild(col);
-      return { key, bar, value };
+      return { key, bar, value, zeroLine };
     });
     this.note = document.createElement("div");
     this.note.className = "pe-damping-note";
     this.note.style.cssText = "font-size:0.75em;line-height:1.2;color:#555;text-align:center;";
     this.el.append(this.clock, cap, box, this.note);
     this.box = box;
-    this.E = new Float32Array(0); this.n = 0; this.max = 1; this.zero = 0;
+    this.E = new Float32Array(0); this.n = 0; this.zero = 0; this.lo = 0; this.span = 1;
     this.now = [0, 0, 0];                    // the energies written last: K, U, E of Eq 34 (tests)
   }
 
@@ -70,8 +75,17 @@ export class Instruments {
     this.E = floats(a.energies, Float32Array);
     this.n = this.E.length / 3;
     this.t0 = a.t0 || 0; this.dt = a.dt || 1;
-    this.max = a.energy_max || 1;
-    this.zero = a.energy_zero || 0;          // m g |rho|: the bars' zero is the hanging position
+    this.zero = a.energy_zero || 0;          // m g |rho|: subtracted from U and E (Eq 34)
+    // one scale for the three bars: the range of the motion's K, U and E, and 0
+    let lo = 0, hi = 0;
+    for (let k = 0; k < 3 * this.n; k++) {
+      const v = k % 3 === 0 ? this.E[k] : this.E[k] - this.zero;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    this.lo = lo; this.span = Math.max(hi - lo, 1e-30);
+    const z = `${(100 * -lo / this.span).toFixed(2)}%`;
+    for (const b of this.bars) b.zeroLine.style.bottom = z;
     const c = a.damping || 0;
     const cText = c.toPrecision(3).replace(/\.?0+$/, "");
     this.note.textContent = c > 0 ? this.w("damping", "damping c = {c} N m s (not in the paper's model)")
@@ -91,7 +105,9 @@ export class Instruments {
       const shown = j === 0 ? v : v - this.zero;       // Eq 34's U and E
       this.now[j] = shown;
       const b = this.bars[j];
-      b.bar.style.height = `${Math.max(0, Math.min(100, 100 * v / this.max)).toFixed(2)}%`;
+      const pct = (x) => `${Math.max(0, Math.min(100, 100 * x)).toFixed(2)}%`;
+      b.bar.style.bottom = pct((Math.min(shown, 0) - this.lo) / this.span);   // from the zero line, down if < 0
+      b.bar.style.height = pct(Math.abs(shown) / this.span);
       b.value.textContent = this.dec(shown.toPrecision(2));   // (three bars side by side: short numbers; 3 digits in the label)
       now[BARS[j][1]] = this.dec(shown.toPrecision(3));
     }
