@@ -84,7 +84,7 @@ def test_link_opens_the_section_with_a_trajectory():
     assert (sec.section.energy, sec.section.mu) == (2.03, pytest.approx(ref.mu, rel=1e-14))
     # the boxes show 6 digits (they showed 0.70397810506, clipped), the level keeps all of them
     assert sec.E.value == 2.03 and sec.mu.value == 0.703978 and sec.section.mu != 0.703978
-    assert [L.source for L in d.state.launches] == ["click", "click"]
+    assert [L.source for L in d.state.launches] == ["link", "link"]  # launched from the link (they read "click")
     np.testing.assert_allclose(d.state.launches[0].Gamma0, sphere_from_chart(0.5, 0.3), atol=1e-15)
     assert all(len(L.crossings) == 500 for L in d.state.launches) and len(sec.crossing_traces()) == 2
     assert d.msg.kind == "info" and "2 of 2 trajectories launched" in d.msg.text
@@ -103,6 +103,18 @@ def test_bad_link_gives_a_message_and_the_default_view(query, words):
     assert d.state.body.name == "paper_fig1" and d.tabs.selected_index == 0 and d.link.is_default
     assert d.msg.kind == "error" and words in d.msg.text and "Showing the start view" in d.msg.text
     assert "section" not in d.panels and d.state.launches == []
+
+
+def test_a_link_s_seeds_are_launched_as_the_link_s():
+    """The trajectory a link launched was listed as "#1 (click)" in the Motion tab's menu; now "(link)", and the
+    link written back keeps the seed as it was."""
+    d = _dash("preset=paper_fig2&tab=section&E=2.03&launch=0.5,0.3")
+    (L,) = d.state.launches
+    assert L.source == "link"
+    labels = [o[0] for o in d.panel("motion").choice.options]
+    assert any(x.startswith("#1 (link) E = 2.03 J") for x in labels), labels
+    (seed,) = d.current_link().launch
+    assert seed == (pytest.approx(0.5, abs=1e-12), pytest.approx(0.3, abs=1e-12))
 
 
 def test_link_with_inaccessible_seed_and_level_says_so():

@@ -44,12 +44,13 @@ class Runs:
         self._drawn_at = 0.0
 
     # ------------------------------------------------------------------ the panel's launch methods
-    def launch_at(self, phi: float, z: float, n: int | None = None) -> Launch | None:
+    def launch_at(self, phi: float, z: float, n: int | None = None, source: str = "click") -> Launch | None:
         """Launch the trajectory through the section point at chart coordinates (phi, z) (``n`` crossings,
-        default: the box); a pole is moved to the nearest point where motion is possible."""
+        default: the box; ``source``: "click", or "link" for a link's seeds); a pole is moved to the nearest point
+        where motion is possible."""
         t_click = time.perf_counter()
         found = self.seed_at(self.current(), phi, z)
-        return None if found is None else self.launch_seed(found[0], "click", n=n, t_click=t_click, note=found[1])
+        return None if found is None else self.launch_seed(found[0], source, n=n, t_click=t_click, note=found[1])
 
     def launch(self, points: Sequence[tuple[float, float]], n: int | None = None, source: str = "typed"
                ) -> list[Launch]:

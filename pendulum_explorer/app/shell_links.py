@@ -145,7 +145,7 @@ class LinkActions:
                     return
             launched = 0
             for phi, z in link.launch:
-                L = sec.launch_at(phi, z)
+                L = sec.launch_at(phi, z, source="link")
                 if L is not None:
                     launched += 1
                     sec.task.wait()

@@ -29,6 +29,8 @@ SOURCE_LABELS = {
     # TRANSLATORS: a trajectory launched with the Equilibria tab's "launch nearby" button
     "nearby": N_("nearby"),
     "periodic orbit": N_("periodic orbit"),  # found by "find periodic orbit"
+    # TRANSLATORS: a trajectory launched from a seed of the link the page was opened with (in brackets)
+    "link": N_("link"),
 }
 
 
@@ -45,7 +47,7 @@ class Launch:
     E: float
     mu: float
     body: str
-    source: str  # "click", "fill", "typed", "paper", "load", "nearby", "periodic orbit" (SOURCE_LABELS)
+    source: str  # "click", "fill", "typed", "paper", "load", "nearby", "periodic orbit", "link" (SOURCE_LABELS)
     Gamma0: np.ndarray
     Gammadot0: np.ndarray
     crossings: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # Gamma at crossings
