@@ -65,7 +65,10 @@ class EquilibriaPanel:
         # 1280 x 720 without scrolling
         left = w.VBox([w.HBox([self.view, self.task.widget], layout=w.Layout(flex_flow="row wrap")), self.families,
                        self.sphere_out], layout=w.Layout(width="55%"))
-        right = w.VBox([self.em_out, self.family, self.index, self.along_info, w.HBox([self.eps, self.nearby]),
+        # the button goes under the tilt box when the row is too narrow (German and Spanish on a tablet: the button
+        # stood 788-935 px on an 820 px screen, past the panel's edge)
+        right = w.VBox([self.em_out, self.family, self.index, self.along_info,
+                        w.HBox([self.eps, self.nearby], layout=w.Layout(flex_flow="row wrap", align_items="center")),
                         self.details],
                        layout=w.Layout(width="45%"))
         self.widget = w.VBox([self.msg, w.HBox([left, right]),

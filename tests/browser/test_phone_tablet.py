@@ -338,3 +338,24 @@ def test_keyboard_order_focus_reduced_motion_and_aria(dashboard_server, browser)
         pb.assert_no_traceback(page, "after the keyboard tour")
     finally:
         page.close()
+
+
+NEARBY_BOX_JS = """() => { const b = document.querySelector('.pe-equilibria button.pe-launch-nearby, .pe-equilibria .pe-launch-nearby button');
+    const r = b.getBoundingClientRect(), p = document.querySelector('.pe-equilibria').getBoundingClientRect();
+    return {left: r.left, right: r.right, width: r.width, panel_right: p.right, vw: window.innerWidth}; }"""
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_launch_nearby_on_screen_on_a_german_or_spanish_tablet(dashboard_server, browser, lang):
+    """820 x 1180 with touch, the Body tab first, then Equilibria: "in der Nähe starten" stood at 788-935 px
+    (es "lanzar cerca" 793-901) beside the tilt box, past the panel's right edge (787) and the screen; reachable
+    only by scrolling an inner box sideways.  It now goes under the tilt box, whole on the screen."""
+    with pb.touch_page(browser, pb.TABLET) as page:
+        page.goto(dashboard_server.url + f"?lang={lang}", wait_until="commit", timeout=60_000)
+        pb.wait_for_panels(page, timeout=150_000)
+        _open_tab(page, TABS["body"])
+        _open_tab(page, TABS["equilibria"])
+        box = page.evaluate(NEARBY_BOX_JS)
+        page.screenshot(path=str(pb.ARTIFACTS / f"nearby-{lang}-820x1180.png"))
+        assert box["width"] > 60 and box["left"] >= 0, box
+        assert box["right"] <= min(box["panel_right"], box["vw"]) + 1, box
