@@ -37,7 +37,9 @@ class EquilibriaPanel:
         self._fam_boxes = {}
         # the labels' width: the longer of the two, at least the English 80 px (German: "stationäre Drehung")
         label_w = f"{max(80, int(7.2 * max(len(_('steady spin')), len(_('along it')))) + 4)}px"
-        self.family = w.Dropdown(description=_("steady spin"), layout=w.Layout(width="100%", max_width="440px"),
+        # the whole column: its entries are long ("hanging spin: spins about the pivot–centre-of-mass line, hanging"
+        # was cut at 347 px of 400 at 1280 x 720); the menu goes under its label when the row is narrower (CSS)
+        self.family = w.Dropdown(description=_("steady spin"), layout=w.Layout(width="100%"),
                                  style={"description_width": label_w})
         self.family.add_class("pe-eq-choice")
         # the position along a family (its points are ordered by alpha); the caption says what it means

@@ -29,6 +29,8 @@ CSS = """<style>
 .pe-app.pe-presenter .pe-about .widget-htmlmath, .pe-app.pe-presenter table { font-size: 20px !important; }
 .pe-app.pe-presenter .lm-TabBar-tab { font-size: 20px !important; min-height: 36px; }
 .pe-app .pe-motion-choice > select { width: auto; flex: 0 1 auto; min-width: 250px; max-width: 100%; }
+.pe-app .pe-eq-choice { flex-wrap: wrap; max-width: 100% !important; height: auto !important; }
+.pe-app .pe-eq-choice > select { flex: 1 1 360px; min-width: 0; max-width: 100%; }
 .pe-app.pe-presenter .widget-inline-hbox .widget-label { width: auto !important; min-width: 0; }
 .pe-app.pe-presenter .pe-body-in-use div, .pe-app.pe-presenter .pe-guide,
 .pe-app.pe-presenter .pe-body-summary { font-size: 20px !important; }
@@ -36,6 +38,9 @@ CSS = """<style>
   width: auto !important; min-width: fit-content; padding: 0 14px; height: 38px; }
 .pe-app.pe-presenter .widget-text, .pe-app.pe-presenter .widget-bounded-text, .pe-app.pe-presenter .widget-dropdown {
   width: auto !important; }
+.pe-app.pe-presenter .widget-text, .pe-app.pe-presenter .widget-bounded-text { max-width: 100% !important; }
+.pe-app.pe-presenter .widget-text > input, .pe-app.pe-presenter .widget-bounded-text > input {
+  width: 0; min-width: 6em; flex: 1 1 6em; }
 .pe-app.pe-presenter .lm-TabBar-tab, .pe-app.pe-presenter .p-TabBar-tab { flex: 0 0 240px !important;
   max-width: none !important; min-width: 240px !important; }
 .pe-app.pe-presenter .widget-html-content span[style] { font-size: 18px !important; }

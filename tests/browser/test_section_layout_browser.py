@@ -98,3 +98,37 @@ def test_chaos_map_progress_text_is_whole_at_1024x768(dashboard_server, browser)
         pb.element_screenshot(page, ".pe-progress-row", "section-progress-1024x768.png")
     finally:
         page.close()
+
+
+BEYOND_JS = """(cls) => { const p = document.querySelector('.' + cls).getBoundingClientRect();
+    return Array.from(document.querySelectorAll('.' + cls + ' .widget-inline-hbox, .' + cls + ' button'))
+      .filter(e => e.offsetParent && e.getBoundingClientRect().right > Math.min(p.right, innerWidth) + 1)
+      .map(e => [(e.innerText || '').trim().slice(0, 40), Math.round(e.getBoundingClientRect().right)]); }"""
+
+
+def test_presenter_german_1280x720_controls_inside_their_panels(dashboard_server, browser):
+    """The presenter view in German at a projector's 1280 x 720: the section's number boxes ran to 1346-1356 px
+    ("Durchstoßpunkte", "Startpunkte zum Füllen": their inputs kept a 20 px font's intrinsic width), and "in der
+    Nähe starten" to 1349 px with its label cut; now every control row and button ends inside its panel.  In
+    English at 1280 x 720 the steady-spin menu shows each entry whole (it was cut at 347 px of 400)."""
+    page = _open_section(browser, dashboard_server, (1280, 720), "lang=de&presenter=1")
+    try:
+        assert page.evaluate(BEYOND_JS, "pe-section") == []
+        pb.show_panel(page, "pe-equilibria")
+        pb.wait_plot(page, ".pe-equilibria", timeout=120_000)
+        pb.wait_plots_quiet(page)
+        assert page.evaluate(BEYOND_JS, "pe-equilibria") == []
+        pb.element_screenshot(page, ".pe-section", "presenter-de-1280x720-section.png")
+    finally:
+        page.close()
+    page = _open_section(browser, dashboard_server, (1280, 720), "preset=paper_fig2")
+    try:
+        pb.show_panel(page, "pe-equilibria")
+        pb.wait_plot(page, ".pe-equilibria", timeout=120_000)
+        sel = page.locator(".pe-equilibria .pe-eq-choice select").first
+        for i in range(sel.evaluate("s => s.options.length")):
+            sel.select_option(index=i)
+            page.wait_for_timeout(200)
+            assert not pb.cut_texts(page, ".pe-equilibria"), (i, pb.cut_texts(page, ".pe-equilibria"))
+    finally:
+        page.close()
