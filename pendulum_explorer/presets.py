@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ._words import N_
 from .bodies import Body, Mesh, Pendulum, build_body, elliptic_cylinder, equivalent_body
 from .errors import InvalidPendulumError
 
@@ -26,8 +27,8 @@ def paper_fig1(g: float = 9.81) -> Body:
     body = elliptic_cylinder(a, b, h, m=1.0, pivot=(-a / 2, b / 2, -h / 2), g=g)
     # Pendulum.principal()'s sign convention (rho_2, rho_3 >= 0, right-handed) gives the paper's axes
     return Body(body.pendulum, body.mesh, "paper_fig1",
-                "Elliptic cylinder of Fig. 1 (a=0.8, b=0.2, h=0.6 m, m=1 kg), pivot on the upper face at "
-                "[-a/2, b/2] from its centre; principal axes.", dict(body.shape))
+                N_("Elliptic cylinder of Fig. 1 (a = 0.8, b = 0.2, h = 0.6 m, m = 1 kg), pivot on the upper face "
+                   "at [-a/2, b/2] from its centre; principal axes."), dict(body.shape))
 
 
 def paper_fig2(g: float = 9.81) -> Body:
@@ -41,8 +42,8 @@ def paper_fig2(g: float = 9.81) -> Body:
     pend = Pendulum(np.diag([0.13, 0.28, 0.17]), [0.0, 0.0, 0.3], 1.0, g)
     assert np.allclose(pend.J, body.pendulum.J, atol=1e-12) and np.allclose(pend.rho, body.pendulum.rho)
     return Body(pend, body.mesh, "paper_fig2",
-                "Body of Fig. 2: J = diag(0.13, 0.28, 0.17) kg m^2, rho = [0, 0, 0.3] m, m = 1 kg "
-                "(elliptic cylinder a=0.8, b=0.2, h=0.6 hung from the centre of its upper face).",
+                N_("Body of Fig. 2: J = diag(0.13, 0.28, 0.17) kg m², ρ = [0, 0, 0.3] m, m = 1 kg (elliptic "
+                   "cylinder a = 0.8, b = 0.2, h = 0.6 m hung from the centre of its upper face)."),
                 dict(body.shape))
 
 
@@ -51,8 +52,8 @@ def lagrange_top(g: float = 9.81) -> Body:
     from its centre.  J = diag(Jt, Jt, Ja), rho = [0, 0, 0.3] (Props 5-6)."""
     body = elliptic_cylinder(0.3, 0.3, 0.1, m=1.0, pivot=(0.0, 0.0, -0.3), g=g, principal_axes=False)
     return Body(body.pendulum, body.mesh, "lagrange_top",
-                "Symmetric (Lagrange) top: disc of radius 0.3 m and thickness 0.1 m, pivot on its axis "
-                "0.3 m above the centre.", dict(body.shape))
+                N_("Symmetric (Lagrange) top: disc of radius 0.3 m and thickness 0.1 m, pivot on its axis "
+                   "0.3 m above the centre."), dict(body.shape))
 
 
 def planar(g: float = 9.81) -> Body:
@@ -63,8 +64,8 @@ def planar(g: float = 9.81) -> Body:
     """
     body = build_body("box", (0.1, 0.05, 1.0), m=1.0, pivot=(0.0, 0.0, -0.5), g=g, principal_axes=False)
     return Body(body.pendulum, body.mesh, "planar",
-                "Rod-like box 0.1 x 0.05 x 1.0 m hung from an end: a planar pendulum when released from rest "
-                "in a principal plane.", dict(body.shape))
+                N_("Rod-like box 0.1 × 0.05 × 1.0 m hung from an end: a planar pendulum when released from "
+                   "rest in a principal plane."), dict(body.shape))
 
 
 PRESETS: dict[str, Callable[..., Body]] = {

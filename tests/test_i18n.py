@@ -458,3 +458,20 @@ def test_no_english_left_in_the_figures(template, figures, lang):
         texts = set(_figure_texts(build().to_plotly_json()))
         left = sorted(t for t in texts if t in english and t not in same)
         assert not left, f"English in the {name} figure ({lang}): {left}"
+
+
+@pytest.mark.parametrize("lang, desc, cls", [("de", "Körper aus Abb. 2: J = diag(0,13, 0,28, 0,17) kg m², ρ = ",
+                                              "(Sattel-Zentrum)"),
+                                             ("es", "Cuerpo de la fig. 2: J = diag(0,13, 0,28, 0,17) kg m², ρ = ",
+                                              "(silla-centro)")])
+def test_preset_descriptions_and_stability_classes_in_the_pages_language(lang, desc, cls):
+    """A German or Spanish page showed the presets' descriptions in English ("Body of Fig. 2: J = diag(...) kg m^2,
+    rho = ...") and the stability class in brackets in English ("(saddle-centre)") beside a legend in its words."""
+    from pendulum_explorer import presets
+    from pendulum_explorer.app.body_text import body_summary_html
+    from pendulum_explorer.app.equilibria_text import stability_words
+    i18n.set_language(lang)
+    assert desc in body_summary_html(presets.paper_fig2())
+    assert stability_words("saddle-centre").endswith(cls)
+    for name in presets.PRESETS:  # every preset's description is in the catalog
+        assert i18n._(presets.get(name).description) != presets.get(name).description, name

@@ -27,8 +27,8 @@ LANGS = ("de", "es")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 
-#: the library's modules whose messages the dashboard shows next to a control (a bound, a custom J)
-LIBRARY = ("bounds.py", "bodies.py")
+#: the library's modules whose words the dashboard shows (a bound, a custom J, the presets' descriptions)
+LIBRARY = ("bounds.py", "bodies.py", "presets.py")
 
 
 def sources() -> list[Path]:

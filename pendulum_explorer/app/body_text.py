@@ -69,7 +69,7 @@ def body_summary_html(body: Body) -> str:
         rows.append((_("small oscillations"), _("none: ρ = 0 (balanced body)")))
     cells = "".join(f"<tr><td style='padding:1px 10px 1px 0;color:#444'>{html.escape(k)}</td>"
                     f"<td style='font-family:monospace'>{html.escape(v)}</td></tr>" for k, v in rows)
-    desc = html.escape(body.description or "")
+    desc = html.escape(_(body.description) if body.description else "")  # a preset's in the page's language
     # line-height: the widget's default (the 28 px row height of a control) spread the table over the whole screen
     return (f"<div class='pe-body-summary' style='font-size:14px;line-height:1.4'><b>{html.escape(body_title(body))}"
             f"</b><br><i>{desc}</i><table style='margin-top:4px;line-height:1.4'>{cells}</table></div>")

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..equilibria import STAB_RTOL
+from ..plotting.labels import stability_name
 from ..plotting.sphere import family_name
 from .section_levels import area_percent
 from .i18n import N_, _, ngettext, parts_html
@@ -86,7 +87,9 @@ def _stab(cls: str) -> str:
 
 
 def stability_words(cls: str) -> str:
-    return f"{_stab(cls)} ({cls})" if cls else _("not computed")
+    """The stability in words with its class as the legend names it ("Sattel-Zentrum" on a German page: the class
+    stood there in English)."""
+    return f"{_stab(cls)} ({stability_name(cls)})" if cls else _("not computed")
 
 
 def alpha_range(a: Any, short: bool = False) -> str:

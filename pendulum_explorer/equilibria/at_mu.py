@@ -119,7 +119,7 @@ def equilibria_at_mu(pendulum: Pendulum, mu: float, eq: EquilibriumSet | None = 
     -------
     list of EquilibriumPoint
         Located by root finding on the family parameter; each point's mu is the requested one to ``MU_RTOL``
-        (1e-12 relative), also for tiny |mu| near the hanging and inverted equilibria.  ``mu = 0`` gives
+        (1e-12 relative), also for tiny ``|mu|`` near the hanging and inverted equilibria.  ``mu = 0`` gives
         the hanging and inverted equilibria.  Points of the families nearer to a pole than the sampled curve
         (|mu| beyond the range of the curves, energy above ``E_CAP_FACTOR m g |rho|``) are not returned.
     """

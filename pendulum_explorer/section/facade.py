@@ -124,8 +124,7 @@ class PoincareSection:
         return self.level.mu_bound(energy)
 
     def mu_max(self, energy: float | None = None) -> float:
-        """:func:`~.level.mu_max` of this pendulum at ``energy`` (default: this section's energy): the largest
-        |mu| with motion, exact (``mu_bound`` is a necessary bound above it)."""
+        """:func:`~.level.mu_max`, the largest ``|mu|`` with motion, at ``energy`` (default: this section's)."""
         return self.level.mu_max(energy)
 
     def amended_potential(self, Gamma: ArrayLike) -> float | NDArray[np.float64]:
@@ -150,8 +149,7 @@ class PoincareSection:
         return self.level.state_at(Gamma)
 
     def states_at(self, Gammas: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-        """Vectorised :meth:`state_at` without exceptions: returns ``(Y, ok)`` with ``Y`` (k, 6) LP states
-        ``[Gamma, omega]`` (NaN where ``ok`` is False: inaccessible, at a pole, or not a unit vector)."""
+        """:meth:`state_at` for many, without exceptions: ``(Y, ok)``, LP states (k, 6), NaN where not ``ok``."""
         return self.level.states_at(Gammas)
 
     def check_seed(self, seed: Seed, name: str = "seed") -> NDArray[np.float64]:
@@ -175,18 +173,15 @@ class PoincareSection:
         return self.level.check_seed(seed, name)
 
     def level_errors(self, Gamma: ArrayLike, omega: ArrayLike) -> tuple[NDArray[np.float64], ...]:
-        """Relative E and mu errors of LP states and their section residuals
-        (:meth:`~pendulum_explorer.section.level.Level.level_errors`)."""
+        """Relative E and mu errors of LP states and their section residuals (:meth:`.Level.level_errors`)."""
         return self.level.level_errors(Gamma, omega)
 
     def critical_energies(self, eq: Any = None) -> list[float]:
-        """The energies of the relative equilibria at this mu
-        (:meth:`~pendulum_explorer.section.level.Level.critical_energies`)."""
+        """The energies of the relative equilibria at this mu (:meth:`.Level.critical_energies`)."""
         return self.level.critical_energies(eq)
 
     def relative_equilibria(self) -> list[NDArray[np.float64]]:
-        """Relative equilibria at this mu with energy <= E
-        (:meth:`~pendulum_explorer.section.level.Level.relative_equilibria`)."""
+        """Relative equilibria at this mu with energy <= E (:meth:`.Level.relative_equilibria`)."""
         return self.level.relative_equilibria()
 
     def accessible_region(self, n_phi: int = 181, n_z: int = 121,

@@ -81,8 +81,8 @@ def mu_bound(pendulum: Pendulum, energy: float) -> float:
 
 
 def mu_max(pendulum: Pendulum, energy: float, rtol: float = 1e-10) -> float:
-    """The largest |mu| with motion at energy ``energy``: the root in |mu| of ``min V_mu = E`` (Eq 76; min V_mu
-    grows with |mu|), to ``rtol`` relative; 0 when ``E <= -m g |rho|`` (the hanging energy).  :func:`mu_bound`
+    """The largest ``|mu|`` with motion at energy ``energy``: the root in ``|mu|`` of ``min V_mu = E`` (Eq 76;
+    min V_mu grows with ``|mu|``), to ``rtol`` relative; 0 when ``E <= -m g |rho|`` (the hanging energy).  :func:`mu_bound`
     is an upper bound of it (20-28 % above it for the Fig. 2 body).  min V_mu as the section's accessible region
     finds it: the best point of a 49 x 33 chart grid, polished."""
     hi = mu_bound(pendulum, energy)
