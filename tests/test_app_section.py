@@ -186,7 +186,7 @@ def test_invalid_mu_keeps_last_section(app):
     sec.mu.value = 0.0
     sec.E.value = 1.0
     before = _level_snapshot(sec)
-    bound = sec.section.mu_max(1.0)
+    bound = sec.section.level.mu_max(1.0)
     sec.mu.value = 1000.0
     assert _level_snapshot(sec) == before
     assert sec.mu.value == 0.0 and sec.mu_slider.value == 0.0

@@ -76,7 +76,7 @@ def _entries():
         ("PoincareSection.with_motion", pe.PoincareSection.with_motion, dict(pendulum=P, energy=0.0, mu=0.3,
                                                                              varied="energy")),
         ("section.mu_bound", sec.mu_bound, dict(energy=1.0)),
-        ("section.mu_max", sec.mu_max, dict(energy=1.0)),
+        ("section.level.mu_max", sec.level.mu_max, dict(energy=1.0)),
         ("section.fill_seeds", sec.fill_seeds, dict(n=5)),
         ("section.check_seed", sec.check_seed, dict(seed=seed)),
         ("section.stream", lambda **k: list(sec.stream(**k)), dict(seed=seed, n=4, chunk=2)),

@@ -38,7 +38,7 @@ def test_mu_max_is_the_exact_bound(fig2, E):
     assert m == pytest.approx(lo, rel=1e-9) and m < 0.9 * mu_bound(fig2, E)
     assert PoincareSection(fig2, E, 1.0001 * m).accessible_region(121, 81).empty
     assert not PoincareSection(fig2, E, 0.9999 * m).accessible_region(121, 81).empty
-    assert PoincareSection(fig2, E, 0.0).mu_max() == m
+    assert PoincareSection(fig2, E, 0.0).level.mu_max() == m
     assert mu_max(fig2, -10.0) == 0.0
 
 

@@ -56,7 +56,7 @@ class LevelControls:
         knots = _distinct([lo, region.energy_all, *critical, region.energy_all + 2 * mgr,
                            region.energy_all + 8 * mgr, top], lo, top)
         a, b = _slider_interval(E, knots)
-        mu_max = sec.mu_max()  # the exact bound (mu_bound, a necessary one, was quoted: 23 % too high at E = 2.03)
+        mu_max = sec.level.mu_max()  # the exact bound (mu_bound, a necessary one, was quoted: 23 % too high at E = 2.03)
         lim = max(mu_max, abs(mu), 1e-3)
         self._suspend = True
         try:

@@ -113,7 +113,7 @@ class PoincareSection:
             if varied == "mu":
                 raise InaccessibleError(
                     f"μ = {m:.4g} kg m²/s gives no motion at E = {E:.5g} J (there min V_μ = {lo:.5g} J ≥ E): "
-                    f"at this E a section needs |μ| < {sec.mu_max():.4g} kg m²/s.")
+                    f"at this E a section needs |μ| < {sec.level.mu_max():.4g} kg m²/s.")
             raise InaccessibleError(f"energy E = {E:.5g} J gives no motion at μ = {m:.4g} kg m²/s: E must be above "
                                     f"min V_μ = {lo:.5g} J.")
         return sec
@@ -122,10 +122,6 @@ class PoincareSection:
     def mu_bound(self, energy: float | None = None) -> float:
         """:func:`~.level.mu_bound` of this pendulum at ``energy`` (default: this section's energy)."""
         return self.level.mu_bound(energy)
-
-    def mu_max(self, energy: float | None = None) -> float:
-        """:func:`~.level.mu_max`, the largest ``|mu|`` with motion, at ``energy`` (default: this section's)."""
-        return self.level.mu_max(energy)
 
     def amended_potential(self, Gamma: ArrayLike) -> float | NDArray[np.float64]:
         """V_mu at ``Gamma`` (..., 3) (Eq 76)."""
@@ -173,15 +169,18 @@ class PoincareSection:
         return self.level.check_seed(seed, name)
 
     def level_errors(self, Gamma: ArrayLike, omega: ArrayLike) -> tuple[NDArray[np.float64], ...]:
-        """Relative E and mu errors of LP states and their section residuals (:meth:`.Level.level_errors`)."""
+        """Relative E and mu errors of LP states and their section residuals
+        (:meth:`~pendulum_explorer.section.level.Level.level_errors`)."""
         return self.level.level_errors(Gamma, omega)
 
     def critical_energies(self, eq: Any = None) -> list[float]:
-        """The energies of the relative equilibria at this mu (:meth:`.Level.critical_energies`)."""
+        """The energies of the relative equilibria at this mu
+        (:meth:`~pendulum_explorer.section.level.Level.critical_energies`)."""
         return self.level.critical_energies(eq)
 
     def relative_equilibria(self) -> list[NDArray[np.float64]]:
-        """Relative equilibria at this mu with energy <= E (:meth:`.Level.relative_equilibria`)."""
+        """Relative equilibria at this mu with energy <= E
+        (:meth:`~pendulum_explorer.section.level.Level.relative_equilibria`)."""
         return self.level.relative_equilibria()
 
     def accessible_region(self, n_phi: int = 181, n_z: int = 121,
