@@ -39,8 +39,10 @@ class BodyPanel:
     def __init__(self, state):
         self.state = state
         self.msg = Messages()
+        # the label as wide as its word (Spanish "predefinido" was cut to "predefi…" in 60 px)
         self.preset = w.Dropdown(options=[(_(t), k) for t, k in PRESET_LABELS], value=None, description=_("preset"),
-                                 layout=w.Layout(width="340px"), style={"description_width": "60px"})
+                                 layout=w.Layout(width="360px"),
+                                 style={"description_width": f"{max(60, int(7.2 * len(_('preset'))) + 6)}px"})
         self.preset.add_class("pe-preset")
         self.g = w.FloatText(value=float(state.pendulum.g), description="g [m/s²]", step=0.1, layout=w.Layout(width="170px"),
                              style={"description_width": "60px"})

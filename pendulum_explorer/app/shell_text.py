@@ -45,6 +45,8 @@ CSS = """<style>
   max-width: none !important; min-width: 240px !important; }
 .pe-app.pe-presenter .widget-html-content span[style] { font-size: 18px !important; }
 .pe-app.pe-presenter .pe-title div { font-size: 26px !important; }
+.pe-app.pe-presenter .pe-motion-bar .pe-play, .pe-app.pe-presenter .pe-motion-bar .pe-speed {
+  height: 38px !important; }
 .pe-app.pe-presenter .pe-title span { font-size: 20px !important; }
 </style>"""
 CSS += RESPONSIVE_CSS  # the layout by screen width and pointer (phones, tablets, touch): shell_style.py

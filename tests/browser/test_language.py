@@ -105,6 +105,10 @@ def test_german_page(browser, dashboard_server):
         page.wait_for_timeout(500)
         pb.element_screenshot(page, ".pe-app", "language-es-section.png")
         assert pb.cut_texts(page, ".pe-app") == [] and _cut_tabs(page) == []
+        # the Body tab in Spanish: "predefinido" was cut to "predefi…" (74 px of text in a 60 px label)
+        pb.show_panel(page, "pe-body")
+        page.wait_for_timeout(500)
+        assert pb.cut_texts(page, ".pe-body") == []
     finally:
         page.close()
 

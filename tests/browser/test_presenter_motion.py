@@ -64,6 +64,10 @@ def test_presenter_motion_fits_the_first_screen(dashboard_server, browser, size)
         assert _in_first_screen(g["body"], H), f"the body view at {g['body']} in a {H} px high window"
         for k in ("play", "time", "slider", "sphere"):
             assert _in_first_screen(g[k], H), (k, g[k], H)
+        # the play button holds its 20 px text (its content was 38 px high in a 30 px button, on its bottom edge)
+        fit = page.evaluate("() => { const b = document.querySelector('.pe-motion .pe-play');"
+                            " return [b.scrollHeight, b.clientHeight]; }")
+        assert fit[0] <= fit[1] + 1, fit
         # larger than the normal view: the body view at least 40 % of the window's height
         assert g["body"][3] - g["body"][1] >= 0.4 * H, g["body"]
         if g["reset"] and g["presenter"]:  # the header's buttons on one line
