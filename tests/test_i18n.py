@@ -475,3 +475,15 @@ def test_preset_descriptions_and_stability_classes_in_the_pages_language(lang, d
     assert stability_words("saddle-centre").endswith(cls)
     for name in presets.PRESETS:  # every preset's description is in the catalog
         assert i18n._(presets.get(name).description) != presets.get(name).description, name
+
+
+def test_equilibrium_table_numbers_in_the_pages_decimal_sign():
+    """The equilibria table wrote Γ, ω and the eigenvalues with decimal points ("[0.0000, 0.0000, 7.7275]") beside
+    μ and E with commas ("1,31368") on a German or Spanish page; English is unchanged."""
+    from pendulum_explorer.app.equilibria_text import _vec, eigenvalues_text
+    assert _vec([0.0, -1e-9, 7.72751]) == "[0.0000, 0.0000, 7.7275]"
+    assert eigenvalues_text([-9.563j, -2.41, 2.41, 9.563j]) == "-9.563i, -2.41, +2.41, +9.563i"
+    for lang in LANGS:
+        i18n.set_language(lang)
+        assert _vec([0.0, -1e-9, 7.72751]) == "[0,0000; 0,0000; 7,7275]"
+        assert eigenvalues_text([-9.563j, -2.41, 2.41, 9.563j]) == "-9,563i; -2,41; +2,41; +9,563i"

@@ -12,7 +12,7 @@ from ..equilibria import STAB_RTOL
 from ..plotting.labels import stability_name
 from ..plotting.sphere import family_name
 from .section_levels import area_percent
-from .i18n import N_, _, ngettext, parts_html
+from .i18n import DECIMAL_COMMA, N_, _, language, ngettext, numbers, parts_html
 from .i18n import number as num
 from .section_text import SECTION_MARKS, SECTION_RULE
 
@@ -160,8 +160,9 @@ _REFS = (N_(" (paper Eq. 7a)"), N_(" (paper Eq. 41)"))
 
 
 def _vec(v: Any) -> str:
-    """A vector to 4 decimals, with no "-0.0000" for a rounded-off zero."""
-    return "[" + ", ".join(f"{round(float(x), 4) + 0.0:.4f}" for x in v) + "]"
+    """A vector to 4 decimals, with no "-0.0000" for a rounded-off zero, in the page's decimal sign and list
+    separator (it stood in points beside μ and E in commas on a German page)."""
+    return "[" + numbers([round(float(x), 4) + 0.0 for x in v], ".4f") + "]"
 
 
 def eigenvalues_text(ev: Any) -> str:
@@ -173,10 +174,10 @@ def eigenvalues_text(ev: Any) -> str:
     def one(z: complex) -> str:
         re, im = (x if abs(x) > tol else 0.0 for x in (z.real, z.imag))
         if im == 0.0:
-            return f"{re + 0.0:+.4g}"
-        return (f"{re:+.4g}" if re != 0.0 else "") + f"{im:+.4g}i"
+            return num(re + 0.0, "+.4g")
+        return (num(re, "+.4g") if re != 0.0 else "") + num(im, "+.4g") + "i"
 
-    return ", ".join(one(z) for z in ev)
+    return ("; " if language() in DECIMAL_COMMA else ", ").join(one(z) for z in ev)
 
 
 def details_html(p: Any) -> str:
