@@ -60,7 +60,11 @@ class Number(float):
         return number(float(self), spec)
 
 
+def list_separator() -> str:
+    """What separates numbers in a list in the page's language: ``", "``, or ``"; "`` with a decimal comma."""
+    return "; " if _state["lang"] in DECIMAL_COMMA else ", "
+
+
 def numbers(values: object, spec: str = "g") -> str:
     """Several numbers as a list in the page's language: ``1.5, 2`` (English), ``1,5; 2`` (decimal comma)."""
-    sep = "; " if _state["lang"] in DECIMAL_COMMA else ", "
-    return sep.join(number(float(x), spec) for x in values)  # type: ignore[attr-defined]
+    return list_separator().join(number(float(x), spec) for x in values)  # type: ignore[attr-defined]

@@ -52,7 +52,7 @@ def body_summary_html(body: Body) -> str:
     pp, _axes = pend.principal()
     Jd = pend.principal_moments
     comma = i18n.language() in i18n.DECIMAL_COMMA
-    sep = "; " if comma else ", "  # a list of numbers written with decimal commas is separated by semicolons
+    sep = i18n.list_separator()
 
     def num(x):
         return i18n.number(x, ".4g") if comma else fmt(x)

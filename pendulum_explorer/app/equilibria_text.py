@@ -12,7 +12,7 @@ from ..equilibria import STAB_RTOL
 from ..plotting.labels import stability_name
 from ..plotting.sphere import family_name
 from .section_levels import area_percent
-from .i18n import DECIMAL_COMMA, N_, _, language, ngettext, numbers, parts_html
+from .i18n import N_, _, list_separator, ngettext, numbers, parts_html
 from .i18n import number as num
 from .section_text import SECTION_MARKS, SECTION_RULE
 
@@ -177,7 +177,7 @@ def eigenvalues_text(ev: Any) -> str:
             return num(re + 0.0, "+.4g")
         return (num(re, "+.4g") if re != 0.0 else "") + num(im, "+.4g") + "i"
 
-    return ("; " if language() in DECIMAL_COMMA else ", ").join(one(z) for z in ev)
+    return list_separator().join(one(z) for z in ev)
 
 
 def details_html(p: Any) -> str:

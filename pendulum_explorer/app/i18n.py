@@ -19,8 +19,8 @@ from __future__ import annotations
 import gettext
 from pathlib import Path
 
-from .._words import (DECIMAL_COMMA, N_, Number, _, language, ngettext, number, numbers,  # noqa: F401
-                      use)
+from .._words import (DECIMAL_COMMA, N_, Number, _, language, list_separator, ngettext, number,  # noqa: F401
+                      numbers, use)
 
 #: the catalogs' directory and gettext domain
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
